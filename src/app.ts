@@ -1,0 +1,86 @@
+// buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
+// app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { Deps } from './domain/deps.js';
+import { v1Envelope } from './http/error-handler.js';
+import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { AppError } from './http/errors.js';
+import { validatorCompiler } from './http/validation.js';
+import { OpenApiCollector } from './surfaces/docs/openapi.js';
+import { docsPage } from './surfaces/docs/docs.page.js';
+import { API_PREFIX, integrationV1 } from './surfaces/integration-v1/index.js';
+import { V1_PREFIX, publicV1 } from './surfaces/public-v1/index.js';
+
+export const BODY_LIMIT = 5 * 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  openapi: { v1: OpenApiCollector; api: OpenApiCollector };
+}
+
+export async function buildApp(deps: Deps): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      // Log lines carry the request id, method, path and status: never an address, user agent, header or body,
+      // so no reader, credential or email reaches a log (SPEC §11, the bar on private data).
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      redact: ['req.headers'],
+    },
+    // One access line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    // A hop count is accepted at run time though Fastify's types omit it.
+    trustProxy: deps.config.trustProxy as boolean,
+    // A caller's own X-Request-Id is kept when it is sane, so a trace can cross services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { maxParamLength: 500 },
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // Outside any surface (unknown paths, /docs): the /v1 envelope.
+  app.setErrorHandler(errorHandler(v1Envelope));
+  app.setNotFoundHandler(notFoundHandler(v1Envelope));
+
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('X-Request-Id', req.id);
+    // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
+    if (deps.config.requireHttps && req.protocol !== 'https' && req.url !== '/healthz') {
+      throw new AppError(403, 'https_required', 'Use HTTPS');
+    }
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  app.get('/healthz', { config: { hidden: true } }, async () => ({ ok: true }));
+
+  const openapi = {
+    v1: new OpenApiCollector({
+      title: 'Credence public API (/v1)',
+      description: 'Page records, expert panels, contributor profiles, publisher requests, webhooks and embed.js.',
+      version: '1',
+      prefix: V1_PREFIX,
+      errorEnvelope: 'v1',
+    }),
+    api: new OpenApiCollector({
+      title: 'Credence integration API (/api/v1)',
+      description: 'Trust-record lookup, page registration, requests, decisions, account webhooks, API keys and embeds.',
+      version: '1',
+      prefix: API_PREFIX,
+      errorEnvelope: 'api',
+    }),
+  };
+  await app.register(publicV1(deps, openapi.v1), { prefix: V1_PREFIX });
+  await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
+  docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
+  return { app, openapi };
+}

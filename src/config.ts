@@ -1,0 +1,105 @@
+// Every setting the service reads, in one schema. `main.ts` is the only caller of `loadConfig`; everything else
+// receives the parsed `Config` as a dependency, so tests build their own without touching process.env.
+import Type, { type Static } from 'typebox';
+import Value from 'typebox/value';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+export const EnvSchema = Type.Object({
+  // The port and interface to listen on. 127.0.0.1 by default so a laptop does not expose the service by accident.
+  PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
+  // The public base URL: the root of record_url, profile_url, proof_url and embed.js. Behind a proxy it differs
+  // from HOST:PORT, so it is its own setting.
+  SITE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Where the embedded SQLite database lives when DATABASE_URL is unset.
+  DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  // PostgreSQL instead of the embedded database: needed to run more than one instance.
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  // Redis shares rate-limit buckets and cache invalidation across instances; without it both live in memory.
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  // Refuse plain HTTP with 403 https_required. Defaults to on in production.
+  REQUIRE_HTTPS: Type.Optional(Bool),
+  // Believe X-Forwarded-* headers from these proxies: "true", a hop count, or a comma list of addresses/CIDRs.
+  TRUST_PROXY: Type.Optional(Type.String()),
+  // Allow webhook targets on private addresses (local development and tests only).
+  WEBHOOK_ALLOW_PRIVATE: Type.Optional(Bool),
+  // Callers (addresses or CIDRs, comma separated) that skip rate limits: a trusted CMS backend, or a benchmark.
+  RATE_LIMIT_ALLOWLIST: Type.Optional(Type.String()),
+  // /api/v1 callers without a key, per IP: "capacity/rate", e.g. "60/1". SPEC §7 leaves this configurable.
+  API_ANON_RATE_LIMIT: Type.Optional(Type.String({ pattern: '^[0-9]+/[0-9]+(\\.[0-9]+)?$' })),
+  LOG_LEVEL: Type.Optional(
+    Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  ),
+  NODE_ENV: Type.Optional(Type.String()),
+});
+export type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  siteUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  requireHttps: boolean;
+  trustProxy: boolean | number | string[];
+  webhookAllowPrivate: boolean;
+  rateLimitAllowlist: string[];
+  apiAnonRateLimit: { capacity: number; rate: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const truthy = (v: string | undefined): boolean | undefined => (v === undefined ? undefined : v === 'true' || v === '1');
+
+/** Parse the environment into a Config, or throw a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  if (!Value.Check(EnvSchema, picked)) {
+    const problems = [...Value.Errors(EnvSchema, picked)].map((e) => `${e.instancePath.slice(1) || 'env'}: ${e.message}`);
+    throw new ConfigError(`invalid settings: ${problems.join('; ')}`);
+  }
+  const e = picked as Env;
+  const port = e.PORT === undefined ? 8080 : Number(e.PORT);
+  if (port < 1 || port > 65535) throw new ConfigError('invalid settings: PORT must be between 1 and 65535');
+  const [capacity, rate] = (e.API_ANON_RATE_LIMIT ?? '60/1').split('/').map(Number) as [number, number];
+  return {
+    port,
+    host: e.HOST ?? '127.0.0.1',
+    siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: e.DATA_DIR ?? './data',
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    requireHttps: truthy(e.REQUIRE_HTTPS) ?? e.NODE_ENV === 'production',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    webhookAllowPrivate: truthy(e.WEBHOOK_ALLOW_PRIVATE) ?? false,
+    rateLimitAllowlist: splitList(e.RATE_LIMIT_ALLOWLIST),
+    apiAnonRateLimit: { capacity, rate },
+    logLevel: e.LOG_LEVEL ?? 'info',
+  };
+}
+
+function splitList(v: string | undefined): string[] {
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function parseTrustProxy(v: string | undefined): boolean | number | string[] {
+  if (v === undefined || v === 'false' || v === '0') return false;
+  if (v === 'true') return true;
+  if (/^[0-9]+$/.test(v)) return Number(v);
+  return splitList(v);
+}
+
+/** A config for tests and tools: defaults, with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), requireHttps: false, logLevel: 'silent', ...overrides };
+}

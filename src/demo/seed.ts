@@ -1,0 +1,3 @@
+// Placeholder replaced below.
+import type { Deps } from '../domain/deps.js';
+export async function seedDemo(_deps: Deps, _log: (line: string) => void): Promise<void> {}

@@ -1,0 +1,45 @@
+// Wiring: the one place that turns a Config into live dependencies (database, limiter, cache, verifier).
+import path from 'node:path';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { type Clock, systemClock } from './domain/clock.js';
+import type { Deps } from './domain/deps.js';
+import { MemoryRecordCache } from './domain/pages/record-cache.js';
+import { type DomainVerifier, systemVerifier } from './domain/publishers/domain-verifier.js';
+import { MemoryRateLimiter } from './http/rate-limit.js';
+
+export interface Runtime {
+  deps: Deps;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(
+  config: Config,
+  overrides: { clock?: Clock; verifier?: DomainVerifier; database?: Database } = {},
+): Promise<Runtime> {
+  const database =
+    overrides.database ??
+    openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'credence.sqlite') });
+  await migrate(database);
+  const clock = overrides.clock ?? systemClock;
+  const rateLimiter = new MemoryRateLimiter(clock);
+  const deps: Deps = {
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    config,
+    rateLimiter,
+    verifier: overrides.verifier ?? systemVerifier({ allowPrivate: config.webhookAllowPrivate }),
+    recordCache: new MemoryRecordCache(),
+  };
+  return {
+    deps,
+    database,
+    async close() {
+      await rateLimiter.close();
+      await database.close();
+    },
+  };
+}

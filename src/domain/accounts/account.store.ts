@@ -1,0 +1,66 @@
+// All SQL about accounts and sessions.
+import type { Db } from '../deps.js';
+
+export async function insertAccount(
+  db: Db,
+  row: { email: string; username: string; name: string; password_hash: string; is_admin: number; now: string },
+): Promise<number> {
+  const { now, ...rest } = row;
+  const r = await db
+    .insertInto('accounts')
+    .values({ ...rest, summary: '', topics: '[]', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export const findAccountByEmail = (db: Db, email: string) =>
+  db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+
+export const findAccountById = (db: Db, id: number) =>
+  db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findAccountByUsername = (db: Db, username: string) =>
+  db.selectFrom('accounts').selectAll().where('username', '=', username).executeTakeFirst();
+
+export async function findAccountIdsByUsernames(db: Db, usernames: string[]): Promise<Map<string, number>> {
+  if (usernames.length === 0) return new Map();
+  const rows = await db.selectFrom('accounts').select(['id', 'username']).where('username', 'in', usernames).execute();
+  return new Map(rows.map((r) => [r.username, r.id]));
+}
+
+export async function updateProfile(
+  db: Db,
+  accountId: number,
+  patch: { name?: string; summary?: string; topics?: string; updated_at: string },
+): Promise<void> {
+  await db.updateTable('accounts').set(patch).where('id', '=', accountId).execute();
+}
+
+export async function setAdmin(db: Db, accountId: number): Promise<void> {
+  await db.updateTable('accounts').set({ is_admin: 1 }).where('id', '=', accountId).execute();
+}
+
+export async function insertSession(
+  db: Db,
+  row: { account_id: number; token_hash: string; created_at: string; expires_at: string },
+): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export const findSessionByHash = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('sessions')
+    .select(['id', 'account_id', 'expires_at', 'ended_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+export async function endSession(db: Db, sessionId: number, accountId: number, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ ended_at: now })
+    .where('id', '=', sessionId)
+    .where('account_id', '=', accountId)
+    .where('ended_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,80 @@
+// API keys (SPEC §5): `cred_live_` + 64 hex, shown once, kept as a SHA-256 hash. A key is a publisher key or a
+// contributor key, fixed when it is made.
+import { AppError, notFound } from '../../http/errors.js';
+import { addDays, isoNow } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { listMemberships } from '../publishers/publisher.store.js';
+import { requireMember } from '../publishers/publisher.service.js';
+import { API_KEY_PREFIX, newApiKey, sha256 } from '../tokens.js';
+import * as store from './api-key.store.js';
+
+export type KeyStatus = 'active' | 'revoked' | 'expired';
+
+export function keyStatus(key: { revoked_at: string | null; expires_at: string | null }, now: Date): KeyStatus {
+  if (key.revoked_at) return 'revoked';
+  if (key.expires_at && key.expires_at <= now.toISOString()) return 'expired';
+  return 'active';
+}
+
+export interface CreateKeyInput {
+  name: string;
+  expires_in_days?: number;
+  /** A publisher's slug: the key acts for it. `null` asks for a contributor key explicitly. */
+  publisher?: string | null;
+}
+
+export async function createApiKey(deps: Deps, accountId: number, input: CreateKeyInput) {
+  let publisherId: number | null = null;
+  if (typeof input.publisher === 'string') {
+    publisherId = (await requireMember(deps, accountId, input.publisher)).publisher.id;
+  } else if (input.publisher === undefined) {
+    const memberships = await listMemberships(deps.db, accountId);
+    if (memberships.length === 1) publisherId = memberships[0]!.id;
+  }
+  const secret = newApiKey();
+  const now = deps.clock.now();
+  const id = await store.insertApiKey(deps.db, {
+    account_id: accountId,
+    publisher_id: publisherId,
+    name: input.name.trim(),
+    key_hash: sha256(secret),
+    prefix: secret.slice(0, API_KEY_PREFIX.length + 4),
+    last4: secret.slice(-4),
+    created_at: now.toISOString(),
+    expires_at: input.expires_in_days ? addDays(now, input.expires_in_days).toISOString() : null,
+  });
+  const row = await store.findApiKey(deps.db, accountId, id);
+  return { key: row!, secret };
+}
+
+export const listApiKeys = (deps: Deps, accountId: number) => store.listApiKeys(deps.db, accountId);
+
+export async function revokeApiKey(deps: Deps, accountId: number, id: number) {
+  const key = await store.findApiKey(deps.db, accountId, id);
+  if (!key) throw notFound('API key');
+  await store.revokeApiKey(deps.db, accountId, id, isoNow(deps.clock));
+  return (await store.findApiKey(deps.db, accountId, id))!;
+}
+
+export interface KeyPrincipal {
+  keyId: number;
+  accountId: number;
+  publisherId: number | null;
+}
+
+// Writing last_used_at on every call would turn every read into a write; once a minute is enough to show it.
+const TOUCH_EVERY_MS = 60_000;
+
+/** Who a presented key acts as; 401 with the reason when it cannot act at all. Expiry is checked on every use. */
+export async function authenticateKey(deps: Deps, secret: string): Promise<KeyPrincipal> {
+  const key = await store.findApiKeyByHash(deps.db, sha256(secret));
+  if (!key) throw new AppError(401, 'unauthorized', 'The API key is not valid');
+  const now = deps.clock.now();
+  const status = keyStatus(key, now);
+  if (status === 'revoked') throw new AppError(401, 'key_revoked', 'The API key has been revoked');
+  if (status === 'expired') throw new AppError(401, 'key_expired', 'The API key has expired');
+  if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > TOUCH_EVERY_MS) {
+    await store.touchApiKey(deps.db, key.id, now.toISOString());
+  }
+  return { keyId: key.id, accountId: key.account_id, publisherId: key.publisher_id };
+}

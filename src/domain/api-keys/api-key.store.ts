@@ -1,0 +1,68 @@
+// All SQL about API keys. Reads of one account's keys take the account, so another's cannot be read by mistake.
+import type { Db } from '../deps.js';
+
+export async function insertApiKey(
+  db: Db,
+  row: {
+    account_id: number;
+    publisher_id: number | null;
+    name: string;
+    key_hash: string;
+    prefix: string;
+    last4: string;
+    created_at: string;
+    expires_at: string | null;
+  },
+): Promise<number> {
+  const r = await db.insertInto('api_keys').values(row).returning('id').executeTakeFirstOrThrow();
+  return r.id;
+}
+
+const keyWithPublisher = (db: Db) =>
+  db
+    .selectFrom('api_keys as k')
+    .leftJoin('publishers as p', 'p.id', 'k.publisher_id')
+    .select([
+      'k.id',
+      'k.account_id',
+      'k.publisher_id',
+      'k.name',
+      'k.prefix',
+      'k.last4',
+      'k.created_at',
+      'k.expires_at',
+      'k.revoked_at',
+      'k.last_used_at',
+      'p.slug as publisher_slug',
+      'p.name as publisher_name',
+    ]);
+
+export type ApiKeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
+
+export const listApiKeys = (db: Db, accountId: number) =>
+  keyWithPublisher(db).where('k.account_id', '=', accountId).orderBy('k.id', 'desc').execute();
+
+export const findApiKey = (db: Db, accountId: number, id: number) =>
+  keyWithPublisher(db).where('k.account_id', '=', accountId).where('k.id', '=', id).executeTakeFirst();
+
+/** Authentication: the only read by hash, and it returns no secret material. */
+export const findApiKeyByHash = (db: Db, keyHash: string) =>
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'publisher_id', 'expires_at', 'revoked_at', 'last_used_at'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+
+export async function revokeApiKey(db: Db, accountId: number, id: number, now: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function touchApiKey(db: Db, id: number, now: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+}

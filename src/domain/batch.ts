@@ -1,0 +1,59 @@
+// Write calls take one object or up to 500 (SPEC §9). Each item is validated and applied on its own; a failed
+// item carries its error and the others go on.
+import type { AppError } from '../http/errors.js';
+
+export type BatchItem<T> = { index: number; ok: true; value: T } | { index: number; ok: false; error: AppError };
+
+export type ItemStatus = 'created' | 'updated' | 'skipped' | 'failed';
+
+export interface ItemOutcome {
+  status: ItemStatus;
+  error?: AppError;
+  id?: number;
+  url?: string;
+}
+
+export interface ItemResult extends ItemOutcome {
+  index: number;
+}
+
+export function splitBatch<T>(
+  body: unknown,
+  validate: (v: unknown) => { ok: true; value: T } | { ok: false; error: AppError },
+): { single: boolean; items: BatchItem<T>[] } {
+  const list = Array.isArray(body) ? body : [body];
+  return {
+    single: !Array.isArray(body),
+    items: list.map((item, index) => {
+      const r = validate(item);
+      return r.ok ? { index, ok: true, value: r.value } : { index, ok: false, error: r.error };
+    }),
+  };
+}
+
+export function summarise(results: ItemResult[]): Record<ItemStatus, number> {
+  const summary: Record<ItemStatus, number> = { created: 0, updated: 0, skipped: 0, failed: 0 };
+  for (const r of results) summary[r.status]++;
+  return summary;
+}
+
+/** Apply `fn` to each valid item in order; an AppError it throws fails that item only. */
+export async function applyEach<T>(
+  items: BatchItem<T>[],
+  fn: (value: T, index: number) => Promise<ItemOutcome>,
+): Promise<ItemResult[]> {
+  const out: ItemResult[] = [];
+  for (const item of items) {
+    if (!item.ok) {
+      out.push({ index: item.index, status: 'failed', error: item.error });
+      continue;
+    }
+    try {
+      out.push({ index: item.index, ...(await fn(item.value, item.index)) });
+    } catch (err) {
+      if ((err as Error).name !== 'AppError') throw err;
+      out.push({ index: item.index, status: 'failed', error: err as AppError });
+    }
+  }
+  return out;
+}

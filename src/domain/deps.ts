@@ -1,0 +1,21 @@
+// What every service receives. Built once by app.ts (or the test harness); no module holds its own copy.
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Dialect } from '../db/client.js';
+import type { DB } from '../db/schema.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import type { Clock } from './clock.js';
+import type { RecordCache } from './pages/record-cache.js';
+import type { DomainVerifier } from './publishers/domain-verifier.js';
+
+export interface Deps {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  clock: Clock;
+  config: Config;
+  rateLimiter: RateLimiter;
+  verifier: DomainVerifier;
+  recordCache: RecordCache;
+}
+
+export type Db = Kysely<DB>;

@@ -1,0 +1,120 @@
+// Registering pages and reading their trust records (SPEC §3, §9).
+import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../../http/errors.js';
+import { findAccountIdsByUsernames } from '../accounts/account.store.js';
+import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
+import { isoNow } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { appendEvent } from '../events/outbox.js';
+import { verifiedDomainsOf } from '../publishers/publisher.store.js';
+import { recomputeReputation } from '../reputation/reputation.store.js';
+import * as store from './page.store.js';
+import { type PageRecord, buildRecords } from './record.js';
+import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
+
+export interface PageInput {
+  url: string;
+  title?: string;
+  topic?: string;
+  authors?: string[];
+}
+
+export async function registerPages(deps: Deps, publisherId: number, items: BatchItem<PageInput>[]): Promise<ItemResult[]> {
+  const domains = (await verifiedDomainsOf(deps.db, [publisherId])).get(publisherId) ?? [];
+  const usernames = [...new Set(items.flatMap((i) => (i.ok ? (i.value.authors ?? []).map((u) => u.toLowerCase()) : [])))];
+  const authorIds = await findAccountIdsByUsernames(deps.db, usernames);
+  let changed = false;
+  const results = await applyEach(items, async (input) => {
+    const url = parsePageUrl(input.url);
+    if (!url) throw invalidUrl();
+    if (!domains.some((d) => hostUnderDomain(url.host, d))) throw pageNotVerified(url.host);
+    const authors = (input.authors ?? []).map((u, i) => {
+      const id = authorIds.get(u.toLowerCase());
+      if (id === undefined) throw invalid(`authors.${i}`, `no account is called ${u}`);
+      return id;
+    });
+    const r = await upsertPage(deps, publisherId, url, input, authors);
+    if (r.status !== 'skipped') changed = true;
+    return r;
+  });
+  if (changed) deps.recordCache.invalidateAll();
+  return results;
+}
+
+async function upsertPage(deps: Deps, publisherId: number, url: PageUrl, input: PageInput, authors: number[]) {
+  const now = isoNow(deps.clock);
+  return deps.db.transaction().execute(async (trx) => {
+    const existing = await store.findPageForUpsert(trx, url.lookupKey);
+    if (existing && existing.publisher_id !== publisherId) {
+      throw conflict(`${url.lookupKey} is registered to another publisher`);
+    }
+    let id: number;
+    let status: 'created' | 'updated' | 'skipped';
+    if (!existing) {
+      id = await store.insertPage(trx, {
+        publisher_id: publisherId,
+        url: url.url,
+        lookup_key: url.lookupKey,
+        embed_key: url.embedKey,
+        host: url.host,
+        title: input.title?.trim() ?? '',
+        topic: input.topic?.trim().toLowerCase() ?? '',
+        now,
+      });
+      status = 'created';
+    } else {
+      id = existing.id;
+      // Fields left out keep their value: a CMS may send only what it knows.
+      const title = input.title?.trim() ?? existing.title;
+      const topic = input.topic?.trim().toLowerCase() ?? existing.topic;
+      status = title !== existing.title || topic !== existing.topic ? 'updated' : 'skipped';
+      if (status === 'updated') await store.updatePage(trx, publisherId, id, { title, topic, updated_at: now });
+    }
+    const known = existing ? await store.authorIdsOf(trx, id) : new Set<number>();
+    const newAuthors = [...new Set(authors)].filter((a) => !known.has(a));
+    for (const accountId of newAuthors) {
+      await store.insertAuthor(trx, { page_id: id, account_id: accountId, summary: 'Wrote this page', now });
+    }
+    if (newAuthors.length > 0) {
+      await recomputeReputation(trx, newAuthors, now);
+      if (status === 'skipped') status = 'updated';
+    }
+    if (status === 'created') {
+      await appendEvent(trx, {
+        type: 'page.registered',
+        publisherId,
+        pageId: id,
+        payload: { page_id: id, url: url.url, title: input.title?.trim() ?? '', topic: input.topic?.trim().toLowerCase() ?? '' },
+        now,
+      });
+    }
+    return { status, id, url: url.url };
+  });
+}
+
+/** The record of the page a URL names, or null when no page is registered for it. */
+export async function lookupByUrl(deps: Deps, rawUrl: string): Promise<{ url: PageUrl; record: PageRecord | null }> {
+  const url = parsePageUrl(rawUrl);
+  if (!url) throw invalidUrl();
+  const record = await deps.recordCache.getOrLoad(`lookup:${url.lookupKey}`, async () => {
+    const page = await store.findPageByLookupKey(deps.db, url.lookupKey);
+    return page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+  });
+  return { url, record };
+}
+
+export async function recordById(deps: Deps, id: number): Promise<PageRecord> {
+  const record = await deps.recordCache.getOrLoad(`id:${id}`, async () => {
+    const page = await store.findPageById(deps.db, id);
+    return page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+  });
+  if (!record) throw notFound('Page');
+  return record;
+}
+
+export async function listPages(deps: Deps, publisherId: number, page: number, perPage: number) {
+  const [total, rows] = await Promise.all([
+    store.countPublisherPages(deps.db, publisherId),
+    store.listPublisherPages(deps.db, publisherId, perPage, (page - 1) * perPage),
+  ]);
+  return { total, records: await buildRecords(deps.db, rows) };
+}

@@ -1,0 +1,150 @@
+// All SQL about publishers, their members and their domains.
+import type { Db } from '../deps.js';
+
+export async function insertPublisher(db: Db, row: { slug: string; name: string; created_at: string }): Promise<number> {
+  const r = await db.insertInto('publishers').values(row).returning('id').executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export const findPublisherBySlug = (db: Db, slug: string) =>
+  db.selectFrom('publishers').selectAll().where('slug', '=', slug).executeTakeFirst();
+
+export async function upsertMember(
+  db: Db,
+  row: { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string },
+): Promise<void> {
+  await db
+    .insertInto('publisher_members')
+    .values(row)
+    .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doUpdateSet({ role: row.role }))
+    .execute();
+}
+
+export const findMembership = (db: Db, publisherId: number, accountId: number) =>
+  db
+    .selectFrom('publisher_members')
+    .select(['role'])
+    .where('publisher_id', '=', publisherId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+
+export const listMemberships = (db: Db, accountId: number) =>
+  db
+    .selectFrom('publisher_members as m')
+    .innerJoin('publishers as p', 'p.id', 'm.publisher_id')
+    .select(['p.id', 'p.slug', 'p.name', 'm.role'])
+    .where('m.account_id', '=', accountId)
+    .orderBy('p.slug')
+    .execute();
+
+export const listMembers = (db: Db, publisherId: number) =>
+  db
+    .selectFrom('publisher_members as m')
+    .innerJoin('accounts as a', 'a.id', 'm.account_id')
+    .select(['a.username', 'a.name', 'm.role', 'm.created_at'])
+    .where('m.publisher_id', '=', publisherId)
+    .orderBy('m.created_at')
+    .execute();
+
+export const findDomain = (db: Db, publisherId: number, domain: string) =>
+  db
+    .selectFrom('domains')
+    .selectAll()
+    .where('publisher_id', '=', publisherId)
+    .where('domain', '=', domain)
+    .executeTakeFirst();
+
+export const listDomains = (db: Db, publisherId: number) =>
+  db.selectFrom('domains').selectAll().where('publisher_id', '=', publisherId).orderBy('domain').execute();
+
+export async function insertDomain(
+  db: Db,
+  row: { publisher_id: number; domain: string; token: string; created_at: string },
+): Promise<void> {
+  await db
+    .insertInto('domains')
+    .values({ ...row, status: 'pending', verified_at: null, verified_by: null })
+    .execute();
+}
+
+/**
+ * Mark a domain verified for one publisher. Any other publisher's verification of the same domain lapses in the
+ * same transaction: whoever proves control now holds it (SPEC §1, one holder at a time).
+ */
+export async function markDomainVerified(
+  db: Db,
+  publisherId: number,
+  domain: string,
+  by: 'dns' | 'file' | 'operator',
+  now: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('domains')
+      .set({ status: 'pending', verified_at: null, verified_by: null })
+      .where('domain', '=', domain)
+      .where('publisher_id', '!=', publisherId)
+      .where('status', '=', 'verified')
+      .execute();
+    await trx
+      .updateTable('domains')
+      .set({ status: 'verified', verified_at: now, verified_by: by })
+      .where('publisher_id', '=', publisherId)
+      .where('domain', '=', domain)
+      .execute();
+  });
+}
+
+export async function verifiedDomainsOf(db: Db, publisherIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (publisherIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('domains')
+    .select(['publisher_id', 'domain'])
+    .where('publisher_id', 'in', publisherIds)
+    .where('status', '=', 'verified')
+    .execute();
+  for (const r of rows) out.set(r.publisher_id, [...(out.get(r.publisher_id) ?? []), r.domain]);
+  return out;
+}
+
+export async function countPublishers(db: Db): Promise<number> {
+  const r = await db.selectFrom('publishers').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export const listPublishers = (db: Db, limit: number, offset: number) =>
+  db.selectFrom('publishers').selectAll().orderBy('slug').limit(limit).offset(offset).execute();
+
+export async function countPagesByPublisher(db: Db, publisherIds: number[]): Promise<Map<number, number>> {
+  if (publisherIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('pages')
+    .select(['publisher_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('publisher_id', 'in', publisherIds)
+    .groupBy('publisher_id')
+    .execute();
+  return new Map(rows.map((r) => [r.publisher_id, Number(r.n)]));
+}
+
+/** Accounts with accepted work on the publisher's pages, most contributions first. */
+export const listPublisherContributors = (db: Db, publisherId: number, limit: number) =>
+  db
+    .selectFrom('contributions as c')
+    .innerJoin('pages as p', 'p.id', 'c.page_id')
+    .innerJoin('accounts as a', 'a.id', 'c.account_id')
+    .select([
+      'a.id',
+      'a.username',
+      'a.name',
+      'a.level',
+      'a.trust_score',
+      'a.contribution_score',
+      (eb) => eb.fn.countAll<number>().as('contributions'),
+    ])
+    .where('p.publisher_id', '=', publisherId)
+    .groupBy(['a.id', 'a.username', 'a.name', 'a.level', 'a.trust_score', 'a.contribution_score'])
+    .orderBy('contributions', 'desc')
+    .orderBy('a.username')
+    .limit(limit)
+    .execute();

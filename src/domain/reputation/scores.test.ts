@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { contributionScore, level, topicAuthority, trustScore } from './scores.js';
+
+describe('reputation', () => {
+  it('trust is the Wilson lower bound, two decimals', () => {
+    expect(trustScore(0, 0)).toBe(0);
+    expect(trustScore(1, 0)).toBe(0.21);
+    expect(trustScore(10, 0)).toBe(0.72);
+    expect(trustScore(95, 5)).toBe(0.89);
+    expect(trustScore(0, 5)).toBe(0);
+  });
+  it('weights roles', () => {
+    expect(contributionScore(['author', 'fact_check', 'review', 'correction', 'edit', 'source'])).toBe(36);
+  });
+  it('authority grows with work and is capped by trust', () => {
+    expect(topicAuthority(0.9, 0)).toBe(0);
+    expect(topicAuthority(0.9, 20)).toBe(0.57);
+    expect(topicAuthority(0.9, 1000)).toBe(0.9);
+  });
+  it('levels', () => {
+    expect(level({ accepted: 2, trust: 1, panellist: false })).toBe('newcomer');
+    expect(level({ accepted: 3, trust: 0.3, panellist: false })).toBe('contributor');
+    expect(level({ accepted: 10, trust: 0.8, panellist: false })).toBe('trusted');
+    expect(level({ accepted: 25, trust: 0.9, panellist: false })).toBe('expert');
+    expect(level({ accepted: 0, trust: 0, panellist: true })).toBe('expert');
+  });
+});

@@ -1,0 +1,40 @@
+// Reputation (SPEC §13): documented, deterministic, pure. Stores call these; nothing else computes a score.
+export const ROLE_WEIGHTS: Record<string, number> = {
+  author: 10,
+  fact_check: 8,
+  review: 6,
+  correction: 5,
+  edit: 4,
+  source: 3,
+};
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Wilson score interval lower bound at z = 1.96; 0 with no decisions. */
+export function trustScore(accepted: number, rejected: number): number {
+  const n = accepted + rejected;
+  if (n === 0) return 0;
+  const z = 1.96;
+  const p = accepted / n;
+  const z2 = z * z;
+  const lower = (p + z2 / (2 * n) - z * Math.sqrt((p * (1 - p) + z2 / (4 * n)) / n)) / (1 + z2 / n);
+  return round2(Math.max(0, lower));
+}
+
+export function contributionScore(roles: string[]): number {
+  return roles.reduce((sum, role) => sum + (ROLE_WEIGHTS[role] ?? 0), 0);
+}
+
+/** Topic authority in [0, 1]: trust × (1 − e^(−w/20)), w the weighted sum of accepted work in the topic. */
+export function topicAuthority(trust: number, weightedSum: number): number {
+  return round2(trust * (1 - Math.exp(-weightedSum / 20)));
+}
+
+export type Level = 'newcomer' | 'contributor' | 'trusted' | 'expert';
+
+export function level(input: { accepted: number; trust: number; panellist: boolean }): Level {
+  if (input.panellist || (input.trust >= 0.9 && input.accepted >= 25)) return 'expert';
+  if (input.accepted < 3) return 'newcomer';
+  if (input.trust >= 0.8 && input.accepted >= 10) return 'trusted';
+  return 'contributor';
+}

@@ -1,0 +1,123 @@
+// Who is calling. Credentials are resolved once per request, before rate limiting (which buckets by key);
+// each route then states what it needs with one of the guards below, before its input is validated.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateKey } from '../domain/api-keys/api-key.service.js';
+import { findSessionByHash } from '../domain/accounts/account.store.js';
+import type { Deps } from '../domain/deps.js';
+import { requireMember } from '../domain/publishers/publisher.service.js';
+import { listMemberships } from '../domain/publishers/publisher.store.js';
+import { API_KEY_PREFIX, SESSION_PREFIX, sha256 } from '../domain/tokens.js';
+import { AppError, forbidden, sessionRequired, unauthorized } from './errors.js';
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'session'; accountId: number; sessionId: number }
+  | { kind: 'key'; accountId: number; keyId: number; publisherId: number | null };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+    /** Set when a credential was presented but cannot be used; a guard turns it into the 401. */
+    credentialError: AppError | null;
+  }
+}
+
+/** The credential in `X-API-Key` or `Authorization: Bearer`, if any; a malformed header is an error. */
+export function presentedCredential(req: FastifyRequest): string | AppError | null {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header.trim();
+  const authz = req.headers.authorization;
+  if (!authz) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
+  if (!m?.[1]) return unauthorized('The Authorization header must be "Bearer <API key or session token>"');
+  return m[1];
+}
+
+export async function resolvePrincipal(deps: Deps, req: FastifyRequest): Promise<void> {
+  req.principal = { kind: 'anonymous' };
+  req.credentialError = null;
+  const credential = presentedCredential(req);
+  if (credential === null) return;
+  if (credential instanceof AppError) {
+    req.credentialError = credential;
+    return;
+  }
+  try {
+    if (credential.startsWith(API_KEY_PREFIX)) {
+      const key = await authenticateKey(deps, credential);
+      req.principal = { kind: 'key', ...key };
+    } else if (credential.startsWith(SESSION_PREFIX)) {
+      const session = await findSessionByHash(deps.db, sha256(credential));
+      if (!session || session.ended_at || session.expires_at <= deps.clock.now().toISOString()) {
+        throw unauthorized('The session has ended or expired; log in again');
+      }
+      req.principal = { kind: 'session', accountId: session.account_id, sessionId: session.id };
+    } else {
+      throw unauthorized('The credential is not an API key or a session token');
+    }
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    req.credentialError = err;
+  }
+}
+
+type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+function rejectBadCredential(req: FastifyRequest): void {
+  if (req.credentialError) throw req.credentialError;
+}
+
+/** Public routes: no credential needed, but a presented one that cannot be used is still a 401. */
+export const optional: Guard = async (req) => rejectBadCredential(req);
+
+/** Any signed-in caller: a session or a key. */
+export const signedIn: Guard = async (req) => {
+  rejectBadCredential(req);
+  if (req.principal.kind === 'anonymous') throw unauthorized();
+};
+
+/** Account management: a session token, never a key (SPEC §5, seed rule 6). */
+export const sessionOnly: Guard = async (req) => {
+  rejectBadCredential(req);
+  if (req.principal.kind === 'anonymous') throw unauthorized('A session token is required');
+  if (req.principal.kind === 'key') throw sessionRequired();
+};
+
+/** Publisher actions: a publisher key, or a session of a member (the publisher chosen by `publisher`). */
+export const publisherCaller: Guard = async (req) => {
+  rejectBadCredential(req);
+  if (req.principal.kind === 'anonymous') throw unauthorized();
+  if (req.principal.kind === 'key' && req.principal.publisherId === null) {
+    throw forbidden('This is a contributor key; publisher actions need a key made for a publisher');
+  }
+};
+
+export function accountOf(req: FastifyRequest): number {
+  if (req.principal.kind === 'anonymous') throw unauthorized();
+  return req.principal.accountId;
+}
+
+export function sessionOf(req: FastifyRequest): { accountId: number; sessionId: number } {
+  if (req.principal.kind !== 'session') throw sessionRequired();
+  return req.principal;
+}
+
+/**
+ * The publisher a publisher action acts for: a publisher key's own, or for a session, the `publisher` the caller
+ * names (or their only publication). Members only.
+ */
+export async function actingPublisher(deps: Deps, req: FastifyRequest, slug?: string): Promise<number> {
+  const p = req.principal;
+  if (p.kind === 'anonymous') throw unauthorized();
+  if (p.kind === 'key') {
+    if (p.publisherId === null) throw forbidden('This is a contributor key; publisher actions need a key made for a publisher');
+    return p.publisherId;
+  }
+  if (slug) return (await requireMember(deps, p.accountId, slug)).publisher.id;
+  const memberships = await listMemberships(deps.db, p.accountId);
+  if (memberships.length === 1) return memberships[0]!.id;
+  if (memberships.length === 0) throw forbidden('This account is not a member of any publication');
+  throw new AppError(400, 'missing_parameter', 'This account belongs to several publications; name one with ?publisher=<slug>', [
+    { field: 'publisher', message: 'is required when the account belongs to several publications' },
+  ]);
+}

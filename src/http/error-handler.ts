@@ -1,0 +1,77 @@
+// Every error, whatever threw it (a service, the validator, the body parser), becomes an AppError here; each surface
+// only chooses the envelope. A 500 shows no cause: the log line under the same request id has it.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from './errors.js';
+import { toDetails } from './validation.js';
+
+const byStatus: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'invalid_request',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'invalid_request',
+  429: 'rate_limited',
+};
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as FastifyError & { validationContext?: string };
+  if (e.validation) {
+    const context = e.validationContext ?? 'body';
+    const details = toDetails(e.validation as Parameters<typeof toDetails>[0]);
+    const missingParam = context !== 'body' && e.validation.some((v) => v.keyword === 'required');
+    const first = details[0];
+    const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+    return new AppError(
+      400,
+      missingParam ? 'missing_parameter' : 'invalid_request',
+      first ? `The ${where} ${first.field} ${first.message}` : 'The request is invalid',
+      details,
+    );
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'The body is larger than 5 MB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'invalid_request', 'Send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, 'invalid_request', 'The body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError(400, 'invalid_request', 'The body is not valid JSON');
+  }
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    // JSON.parse's SyntaxError arrives as a bare 400 from the body parser.
+    const message = err instanceof SyntaxError ? 'The body is not valid JSON' : 'The request is invalid';
+    return new AppError(status, byStatus[status] ?? 'invalid_request', message);
+  }
+  return new AppError(500, 'internal_error', 'Something went wrong on our side');
+}
+
+export type Envelope = (error: AppError) => unknown;
+
+export const v1Envelope: Envelope = (error) => ({ error: error.toBody() });
+export const apiEnvelope: Envelope = (error) => ({ success: false, error: error.toBody() });
+
+export function errorHandler(envelope: Envelope) {
+  return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const error = toAppError(err);
+    if (error.status >= 500) req.log.error({ err }, 'request failed');
+    const body =
+      error.status >= 500
+        ? envelope(new AppError(500, 'internal_error', `Something went wrong on our side; quote request id ${req.id}`))
+        : envelope(error);
+    if (error.headers) void reply.headers(error.headers);
+    return reply.status(error.status).type('application/json; charset=utf-8').send(body);
+  };
+}
+
+export function notFoundHandler(envelope: Envelope) {
+  return (req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(404)
+      .send(envelope(new AppError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`)));
+}

@@ -1,0 +1,44 @@
+// Schema pieces every surface uses: envelopes, pagination, nullable values.
+import Type, { type TSchema } from 'typebox';
+import { BATCH_MARK, MAX_BATCH } from './validation.js';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+export const ErrorBody = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
+
+/** /api/v1: `{success: true, data}`. */
+export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+
+export const Meta = Type.Object({ total: Type.Integer(), page: Type.Integer(), per_page: Type.Integer() });
+
+/** Lists (SPEC §8): `{data: [...], meta}`, with `success` on /api/v1. */
+export const ApiList = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: Meta });
+export const V1List = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), meta: Meta });
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+  // Values above 100 are capped, not refused (SPEC §8).
+  per_page: Type.Optional(Type.Integer({ minimum: 1, default: 20 })),
+});
+
+export function pagination(q: { page?: number; per_page?: number }) {
+  return { page: q.page ?? 1, perPage: Math.min(q.per_page ?? 20, 100) };
+}
+
+export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+
+/** One item or an array of at most 500; items are validated one by one by the route (SPEC §9). */
+export function Batch<T extends TSchema>(item: T) {
+  const schema = Type.Union([item, Type.Array(item, { minItems: 1, maxItems: MAX_BATCH })]);
+  return Object.assign(schema, { [BATCH_MARK]: true });
+}
+
+export const ItemError = Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(ErrorBody.properties.details) });

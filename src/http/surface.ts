@@ -1,0 +1,56 @@
+// What every API surface shares, registered in this order on each: its error envelope and 404, then per request
+// (1) who is calling, (2) the rate limit for that caller. Routes add their guard and schema after that.
+import net from 'node:net';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../domain/deps.js';
+import { resolvePrincipal } from './auth.js';
+import { type Envelope, errorHandler, notFoundHandler } from './error-handler.js';
+import { rateLimited } from './errors.js';
+import { type RateLimitPolicy, rateLimitHeaders } from './rate-limit.js';
+
+export interface SurfaceOptions {
+  envelope: Envelope;
+  /** The bucket for this request: the policy and the caller's key, or null for unlimited routes. */
+  rateLimit: (req: FastifyRequest) => { policy: RateLimitPolicy; key: string } | null;
+}
+
+export function allowlist(entries: string[]): (ip: string) => boolean {
+  if (entries.length === 0) return () => false;
+  const list = new net.BlockList();
+  for (const entry of entries) {
+    const [addr, prefix] = entry.split('/');
+    if (!addr) continue;
+    const family = net.isIP(addr) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix) list.addSubnet(addr, Number(prefix), family);
+    else list.addAddress(addr, family);
+  }
+  return (ip) => {
+    const v4 = ip.replace(/^::ffff:/, '');
+    return net.isIP(v4) === 4 ? list.check(v4, 'ipv4') : net.isIP(ip) === 6 && list.check(ip, 'ipv6');
+  };
+}
+
+export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOptions): void {
+  app.setErrorHandler(errorHandler(opts.envelope));
+  app.setNotFoundHandler(notFoundHandler(opts.envelope));
+  const exempt = allowlist(deps.config.rateLimitAllowlist);
+
+  app.addHook('onRequest', async (req, reply) => {
+    await resolvePrincipal(deps, req);
+    // An attacker could probe keys or hunt for records without limit if failures were not rate limited too.
+    const bucket = opts.rateLimit(req);
+    if (!bucket || exempt(req.ip)) return;
+    const result = await deps.rateLimiter.limit(bucket.key, bucket.policy);
+    const headers = rateLimitHeaders(bucket.policy, result);
+    void reply.headers(headers);
+    if (!result.allowed) throw rateLimited(result.retryAfterSeconds, headers);
+  });
+}
+
+/** The bucket key for a request: the key or the session's account when there is one, else the address. */
+export function callerKey(req: FastifyRequest): { kind: 'key' | 'ip'; id: string } {
+  const p = req.principal;
+  if (p.kind === 'key') return { kind: 'key', id: `key:${p.keyId}` };
+  if (p.kind === 'session') return { kind: 'key', id: `account:${p.accountId}` };
+  return { kind: 'ip', id: `ip:${req.ip}` };
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// The `credence` command: the only place that reads process.env and argv.
+import { parseArgs } from 'node:util';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createRuntime } from './deps.js';
+import { createAdmin } from './domain/accounts/account.service.js';
+import { PASSWORD_MIN } from './domain/accounts/rules.js';
+import { verifyDomainByOperator } from './domain/publishers/publisher.service.js';
+import { seedDemo } from './demo/seed.js';
+import { AppError } from './http/errors.js';
+
+const HELP = `Usage: credence <verb> [options]
+
+  serve [--demo]                       run the HTTP service (--demo: load the demo data first)
+  migrate                              apply pending migrations and exit
+  seed --demo                          load the demo dataset (idempotent)
+  admin:create --email E --password P --username U [--name N]
+                                       make an admin account (or promote the account with that email)
+  domains:verify DOMAIN --publisher SLUG
+                                       verify a domain by hand for a publisher
+
+Settings come from the environment; see the README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (!verb || verb === 'help' || verb === '--help' || verb === '-h') {
+    console.log(HELP);
+    return verb ? 0 : 1;
+  }
+  const config = loadConfig(process.env);
+  switch (verb) {
+    case 'serve':
+      return serve(config, parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } }).values.demo ?? false);
+    case 'migrate': {
+      const rt = await createRuntime(config);
+      console.log(`migrations applied; database: ${rt.database.dialect}`);
+      await rt.close();
+      return 0;
+    }
+    case 'seed': {
+      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
+      if (!values.demo) throw new UsageError('seed needs --demo (the only dataset so far)');
+      const rt = await createRuntime(config);
+      try {
+        await seedDemo(rt.deps, (line) => console.log(line));
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'admin:create': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { email: { type: 'string' }, password: { type: 'string' }, username: { type: 'string' }, name: { type: 'string' } },
+      });
+      if (!values.email || !values.password || !values.username) throw new UsageError('admin:create needs --email, --password and --username');
+      if (values.password.length < PASSWORD_MIN) throw new UsageError(`the password needs at least ${PASSWORD_MIN} characters`);
+      const rt = await createRuntime(config);
+      try {
+        const r = await createAdmin(rt.deps, {
+          email: values.email,
+          password: values.password,
+          username: values.username,
+          name: values.name ?? values.username,
+        });
+        console.log(r.created ? `admin ${values.username} created (id ${r.user_id})` : `account ${r.user_id} is now an admin`);
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'domains:verify': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { publisher: { type: 'string' } } });
+      const domain = positionals[0];
+      if (!domain || !values.publisher) throw new UsageError('domains:verify needs DOMAIN and --publisher SLUG');
+      const rt = await createRuntime(config);
+      try {
+        const d = await verifyDomainByOperator(rt.deps, values.publisher, domain);
+        console.log(`${d.domain} verified for ${values.publisher} at ${d.verified_at}`);
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown verb "${verb}"`);
+  }
+}
+
+class UsageError extends Error {}
+
+async function serve(config: Config, demo: boolean): Promise<number> {
+  const rt = await createRuntime(config);
+  if (demo) await seedDemo(rt.deps, (line) => console.log(line));
+  const { app } = await buildApp(rt.deps);
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await rt.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`Credence is serving ${config.siteUrl} (database: ${rt.database.dialect}); API docs at ${config.siteUrl}/docs`);
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      console.error(`credence: ${err.message}\n\n${HELP}`);
+      process.exit(2);
+    }
+    if (err instanceof AppError) {
+      console.error(`credence: ${err.message}`);
+      process.exit(1);
+    }
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,99 @@
+// One outbound request on behalf of a user: no redirects, a hard timeout, at most `maxBytes` of the answer kept,
+// and the address checked after DNS resolution, at connect time, so a DNS answer cannot be switched to a private
+// address between a check and the connection (DNS rebinding).
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { isForbiddenHostLiteral, isPrivateAddress } from './address-policy.js';
+
+export interface SmallResponse {
+  status: number | null;
+  body: string;
+  durationMs: number;
+  error?: string;
+}
+
+export interface FetchOptions {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  maxBytes: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 4);
+    const list = addresses as dns.LookupAddress[];
+    const bad = list.find((a) => isPrivateAddress(a.address));
+    if (bad || list.length === 0) {
+      return callback(Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EPRIVATE' }), '', 4);
+    }
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    const first = list[0]!;
+    callback(null, first.address, first.family);
+  });
+};
+
+export function fetchSmall(url: string, opts: FetchOptions): Promise<SmallResponse> {
+  const started = performance.now();
+  const done = (r: Omit<SmallResponse, 'durationMs'>): SmallResponse => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    return Promise.resolve(done({ status: null, body: '', error: 'invalid URL' }));
+  }
+  if (!opts.allowPrivate && isForbiddenHostLiteral(target.hostname)) {
+    return Promise.resolve(done({ status: null, body: '', error: 'the address is not public' }));
+  }
+  const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
+  if (!client) return Promise.resolve(done({ status: null, body: '', error: 'only http and https are supported' }));
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<SmallResponse, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const req = client.request(
+      target,
+      {
+        method: opts.method ?? 'GET',
+        headers: { 'user-agent': 'Credence/1 (+verification)', ...opts.headers },
+        ...(opts.allowPrivate ? {} : { lookup: guardedLookup }),
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (size < opts.maxBytes) chunks.push(chunk.subarray(0, opts.maxBytes - size));
+          size += chunk.length;
+          // Enough read: stop the transfer rather than download an arbitrarily large answer.
+          if (size >= opts.maxBytes) res.destroy();
+        });
+        const end = () => finish({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8') });
+        res.on('end', end);
+        res.on('close', end);
+        res.on('error', end);
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ status: null, body: '', error: `no answer within ${opts.timeoutMs} ms` });
+    }, opts.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ status: null, body: '', error: err.code === 'EPRIVATE' ? 'the address is not public' : err.message }),
+    );
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}

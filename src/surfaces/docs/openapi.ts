@@ -1,0 +1,121 @@
+// OpenAPI 3.1 documents built from the routes' own schemas: each surface collects its routes as they are
+// registered, so a route cannot exist without being described (test/openapi.test.ts holds us to it).
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { optional, publisherCaller, sessionOnly, signedIn } from '../../http/auth.js';
+import { ErrorBody } from '../../http/schemas.js';
+
+type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[] };
+
+export interface OpenApiOptions {
+  title: string;
+  description: string;
+  version: string;
+  /** The mount point of the surface, e.g. `/api/v1`. */
+  prefix: string;
+  /** The error body of the surface, for documented error responses. */
+  errorEnvelope: 'v1' | 'api';
+}
+
+interface Collected {
+  method: string;
+  url: string;
+  route: RouteOptions;
+}
+
+export class OpenApiCollector {
+  private readonly routes: Collected[] = [];
+
+  constructor(private readonly opts: OpenApiOptions) {}
+
+  /** Register on the surface's instance before its routes. */
+  attach(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      if ((route.config as { hidden?: boolean } | undefined)?.hidden) return;
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) {
+        if (method === 'HEAD') continue;
+        this.routes.push({ method: method.toLowerCase(), url: route.url, route });
+      }
+    });
+  }
+
+  /** Every documented `METHOD /path` (with `{param}`), for the coverage test. */
+  operations(): string[] {
+    return this.routes.map((r) => `${r.method.toUpperCase()} ${toOpenApiPath(r.url)}`);
+  }
+
+  document(serverUrl: string): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const { method, url, route } of this.routes) {
+      const path = toOpenApiPath(url.slice(this.opts.prefix.length) || '/');
+      (paths[path] ??= {})[method] = this.operation(route);
+    }
+    const errorSchema =
+      this.opts.errorEnvelope === 'api'
+        ? { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: ErrorBody } }
+        : { type: 'object', required: ['error'], properties: { error: ErrorBody } };
+    return {
+      openapi: '3.1.0',
+      info: { title: this.opts.title, version: this.opts.version, description: this.opts.description },
+      servers: [{ url: `${serverUrl}${this.opts.prefix}` }],
+      paths,
+      components: {
+        schemas: { Error: errorSchema },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`cred_live_…`) or a session token' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+    };
+  }
+
+  private operation(route: RouteOptions): Record<string, unknown> {
+    const schema = (route.schema ?? {}) as Record<string, Schema | undefined> & { tags?: string[]; summary?: string };
+    const parameters = [
+      ...paramsOf(schema.params, 'path'),
+      ...paramsOf(schema.querystring, 'query'),
+    ];
+    const responses: Record<string, unknown> = {};
+    for (const [status, body] of Object.entries((schema.response ?? {}) as Record<string, Schema>)) {
+      responses[status] = { description: status.startsWith('2') ? 'Success' : 'Error', content: { 'application/json': { schema: clean(body) } } };
+    }
+    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const guards = ([] as unknown[]).concat(route.preValidation ?? []);
+    const security = guards.includes(sessionOnly)
+      ? [{ bearer: [] }]
+      : guards.includes(signedIn) || guards.includes(publisherCaller)
+        ? [{ bearer: [] }, { apiKeyHeader: [] }]
+        : guards.includes(optional)
+          ? [{}]
+          : undefined;
+    return {
+      ...(schema.tags ? { tags: schema.tags } : {}),
+      ...(schema.summary ? { summary: schema.summary } : {}),
+      ...(guards.includes(sessionOnly) ? { description: 'Needs a session token; an API key gets 403 session_required.' } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: clean(schema.body) } } } } : {}),
+      responses,
+      ...(security ? { security } : {}),
+    };
+  }
+}
+
+export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function paramsOf(schema: Schema | undefined, where: 'path' | 'query'): unknown[] {
+  const objects = schema ? ((schema.allOf as Schema[] | undefined) ?? [schema]) : [];
+  return objects.flatMap((s) =>
+    Object.entries(s.properties ?? {}).map(([name, prop]) => ({
+      name,
+      in: where,
+      required: where === 'path' || (s.required ?? []).includes(name),
+      ...(prop.description ? { description: prop.description } : {}),
+      schema: clean(prop),
+    })),
+  );
+}
+
+/** A plain JSON copy without our private markers. */
+function clean(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key.startsWith('x-credence') ? undefined : value)));
+}

@@ -1,0 +1,207 @@
+// The signed-in account: profile, publications, members, domains and API keys. Session only (SPEC §5, seed §4
+// rule 6): a key cannot manage the account that owns it.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import * as accounts from '../../domain/accounts/account.service.js';
+import { SLUG_PATTERN, USERNAME_PATTERN } from '../../domain/accounts/rules.js';
+import * as apiKeys from '../../domain/api-keys/api-key.service.js';
+import type { Deps } from '../../domain/deps.js';
+import * as publishers from '../../domain/publishers/publisher.service.js';
+import { sessionOf, sessionOnly } from '../../http/auth.js';
+import { IdParam, Nullable, Ok, StringEnum } from '../../http/schemas.js';
+import { AccountData, ApiKeyData, DomainData, presentAccount, presentApiKey, presentDomain } from './account.presenter.js';
+
+const ProfileBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    summary: Type.Optional(Type.String({ maxLength: 500 })),
+    topics: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+const PublisherBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }), slug: Type.String({ pattern: SLUG_PATTERN }) },
+  { additionalProperties: false },
+);
+const SlugParam = Type.Object({ slug: Type.String({ maxLength: 100 }) });
+const DomainParam = Type.Object({ slug: Type.String({ maxLength: 100 }), domain: Type.String({ maxLength: 253 }) });
+const MemberBody = Type.Object(
+  { username: Type.String({ pattern: USERNAME_PATTERN }), role: StringEnum(['owner', 'editor'] as const) },
+  { additionalProperties: false },
+);
+const Member = Type.Object({ username: Type.String(), name: Type.String(), role: Type.String() });
+const ApiKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    publisher: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 100,
+          description:
+            'Slug of a publication the key acts for. Omitted: the only publication of the account, if it has exactly one. null: a contributor key.',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['account'];
+
+  app.get(
+    '/account',
+    { preValidation: [sessionOnly], schema: { tags, summary: 'The signed-in account', response: { 200: Ok(AccountData) } } },
+    async (req) => {
+      const { account, memberships } = await accounts.getOwnAccount(deps, sessionOf(req).accountId);
+      return { success: true as const, data: presentAccount(account, memberships) };
+    },
+  );
+
+  app.patch(
+    '/account/profile',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Change the public profile', body: ProfileBody, response: { 200: Ok(AccountData) } },
+    },
+    async (req) => {
+      const { account, memberships } = await accounts.updateOwnProfile(deps, sessionOf(req).accountId, req.body);
+      return { success: true as const, data: presentAccount(account, memberships) };
+    },
+  );
+
+  const PublisherData = Type.Object({ slug: Type.String(), name: Type.String(), role: Type.String(), created_at: Type.String() });
+  app.post(
+    '/account/publishers',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Create a publication, with the caller as owner', body: PublisherBody, response: { 201: Ok(PublisherData) } },
+    },
+    async (req, reply) => {
+      const p = await publishers.createPublisher(deps, sessionOf(req).accountId, req.body);
+      return reply.status(201).send({ success: true as const, data: { slug: p.slug, name: p.name, role: p.role, created_at: p.created_at } });
+    },
+  );
+
+  app.get(
+    '/account/publishers/:slug/members',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Members of a publication', params: SlugParam, response: { 200: Ok(Type.Array(Member)) } },
+    },
+    async (req) => {
+      const members = await publishers.listMembers(deps, sessionOf(req).accountId, req.params.slug);
+      return { success: true as const, data: members.map((m) => ({ username: m.username, name: m.name, role: m.role })) };
+    },
+  );
+
+  app.post(
+    '/account/publishers/:slug/members',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Add a member or change a member’s role (owners only)',
+        params: SlugParam,
+        body: MemberBody,
+        response: { 200: Ok(Member), 201: Ok(Member) },
+      },
+    },
+    async (req, reply) => {
+      const r = await publishers.addMember(deps, sessionOf(req).accountId, req.params.slug, req.body);
+      return reply.status(r.created ? 201 : 200).send({ success: true as const, data: r.member });
+    },
+  );
+
+  app.get(
+    '/account/publishers/:slug/domains',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Domains claimed by a publication', params: SlugParam, response: { 200: Ok(Type.Array(DomainData)) } },
+    },
+    async (req) => {
+      const list = await publishers.listDomains(deps, sessionOf(req).accountId, req.params.slug);
+      return { success: true as const, data: list.map(presentDomain) };
+    },
+  );
+
+  app.post(
+    '/account/publishers/:slug/domains',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Claim a domain; returns the token to publish in DNS or in a well-known file',
+        params: SlugParam,
+        body: Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false }),
+        response: { 200: Ok(DomainData), 201: Ok(DomainData) },
+      },
+    },
+    async (req, reply) => {
+      const r = await publishers.claimDomain(deps, sessionOf(req).accountId, req.params.slug, req.body.domain);
+      return reply.status(r.created ? 201 : 200).send({ success: true as const, data: presentDomain(r.domain) });
+    },
+  );
+
+  app.post(
+    '/account/publishers/:slug/domains/:domain/verify',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Check the DNS TXT record and the well-known file now',
+        params: DomainParam,
+        response: { 200: Ok(DomainData) },
+      },
+    },
+    async (req) => {
+      const d = await publishers.verifyDomain(deps, sessionOf(req).accountId, req.params.slug, req.params.domain);
+      return { success: true as const, data: presentDomain(d) };
+    },
+  );
+
+  app.get(
+    '/account/api-keys',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'The caller’s API keys (never their secrets)', response: { 200: Ok(Type.Array(ApiKeyData)) } },
+    },
+    async (req) => {
+      const keys = await apiKeys.listApiKeys(deps, sessionOf(req).accountId);
+      const now = deps.clock.now();
+      return { success: true as const, data: keys.map((k) => presentApiKey(k, now)) };
+    },
+  );
+
+  app.post(
+    '/account/api-keys',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Create an API key; the secret is in this response only',
+        body: ApiKeyBody,
+        response: { 201: Ok(Type.Intersect([ApiKeyData, Type.Object({ key: Type.String({ description: 'The secret, shown once' }) })])) },
+      },
+    },
+    async (req, reply) => {
+      const { key, secret } = await apiKeys.createApiKey(deps, sessionOf(req).accountId, req.body);
+      return reply.status(201).send({ success: true as const, data: { ...presentApiKey(key, deps.clock.now()), key: secret } });
+    },
+  );
+
+  app.delete(
+    '/account/api-keys/:id',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Revoke an API key, effective immediately', params: IdParam, response: { 200: Ok(ApiKeyData) } },
+    },
+    async (req) => {
+      const key = await apiKeys.revokeApiKey(deps, sessionOf(req).accountId, req.params.id);
+      return { success: true as const, data: presentApiKey(key, deps.clock.now()) };
+    },
+  );
+}

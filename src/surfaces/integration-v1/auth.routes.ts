@@ -1,0 +1,108 @@
+// Sessions (SPEC §5, §16) and whoami.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import * as accounts from '../../domain/accounts/account.service.js';
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../../domain/accounts/rules.js';
+import type { Deps } from '../../domain/deps.js';
+import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
+import { Nullable, Ok } from '../../http/schemas.js';
+
+const SignupBody = Type.Object(
+  {
+    email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }),
+    password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    username: Type.String({
+      pattern: USERNAME_PATTERN,
+      description: '3-40 lower-case letters, digits and hyphens, with at least one letter',
+    }),
+  },
+  { additionalProperties: false },
+);
+const LoginBody = Type.Object(
+  { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: PASSWORD_MAX }) },
+  { additionalProperties: false },
+);
+const SessionData = Type.Object({
+  user_id: Type.Integer(),
+  username: Type.String(),
+  token: Type.String({ description: 'Session token: send as `Authorization: Bearer <token>`' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+const WhoamiData = Type.Object({
+  authenticated: Type.Boolean(),
+  user_id: Type.Integer(),
+  username: Type.String(),
+  key_id: Nullable(Type.Integer()),
+  credential: Type.String({ description: '`publisher_key`, `contributor_key` or `session`' }),
+  publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String() })),
+});
+
+export function authRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    '/auth/signup',
+    {
+      preValidation: [optional],
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account and start a session',
+        body: SignupBody,
+        response: { 201: Ok(SessionData) },
+      },
+    },
+    async (req, reply) => {
+      const data = await accounts.signup(deps, req.body);
+      return reply.status(201).send({ success: true as const, data });
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      preValidation: [optional],
+      schema: { tags: ['auth'], summary: 'Start a session', body: LoginBody, response: { 200: Ok(SessionData) } },
+    },
+    async (req) => ({ success: true as const, data: await accounts.login(deps, req.body, req.ip) }),
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags: ['auth'], summary: 'End the current session', response: { 200: Ok(Type.Object({ logged_out: Type.Boolean() })) } },
+    },
+    async (req) => {
+      const s = sessionOf(req);
+      await accounts.logout(deps, s.accountId, s.sessionId);
+      return { success: true as const, data: { logged_out: true } };
+    },
+  );
+
+  app.get(
+    '/whoami',
+    {
+      preValidation: [signedIn],
+      schema: { tags: ['auth'], summary: 'Who the credential acts as', response: { 200: Ok(WhoamiData) } },
+    },
+    async (req) => {
+      const p = req.principal;
+      if (p.kind === 'anonymous') throw new Error('unreachable: guarded');
+      const { account, memberships } = await accounts.getOwnAccount(deps, p.accountId);
+      const publisherId = p.kind === 'key' ? p.publisherId : null;
+      const publisher = memberships.find((m) => m.id === publisherId);
+      return {
+        success: true as const,
+        data: {
+          authenticated: true,
+          user_id: account.id,
+          username: account.username,
+          key_id: p.kind === 'key' ? p.keyId : null,
+          credential: p.kind === 'session' ? 'session' : p.publisherId === null ? 'contributor_key' : 'publisher_key',
+          publisher: publisher ? { slug: publisher.slug, name: publisher.name } : null,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,33 @@
+// The integration surface under /api/v1 (the second seed document): envelope `{success, ...}`, per-key limits.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { apiEnvelope } from '../../http/error-handler.js';
+import { callerKey, setupSurface } from '../../http/surface.js';
+import { OpenApiCollector } from '../docs/openapi.js';
+import { accountRoutes } from './account.routes.js';
+import { authRoutes } from './auth.routes.js';
+import { pageRoutes } from './pages.routes.js';
+import { publisherRoutes } from './publishers.routes.js';
+
+export const API_PREFIX = '/api/v1';
+
+export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
+  const keyPolicy = { name: 'api-key', capacity: 60, rate: 10 };
+  const anonPolicy = { name: 'api-ip', ...deps.config.apiAnonRateLimit };
+  return async function plugin(app: FastifyInstance) {
+    setupSurface(app, deps, {
+      envelope: apiEnvelope,
+      rateLimit: (req) => {
+        if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
+        const caller = callerKey(req);
+        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `api:${caller.id}` };
+      },
+    });
+    openapi.attach(app);
+    app.get('/openapi.json', { config: { hidden: true, unlimited: true } }, async () => openapi.document(deps.config.siteUrl));
+    authRoutes(app, deps);
+    accountRoutes(app, deps);
+    pageRoutes(app, deps);
+    publisherRoutes(app, deps);
+  };
+}

@@ -1,0 +1,117 @@
+// Pages and their trust records: registration (publisher), lookup and articles (public).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
+import { splitBatch, summarise } from '../../domain/batch.js';
+import type { Deps } from '../../domain/deps.js';
+import * as pages from '../../domain/pages/page.service.js';
+import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
+import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
+import { ApiList, Batch, IdParam, Ok, PageQuery, pagination } from '../../http/schemas.js';
+import { itemValidator } from '../../http/validation.js';
+import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
+import { TrustRecord, presentTrustRecord } from './record.presenter.js';
+
+const PageItem = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH }),
+    title: Type.Optional(Type.String({ maxLength: 500 })),
+    topic: Type.Optional(Type.String({ maxLength: 100 })),
+    authors: Type.Optional(
+      Type.Array(Type.String({ pattern: USERNAME_PATTERN }), {
+        maxItems: 20,
+        description: 'Usernames of the page’s authors; each becomes an accepted `author` contribution',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const validatePageItem = itemValidator<Type.Static<typeof PageItem>>(PageItem);
+const PublisherQuery = Type.Object({
+  publisher: Type.Optional(Type.String({ maxLength: 100, description: 'Session callers in several publications: which one' })),
+});
+const LookupQuery = Type.Object({ url: Type.String({ description: 'Full URL of the page' }) });
+
+export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['pages'];
+  const site = deps.config.siteUrl;
+
+  app.post(
+    '/pages',
+    {
+      preValidation: [publisherCaller],
+      schema: {
+        tags,
+        summary: 'Register pages (one object, or an array of at most 500); upsert by URL',
+        querystring: PublisherQuery,
+        body: Batch(PageItem),
+        response: { 200: Ok(Type.Union([ItemResultData, BatchResult])), 201: Ok(ItemResultData) },
+      },
+    },
+    async (req, reply) => {
+      const publisherId = await actingPublisher(deps, req, req.query.publisher);
+      const { single, items } = splitBatch(req.body, validatePageItem);
+      const results = await pages.registerPages(deps, publisherId, items);
+      if (single) {
+        const r = results[0]!;
+        if (r.error) throw r.error;
+        return reply.status(singleResultStatus(r)).send({ success: true as const, data: presentItemResult(r) });
+      }
+      return { success: true as const, data: { results: results.map(presentItemResult), summary: summarise(results) } };
+    },
+  );
+
+  app.get(
+    '/pages',
+    {
+      preValidation: [publisherCaller],
+      schema: {
+        tags,
+        summary: 'Pages registered to the caller’s publication, newest first, each with its trust record',
+        querystring: Type.Intersect([PageQuery, PublisherQuery]),
+        response: { 200: ApiList(TrustRecord) },
+      },
+    },
+    async (req) => {
+      const publisherId = await actingPublisher(deps, req, req.query.publisher);
+      const { page, perPage } = pagination(req.query);
+      const { total, records } = await pages.listPages(deps, publisherId, page, perPage);
+      return {
+        success: true as const,
+        data: records.map((r) => presentTrustRecord(site, r.page.url, r)),
+        meta: { total, page, per_page: perPage },
+      };
+    },
+  );
+
+  app.get(
+    '/pages/lookup',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'The trust record of a page, by URL (an unknown page is has_record: false, not an error)',
+        querystring: LookupQuery,
+        response: { 200: Ok(TrustRecord) },
+      },
+    },
+    async (req) => {
+      const { url, record } = await pages.lookupByUrl(deps, req.query.url);
+      return { success: true as const, data: presentTrustRecord(site, url.url, record) };
+    },
+  );
+
+  app.get(
+    '/articles/:id',
+    {
+      preValidation: [optional],
+      schema: { tags, summary: 'The trust record of a page, by its id', params: IdParam, response: { 200: Ok(TrustRecord) } },
+    },
+    async (req) => {
+      const record = await pages.recordById(deps, req.params.id);
+      return { success: true as const, data: presentTrustRecord(site, record.page.url, record) };
+    },
+  );
+}

@@ -1,0 +1,96 @@
+// The public directory of publications.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import type { Deps } from '../../domain/deps.js';
+import * as publishers from '../../domain/publishers/publisher.service.js';
+import { optional } from '../../http/auth.js';
+import { ApiList, Ok, PageQuery, pagination } from '../../http/schemas.js';
+import { profileUrl } from '../urls.js';
+
+const PublisherSummary = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  domains: Type.Array(Type.String(), { description: 'Verified domains' }),
+  pages: Type.Integer({ description: 'Pages on record' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+const PublisherDetail = Type.Intersect([
+  PublisherSummary,
+  Type.Object({
+    contributors: Type.Array(
+      Type.Object({
+        username: Type.String(),
+        name: Type.String(),
+        level: Type.String(),
+        trust_score: Type.Number(),
+        contribution_score: Type.Number(),
+        contributions: Type.Integer({ description: 'Accepted contributions on this publication’s pages' }),
+        profile_url: Type.String(),
+      }),
+    ),
+  }),
+]);
+
+export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['publishers'];
+
+  app.get(
+    '/publishers',
+    {
+      preValidation: [optional],
+      schema: { tags, summary: 'Publications, by slug', querystring: PageQuery, response: { 200: ApiList(PublisherSummary) } },
+    },
+    async (req) => {
+      const { page, perPage } = pagination(req.query);
+      const { total, items } = await publishers.listPublishers(deps, page, perPage);
+      return {
+        success: true as const,
+        data: items.map((i) => ({
+          slug: i.publisher.slug,
+          name: i.publisher.name,
+          domains: i.domains,
+          pages: i.pages,
+          created_at: i.publisher.created_at,
+        })),
+        meta: { total, page, per_page: perPage },
+      };
+    },
+  );
+
+  app.get(
+    '/publishers/:slug',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'A publication, its pages on record and its contributors',
+        params: Type.Object({ slug: Type.String({ maxLength: 100 }) }),
+        response: { 200: Ok(PublisherDetail) },
+      },
+    },
+    async (req) => {
+      const p = await publishers.getPublisher(deps, req.params.slug);
+      return {
+        success: true as const,
+        data: {
+          slug: p.publisher.slug,
+          name: p.publisher.name,
+          domains: p.domains,
+          pages: p.pages,
+          created_at: p.publisher.created_at,
+          contributors: p.contributors.map((c) => ({
+            username: c.username,
+            name: c.name,
+            level: c.level,
+            trust_score: c.trust_score,
+            contribution_score: c.contribution_score,
+            contributions: Number(c.contributions),
+            profile_url: profileUrl(deps.config.siteUrl, c.username),
+          })),
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,27 @@
+// The public surface under /v1 (the first seed document): envelope `{error}`, 60/min per IP or 600/min per key.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { v1Envelope } from '../../http/error-handler.js';
+import { callerKey, setupSurface } from '../../http/surface.js';
+import { OpenApiCollector } from '../docs/openapi.js';
+import { pageRecordRoutes } from './pages.routes.js';
+
+export const V1_PREFIX = '/v1';
+
+export function publicV1(deps: Deps, openapi: OpenApiCollector) {
+  const keyPolicy = { name: 'v1-key', capacity: 600, rate: 10 };
+  const anonPolicy = { name: 'v1-ip', capacity: 60, rate: 1 };
+  return async function plugin(app: FastifyInstance) {
+    setupSurface(app, deps, {
+      envelope: v1Envelope,
+      rateLimit: (req) => {
+        if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
+        const caller = callerKey(req);
+        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
+      },
+    });
+    openapi.attach(app);
+    app.get('/openapi.json', { config: { hidden: true, unlimited: true } }, async () => openapi.document(deps.config.siteUrl));
+    pageRecordRoutes(app, deps);
+  };
+}

@@ -1,0 +1,30 @@
+// GET /v1/pages/record: the public page record (seed §4 rules 2 and 3).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import type { Deps } from '../../domain/deps.js';
+import * as pages from '../../domain/pages/page.service.js';
+import { optional } from '../../http/auth.js';
+import { notFound } from '../../http/errors.js';
+import { V1PageRecord, presentV1Record } from './record.presenter.js';
+
+export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/pages/record',
+    {
+      preValidation: [optional],
+      schema: {
+        tags: ['pages'],
+        summary: 'The page record: every accepted contribution to a page',
+        querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }) }),
+        response: { 200: V1PageRecord },
+      },
+    },
+    async (req) => {
+      const { record } = await pages.lookupByUrl(deps, req.query.url);
+      if (!record) throw notFound('Record for this URL');
+      return presentV1Record(deps.config.siteUrl, record);
+    },
+  );
+}

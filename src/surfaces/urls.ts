@@ -1,0 +1,5 @@
+// Public addresses of records, profiles and proofs (SPEC §12), shared by every presenter.
+export const recordUrl = (siteUrl: string, pageId: number) => `${siteUrl}/records/${pageId}`;
+export const profileUrl = (siteUrl: string, username: string) => `${siteUrl}/contributors/${encodeURIComponent(username)}`;
+export const proofUrl = (siteUrl: string, contributionId: number) => `${siteUrl}/proofs/${contributionId}`;
+export const contributionRef = (id: number) => `ctb_${id}`;

@@ -1,0 +1,57 @@
+// Builders for the people and things most tests need. They go through the public API where it is cheap, and
+// through services only for what an operator does (verifying a domain by hand).
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
+import { Client } from './client.js';
+import type { TestApp } from './harness.js';
+
+const unique = () => randomBytes(4).toString('hex');
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+  client: Client;
+}
+
+export async function signup(t: TestApp, over: Partial<{ username: string; name: string; email: string }> = {}): Promise<TestUser> {
+  const username = over.username ?? `user-${unique()}`;
+  const email = over.email ?? `${username}@mail.test`;
+  const password = 'correct horse battery';
+  const anon = new Client(t.baseUrl);
+  const res = await anon.post('/api/v1/auth/signup', { email, password, name: over.name ?? `Name ${username}`, username });
+  expect(res.status, res.text).toBe(201);
+  return { id: res.body.data.user_id, username, email, password, token: res.body.data.token, client: anon.as(res.body.data.token) };
+}
+
+export interface TestPublisher {
+  slug: string;
+  domain: string;
+  owner: TestUser;
+  /** A publisher API key of the owner. */
+  key: string;
+  keyId: number;
+  api: Client;
+}
+
+/** A publisher with a verified domain, its owner, and a publisher key. */
+export async function publisher(t: TestApp, over: Partial<{ slug: string; domain: string; owner: TestUser }> = {}): Promise<TestPublisher> {
+  const owner = over.owner ?? (await signup(t));
+  const slug = over.slug ?? `pub-${unique()}`;
+  const domain = over.domain ?? `${slug}.example`;
+  const created = await owner.client.post('/api/v1/account/publishers', { name: `The ${slug}`, slug });
+  expect(created.status, created.text).toBe(201);
+  await verifyDomainByOperator(t.runtime.deps, slug, domain);
+  const key = await owner.client.post('/api/v1/account/api-keys', { name: 'cms', publisher: slug });
+  expect(key.status, key.text).toBe(201);
+  return { slug, domain, owner, key: key.body.data.key, keyId: key.body.data.id, api: new Client(t.baseUrl).as(key.body.data.key) };
+}
+
+export async function contributorKey(user: TestUser): Promise<string> {
+  const res = await user.client.post('/api/v1/account/api-keys', { name: 'contrib', publisher: null });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.key;
+}

@@ -1,0 +1,112 @@
+// The test harness: a fresh database (a SQLite file, or a PostgreSQL schema when DATABASE_URL is set), the real
+// app listening on a loopback port, a clock the test moves, and a DNS stub. Everything is removed at close.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { type Config, testConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { createRuntime, type Runtime } from '../src/deps.js';
+import type { Clock } from '../src/domain/clock.js';
+import { type DomainVerifier, systemVerifier } from '../src/domain/publishers/domain-verifier.js';
+import type { FastifyInstance } from 'fastify';
+
+export class TestClock implements Clock {
+  private t: number;
+  constructor(start = Date.parse('2026-11-21T10:00:00.000Z')) {
+    this.t = start;
+  }
+  now(): Date {
+    return new Date(this.t);
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+  advanceDays(days: number): void {
+    this.advance(days * 86_400_000);
+  }
+}
+
+/** DNS answers the test decides; the well-known file is fetched for real from `wellKnownBase` when set. */
+export class DnsStub {
+  readonly txt = new Map<string, string[][]>();
+  async resolveTxt(host: string): Promise<string[][]> {
+    const answer = this.txt.get(host);
+    if (!answer) throw Object.assign(new Error(`queryTxt ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return answer;
+  }
+}
+
+export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  clock: TestClock;
+  dns: DnsStub;
+  config: Config;
+  baseUrl: string;
+  /** Set the base the well-known file is fetched from (a local HTTP server in tests). */
+  setWellKnownBase(base: string | null): void;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const clock = new TestClock();
+  const dns = new DnsStub();
+  let wellKnownBase: string | null = null;
+  const real = systemVerifier({
+    allowPrivate: true,
+    resolver: dns,
+    wellKnownUrl: (d) => `${wellKnownBase ?? `https://${d}`}/.well-known/credence-verification.txt`,
+  });
+  const verifier: DomainVerifier = real;
+
+  const id = `t_${randomBytes(6).toString('hex')}`;
+  let cleanup: () => Promise<void>;
+  let database;
+  if (usingPostgres()) {
+    const url = process.env.DATABASE_URL!;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${id}`);
+    await admin.end();
+    database = openDatabase({ databaseUrl: url, pgSchema: id, poolSize: 5 });
+    cleanup = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${id} cascade`);
+      await c.end();
+    };
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-test-'));
+    database = openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
+    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  // Tests reach the app from many simulated addresses (X-Forwarded-For), so IP buckets stay per test.
+  const config = testConfig({ trustProxy: true, siteUrl: 'https://credence.test', ...overrides });
+  const runtime = await createRuntime(config, { clock, verifier, database });
+  const { app } = await buildApp(runtime.deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    runtime,
+    clock,
+    dns,
+    config,
+    baseUrl: `http://127.0.0.1:${port}`,
+    setWellKnownBase(base) {
+      wellKnownBase = base;
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+      await cleanup();
+    },
+  };
+}
