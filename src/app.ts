@@ -18,6 +18,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export interface BuiltApp {
   app: FastifyInstance;
   openapi: { v1: OpenApiCollector; api: OpenApiCollector };
+  /** Every route registered, for the test that holds the OpenAPI documents complete. */
+  routes: { method: string; url: string; hidden: boolean }[];
 }
 
 export async function buildApp(deps: Deps): Promise<BuiltApp> {
@@ -46,6 +48,13 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
+  const routes: BuiltApp['routes'] = [];
+  app.addHook('onRoute', (route) => {
+    const hidden = Boolean((route.config as { hidden?: boolean } | undefined)?.hidden);
+    for (const method of ([] as string[]).concat(route.method)) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, hidden });
+    }
+  });
   // Outside any surface (unknown paths, /docs): the /v1 envelope.
   app.setErrorHandler(errorHandler(v1Envelope));
   app.setNotFoundHandler(notFoundHandler(v1Envelope));
@@ -82,5 +91,5 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   await app.register(publicV1(deps, openapi.v1), { prefix: V1_PREFIX });
   await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
   docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
-  return { app, openapi };
+  return { app, openapi, routes };
 }

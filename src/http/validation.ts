@@ -20,7 +20,8 @@ function makeAjv(opts: { coerce: boolean }): Ajv {
     allErrors: true,
     coerceTypes: opts.coerce ? 'array' : false,
     useDefaults: true,
-    removeAdditional: opts.coerce ? 'all' : false,
+    // Unknown query parameters are ignored (cache busters, tracking), unknown body fields refused by the schema.
+    removeAdditional: false,
     strict: false,
     // parentSchema in errors lets a message list the allowed values of an enum.
     verbose: true,

@@ -70,7 +70,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags,
         summary: 'Pages registered to the caller’s publication, newest first, each with its trust record',
-        querystring: Type.Intersect([PageQuery, PublisherQuery]),
+        querystring: Type.Object({ ...PageQuery.properties, ...PublisherQuery.properties }),
         response: { 200: ApiList(TrustRecord) },
       },
     },

@@ -1,0 +1,50 @@
+// The OpenAPI documents describe every route, and /docs renders them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { toOpenApiPath } from '../../src/surfaces/docs/openapi.js';
+import { Client } from '../client.js';
+import { startTestApp, type TestApp } from '../harness.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+describe('OpenAPI', () => {
+  it('describes every route that is not deliberately hidden', async () => {
+    const built = await buildApp(t.runtime.deps);
+    await built.app.ready();
+    const documented = new Set([...built.openapi.v1.operations(), ...built.openapi.api.operations()]);
+    const visible = built.routes.filter((r) => !r.hidden).map((r) => `${r.method} ${toOpenApiPath(r.url)}`);
+    expect(visible.length).toBeGreaterThan(10);
+    expect(visible.filter((op) => !documented.has(op))).toEqual([]);
+    // Hidden routes are only the documents themselves and operational endpoints.
+    expect(built.routes.filter((r) => r.hidden).map((r) => r.url).sort()).toEqual(
+      ['/api/v1/openapi.json', '/docs', '/healthz', '/v1/openapi.json'].sort(),
+    );
+    await built.app.close();
+  });
+
+  it('serves both documents as OpenAPI 3.1 with the paths of each surface', async () => {
+    const anon = new Client(t.baseUrl);
+    const v1 = await anon.get('/v1/openapi.json');
+    const api = await anon.get('/api/v1/openapi.json');
+    expect(v1.body.openapi).toBe('3.1.0');
+    expect(api.body.openapi).toBe('3.1.0');
+    expect(Object.keys(v1.body.paths)).toContain('/pages/record');
+    expect(Object.keys(api.body.paths)).toEqual(expect.arrayContaining(['/pages/lookup', '/pages', '/articles/{id}', '/account/api-keys/{id}']));
+    expect(api.body.servers[0].url).toBe('https://credence.test/api/v1');
+    const lookup = api.body.paths['/pages/lookup'].get;
+    expect(lookup.parameters).toContainEqual(expect.objectContaining({ name: 'url', in: 'query', required: true }));
+    expect(api.body.paths['/account/api-keys'].post.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('renders a readable reference at /docs', async () => {
+    const res = await new Client(t.baseUrl).get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.text).toContain('/pages/lookup');
+    expect(res.text).toContain('/pages/record');
+  });
+});
