@@ -62,7 +62,9 @@ export function planDemo(): DemoPlan {
 
 function uniqueTitle(rng: Prng, topic: DemoTopic, used: Set<string>): string {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const title = rng.pick(HEADLINES[topic]).replace(/\{(\w+)\}/g, (_, slot: string) => rng.pick(SLOTS[slot] ?? [slot]));
+    const filled = rng.pick(HEADLINES[topic]).replace(/\{(\w+)\}/g, (_, slot: string) => rng.pick(SLOTS[slot] ?? [slot]));
+    // "the Lakes district" can open a headline.
+    const title = filled.charAt(0).toUpperCase() + filled.slice(1);
     if (!used.has(title)) {
       used.add(title);
       return title;
@@ -71,22 +73,24 @@ function uniqueTitle(rng: Prng, topic: DemoTopic, used: Set<string>): string {
   throw new Error(`the demo has run out of ${topic} headlines; add templates to demo-data.ts`);
 }
 
+const MAX_SLUG = 80;
+
 export function slugify(title: string): string {
-  return title
+  const slug = title
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f'’]/g, '')
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 80)
-    .replace(/-$/, '');
+    .replace(/^-|-$/g, '');
+  // Long titles are cut at a word boundary, as CMSs do.
+  return slug.length <= MAX_SLUG ? slug : slug.slice(0, slug.lastIndexOf('-', MAX_SLUG));
 }
 
 function pickAuthors(rng: Prng, topic: DemoTopic): string[] {
   if (rng.chance(UNSIGNED)) return [];
   const candidates = DEMO_CONTRIBUTORS.filter((c) => c.topics.includes(topic));
   // Skewed towards the first names in the list, so some writers are prolific and others occasional.
-  const skewed = () => candidates[Math.floor(rng.next() ** 1.6 * candidates.length)]!.username;
+  const skewed = () => candidates[Math.floor(rng.next() ** 1.3 * candidates.length)]!.username;
   const first = skewed();
   if (!rng.chance(CO_AUTHORED)) return [first];
   const second = rng.pick(candidates.filter((c) => c.username !== first)).username;

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../test/client.js';
+import { startTestApp, type TestApp } from '../../test/harness.js';
+import type { DB } from '../db/schema.js';
+import { planDemo } from './demo-plan.js';
+import { seedDemo } from './seed.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+const plan = planDemo();
+
+async function counts() {
+  const db = t.runtime.deps.db;
+  const count = async (table: keyof DB) =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  return {
+    accounts: await count('accounts'),
+    publishers: await count('publishers'),
+    domains: await count('domains'),
+    pages: await count('pages'),
+    contributions: await count('contributions'),
+    events: await count('events'),
+  };
+}
+
+async function seed(): Promise<string[]> {
+  const lines: string[] = [];
+  await seedDemo(t.runtime.deps, (line) => lines.push(line));
+  return lines;
+}
+
+describe('the demo plan', () => {
+  it('is the same on every call, with a few hundred distinct pages under .example domains', () => {
+    expect(planDemo()).toEqual(plan);
+    expect(plan.pages.length).toBeGreaterThanOrEqual(300);
+    expect(plan.pages.length).toBeLessThanOrEqual(400);
+    expect(new Set(plan.pages.map((p) => p.url)).size).toBe(plan.pages.length);
+    for (const p of plan.pages) expect(new URL(p.url).hostname).toMatch(/\.example$/);
+    expect(plan.pages.filter((p) => p.authors.length > 0).length / plan.pages.length).toBeGreaterThan(0.8);
+  });
+});
+
+describe('seedDemo', () => {
+  it('loads the dataset with progress, and a second run changes nothing', async () => {
+    const first = await seed();
+    expect(first).toContain(`seeding demo data: accounts ${plan.people.length}/${plan.people.length}, publishers ${plan.publishers.length}/${plan.publishers.length}, pages ${plan.pages.length}/${plan.pages.length}`);
+    expect(first.some((l) => l.startsWith(`try it: curl '${t.config.siteUrl}/api/v1/pages/lookup?url=https://`))).toBe(true);
+    const after = await counts();
+    expect(after).toMatchObject({
+      accounts: plan.people.length,
+      publishers: plan.publishers.length,
+      domains: plan.publishers.length,
+      pages: plan.pages.length,
+      contributions: plan.pages.reduce((n, p) => n + p.authors.length, 0),
+      // One page.registered event per page, written by the service.
+      events: plan.pages.length,
+    });
+
+    const second = await seed();
+    expect(second[0]).toMatch(/^demo data already present/);
+    expect(await counts()).toEqual(after);
+  });
+
+  it('serves a seeded page’s record over HTTP', async () => {
+    const page = plan.pages.find((p) => p.authors.length > 0)!;
+    const api = new Client(t.baseUrl);
+    const look = await api.get(`/api/v1/pages/lookup?url=${encodeURIComponent(page.url)}`);
+    expect(look.status, look.text).toBe(200);
+    expect(look.body.data).toMatchObject({ has_record: true, registered: true, status: 'verified', title: page.title, topic: page.topic });
+    expect(look.body.data.contributors.author.map((a: { username: string }) => a.username).sort()).toEqual([...page.authors].sort());
+    const v1 = await api.get(`/v1/pages/record?url=${encodeURIComponent(page.url)}`);
+    expect(v1.status, v1.text).toBe(200);
+    // The credit carries the page's own date, not the seeding day.
+    expect(v1.body.contributions[0]).toMatchObject({ role: 'author', accepted: page.registeredAt.slice(0, 10) });
+  });
+
+  it('finishes a run that stopped half-way', async () => {
+    const full = await counts();
+    const last = plan.publishers.at(-1)!;
+    const db = t.runtime.deps.db;
+    const publisher = await db.selectFrom('publishers').select('id').where('slug', '=', last.slug).executeTakeFirstOrThrow();
+    const pageIds = (await db.selectFrom('pages').select('id').where('publisher_id', '=', publisher.id).execute()).map((r) => r.id);
+    // As if the process died before registering the last publication's pages.
+    await db.deleteFrom('contributions').where('page_id', 'in', pageIds).execute();
+    await db.deleteFrom('events').where('page_id', 'in', pageIds).execute();
+    await db.deleteFrom('pages').where('publisher_id', '=', publisher.id).execute();
+    expect((await counts()).pages).toBe(plan.pages.length - last.pages);
+
+    const lines = await seed();
+    expect(lines[0]).not.toMatch(/already present/);
+    expect(await counts()).toEqual(full);
+  });
+});
