@@ -1,0 +1,105 @@
+// The `credence` command, run as a real process: migrate, admin:create, domains:verify, seed and serve.
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usingPostgres } from './harness.js';
+
+const run = promisify(execFile);
+const TSX = path.resolve('node_modules/.bin/tsx');
+const MAIN = path.resolve('src/main.ts');
+
+let env: Record<string, string>;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-cli-'));
+  env = { ...(process.env as Record<string, string>), DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
+  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  if (usingPostgres()) {
+    // The CLI gets its own schema through the connection string, so it leaves nothing behind.
+    const schema = `cli_${randomBytes(5).toString('hex')}`;
+    const url = process.env.DATABASE_URL!;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`create schema ${schema}`);
+    await c.end();
+    const sep = url.includes('?') ? '&' : '?';
+    env.DATABASE_URL = `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const dropDir = cleanup;
+    cleanup = async () => {
+      const d = new pg.Client({ connectionString: url });
+      await d.connect();
+      await d.query(`drop schema if exists ${schema} cascade`);
+      await d.end();
+      await dropDir();
+    };
+  }
+});
+afterAll(async () => cleanup?.());
+
+const credence = (...args: string[]) => run(TSX, [MAIN, ...args], { env, timeout: 60_000 });
+
+describe('credence CLI', () => {
+  it('prints help and exits 2 on an unknown verb', async () => {
+    const err = await credence('frobnicate').catch((e: { code: number; stderr: string }) => e);
+    expect((err as { code: number }).code).toBe(2);
+    expect((err as { stderr: string }).stderr).toContain('unknown verb');
+  });
+
+  it('refuses bad settings with a message naming the variable', async () => {
+    const err = await run(TSX, [MAIN, 'migrate'], { env: { ...env, PORT: 'eighty' } }).catch((e: { code: number; stderr: string }) => e);
+    expect((err as { code: number }).code).toBe(2);
+    expect((err as { stderr: string }).stderr).toContain('PORT');
+  });
+
+  it('migrates, twice without harm', async () => {
+    expect((await credence('migrate')).stdout).toContain('migrations applied');
+    expect((await credence('migrate')).stdout).toContain('migrations applied');
+  });
+
+  it('creates an admin, and promotes on a second call', async () => {
+    const first = await credence('admin:create', '--email', 'ops@cli.test', '--password', 'a very long password', '--username', 'ops');
+    expect(first.stdout).toContain('admin ops created');
+    const second = await credence('admin:create', '--email', 'ops@cli.test', '--password', 'a very long password', '--username', 'ops');
+    expect(second.stdout).toContain('is now an admin');
+  });
+
+  it('seeds the demo data idempotently and verifies a domain by hand', async () => {
+    await credence('seed', '--demo');
+    const again = await credence('seed', '--demo');
+    expect(again.stderr).toBe('');
+    const err = await credence('domains:verify', 'x.example', '--publisher', 'no-such-publisher').catch((e: { code: number; stderr: string }) => e);
+    expect((err as { code: number }).code).toBe(1);
+    expect((err as { stderr: string }).stderr).toContain('not found');
+  });
+
+  it('serves HTTP until told to stop', async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 30_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('serving')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+});
