@@ -146,3 +146,24 @@ describe('public directory', () => {
     expect(missing.body).toMatchObject({ success: false, error: { code: 'not_found' } });
   });
 });
+
+describe('publisher detail', () => {
+  it('shows the publication, its pages on record and its contributors', async () => {
+    const { publisher } = await import('../factories.js');
+    const author = await signup(t, { name: 'Ida Tarbell' });
+    const pub = await publisher(t);
+    await pub.api.post('/api/v1/pages', [
+      { url: `https://${pub.domain}/one`, title: 'One', topic: 'economy', authors: [author.username] },
+      { url: `https://${pub.domain}/two`, title: 'Two', authors: [author.username] },
+    ]);
+    const res = await new Client(t.baseUrl).get(`/api/v1/publishers/${pub.slug}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ slug: pub.slug, domains: [pub.domain], pages: 2 });
+    expect(res.body.data.recent_pages.map((p: { title: string }) => p.title)).toEqual(['Two', 'One']);
+    expect(res.body.data.recent_pages[0].record_url).toMatch(/^https:\/\/credence\.test\/records\/\d+$/);
+    expect(res.body.data.contributors).toEqual([
+      expect.objectContaining({ username: author.username, name: 'Ida Tarbell', contributions: 2, contribution_score: 20 }),
+    ]);
+    expect(res.text).not.toContain('@');
+  });
+});

@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import { parseDomain } from '../pages/url-keys.js';
 import { randomToken } from '../tokens.js';
 import { TXT_PREFIX, WELL_KNOWN_PATH } from './domain-verifier.js';
+import { listPublisherPages } from '../pages/page.store.js';
 import * as store from './publisher.store.js';
 
 export async function createPublisher(deps: Deps, accountId: number, input: { name: string; slug: string }) {
@@ -160,10 +161,11 @@ export async function listPublishers(deps: Deps, page: number, perPage: number) 
 export async function getPublisher(deps: Deps, slug: string) {
   const publisher = await store.findPublisherBySlug(deps.db, slug.toLowerCase());
   if (!publisher) throw notFound('Publisher');
-  const [domains, pageCounts, contributors] = await Promise.all([
+  const [domains, pageCounts, contributors, recentPages] = await Promise.all([
     store.verifiedDomainsOf(deps.db, [publisher.id]),
     store.countPagesByPublisher(deps.db, [publisher.id]),
     store.listPublisherContributors(deps.db, publisher.id, 50),
+    listPublisherPages(deps.db, publisher.id, 20, 0),
   ]);
-  return { publisher, domains: domains.get(publisher.id) ?? [], pages: pageCounts.get(publisher.id) ?? 0, contributors };
+  return { publisher, domains: domains.get(publisher.id) ?? [], pages: pageCounts.get(publisher.id) ?? 0, contributors, recentPages };
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../../domain/deps.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import { optional } from '../../http/auth.js';
 import { ApiList, Ok, PageQuery, pagination } from '../../http/schemas.js';
-import { profileUrl } from '../urls.js';
+import { profileUrl, recordUrl } from '../urls.js';
 
 const PublisherSummary = Type.Object({
   slug: Type.String(),
@@ -18,6 +18,10 @@ const PublisherSummary = Type.Object({
 const PublisherDetail = Type.Intersect([
   PublisherSummary,
   Type.Object({
+    recent_pages: Type.Array(
+      Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), topic: Type.String(), record_url: Type.String() }),
+      { description: 'The 20 most recently registered pages' },
+    ),
     contributors: Type.Array(
       Type.Object({
         username: Type.String(),
@@ -80,6 +84,13 @@ export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
           domains: p.domains,
           pages: p.pages,
           created_at: p.publisher.created_at,
+          recent_pages: p.recentPages.map((page) => ({
+            id: page.id,
+            url: page.url,
+            title: page.title,
+            topic: page.topic,
+            record_url: recordUrl(deps.config.siteUrl, page.id),
+          })),
           contributors: p.contributors.map((c) => ({
             username: c.username,
             name: c.name,
