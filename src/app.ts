@@ -11,6 +11,7 @@ import { OpenApiCollector } from './surfaces/docs/openapi.js';
 import { docsPage } from './surfaces/docs/docs.page.js';
 import { API_PREFIX, integrationV1 } from './surfaces/integration-v1/index.js';
 import { V1_PREFIX, publicV1 } from './surfaces/public-v1/index.js';
+import { web } from './surfaces/web/index.js';
 
 export const BODY_LIMIT = 5 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -90,6 +91,7 @@ export async function buildApp(deps: Deps): Promise<BuiltApp> {
   };
   await app.register(publicV1(deps, openapi.v1), { prefix: V1_PREFIX });
   await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
+  await app.register(web(deps, openapi.v1));
   docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
   return { app, openapi, routes };
 }

@@ -95,6 +95,55 @@ export interface ContributionsTable {
   change_to: string | null;
   accepted_at: string;
   created_at: string;
+  /** The accepted submission this record came from; null for authors named at registration. */
+  submission_id: number | null;
+}
+
+export type WorkKind = 'review' | 'fact_check' | 'edit' | 'correction' | 'source' | 'author';
+
+export interface RequestsTable {
+  id: Generated<number>;
+  publisher_id: number;
+  page_id: number;
+  kind: WorkKind;
+  topic: string;
+  title: string;
+  brief: string;
+  status: 'open' | 'taken' | 'fulfilled' | 'cancelled';
+  created_by: number;
+  taken_by: number | null;
+  taken_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubmissionsTable {
+  id: Generated<number>;
+  page_id: number;
+  publisher_id: number;
+  account_id: number;
+  request_id: number | null;
+  kind: WorkKind;
+  summary: string;
+  before_text: string | null;
+  after_text: string | null;
+  reason: string;
+  /** JSON array of source URLs. */
+  sources: string;
+  status: 'pending' | 'accepted' | 'rejected' | 'withdrawn';
+  decided_by: number | null;
+  decided_at: string | null;
+  decision_note: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountTopicsTable {
+  account_id: number;
+  topic: string;
+  weight: number;
+  accepted: number;
+  authority: number;
 }
 
 export interface EventsTable {
@@ -107,6 +156,47 @@ export interface EventsTable {
   created_at: string;
 }
 
+/** An expert panel's statement (SPEC §14); `topic` and `updated_at` mirror its current version for listing. */
+export interface PanelStatementsTable {
+  id: Generated<number>;
+  /** The public id, slug-like. */
+  slug: string;
+  topic: string;
+  current_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One issued version of a statement; never changed after it is written, except `status` when superseded. */
+export interface PanelVersionsTable {
+  id: Generated<number>;
+  statement_id: number;
+  version: number;
+  status: 'issued' | 'superseded';
+  topic: string;
+  question: string;
+  answer: string;
+  certainty: string;
+  vote_agree: number;
+  vote_dissent: number;
+  /** A date, YYYY-MM-DD. */
+  revisit_by: string;
+  /** JSON array of reopen triggers. */
+  reopen_triggers: string;
+  issued_at: string;
+}
+
+export interface PanelEntriesTable {
+  version_id: number;
+  /** The panellist's place in the version's list, from 0. */
+  position: number;
+  name: string;
+  role: string;
+  vote: string;
+  /** The panellist's account, when they have one. */
+  account_id: number | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -117,6 +207,12 @@ export interface DB {
   pages: PagesTable;
   contributions: ContributionsTable;
   events: EventsTable;
+  panel_statements: PanelStatementsTable;
+  panel_versions: PanelVersionsTable;
+  panel_entries: PanelEntriesTable;
+  requests: RequestsTable;
+  submissions: SubmissionsTable;
+  account_topics: AccountTopicsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -11,6 +11,8 @@ export interface ItemOutcome {
   error?: AppError;
   id?: number;
   url?: string;
+  /** Decisions: the public contribution an acceptance created. */
+  contributionId?: number | null;
 }
 
 export interface ItemResult extends ItemOutcome {

@@ -2,7 +2,7 @@
 // each route then states what it needs with one of the guards below, before its input is validated.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateKey } from '../domain/api-keys/api-key.service.js';
-import { findSessionByHash } from '../domain/accounts/account.store.js';
+import { findAccountById, findSessionByHash } from '../domain/accounts/account.store.js';
 import type { Deps } from '../domain/deps.js';
 import { requireMember } from '../domain/publishers/publisher.service.js';
 import { listMemberships } from '../domain/publishers/publisher.store.js';
@@ -83,6 +83,19 @@ export const sessionOnly: Guard = async (req) => {
   if (req.principal.kind === 'key') throw sessionRequired();
 };
 
+/**
+ * Operator routes (SPEC §5): an admin's session. No credential is a 401, a key 403 `session_required` (as on every
+ * session route), another account's session 403 `forbidden`. Admin rights are read on every call, so taking them
+ * away takes effect at once.
+ */
+export function adminOnly(deps: Deps): Guard {
+  return async (req, reply) => {
+    await sessionOnly(req, reply);
+    const account = await findAccountById(deps.db, sessionOf(req).accountId);
+    if (account?.is_admin !== 1) throw forbidden('Only an admin can do this');
+  };
+}
+
 /** Publisher actions: a publisher key, or a session of a member (the publisher chosen by `publisher`). */
 export const publisherCaller: Guard = async (req) => {
   rejectBadCredential(req);
@@ -120,4 +133,25 @@ export async function actingPublisher(deps: Deps, req: FastifyRequest, slug?: st
   throw new AppError(400, 'missing_parameter', 'This account belongs to several publications; name one with ?publisher=<slug>', [
     { field: 'publisher', message: 'is required when the account belongs to several publications' },
   ]);
+}
+
+/** Contributor actions (take, submit, withdraw): a session or a contributor key; a publisher key acts for its
+ * publisher only (SPEC §5). */
+export const contributorCaller: Guard = async (req) => {
+  rejectBadCredential(req);
+  if (req.principal.kind === 'anonymous') throw unauthorized();
+  if (req.principal.kind === 'key' && req.principal.publisherId !== null) {
+    throw forbidden('This is a publisher key; it acts for its publisher only. Use a contributor key or a session');
+  }
+};
+
+/** Publications a publisher read or decision may cover: a key's own; a session's named one, or all of its own. */
+export async function actingPublishers(deps: Deps, req: FastifyRequest, slug?: string): Promise<number[]> {
+  const p = req.principal;
+  if (p.kind === 'session' && !slug) {
+    const memberships = await listMemberships(deps.db, p.accountId);
+    if (memberships.length === 0) throw forbidden('This account is not a member of any publication');
+    return memberships.map((m) => m.id);
+  }
+  return [await actingPublisher(deps, req, slug)];
 }

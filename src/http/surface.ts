@@ -12,6 +12,8 @@ export interface SurfaceOptions {
   envelope: Envelope;
   /** The bucket for this request: the policy and the caller's key, or null for unlimited routes. */
   rateLimit: (req: FastifyRequest) => { policy: RateLimitPolicy; key: string } | null;
+  /** Set a 404 handler for the surface's prefix (false for routes mounted at the root, which has its own). */
+  notFound?: boolean;
 }
 
 export function allowlist(entries: string[]): (ip: string) => boolean {
@@ -32,7 +34,7 @@ export function allowlist(entries: string[]): (ip: string) => boolean {
 
 export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOptions): void {
   app.setErrorHandler(errorHandler(opts.envelope));
-  app.setNotFoundHandler(notFoundHandler(opts.envelope));
+  if (opts.notFound !== false) app.setNotFoundHandler(notFoundHandler(opts.envelope));
   const exempt = allowlist(deps.config.rateLimitAllowlist);
 
   app.addHook('onRequest', async (req, reply) => {

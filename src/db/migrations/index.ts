@@ -1,7 +1,11 @@
 // Forward-only and never edited after they land: add a new file for every change, and list it here in order.
 import * as m0001 from './0001_backbone.js';
+import * as m0002 from './0002_workflow.js';
+import * as m0003 from './0003_panels.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
   '0001_backbone': m0001,
+  '0002_workflow': m0002,
+  '0003_panels': m0003,
 };

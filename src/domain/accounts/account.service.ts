@@ -8,6 +8,7 @@ import * as store from './account.store.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 import { normaliseEmail, normaliseTopic, SESSION_DAYS } from './rules.js';
 import { listMemberships } from '../publishers/publisher.store.js';
+import { recomputeReputation } from '../reputation/reputation.store.js';
 
 export interface SignupInput {
   email: string;
@@ -97,11 +98,16 @@ export interface ProfilePatch {
 
 export async function updateOwnProfile(deps: Deps, accountId: number, patch: ProfilePatch) {
   if (patch.name !== undefined && patch.name.trim() === '') throw invalid('name', 'must not be blank');
-  await store.updateProfile(deps.db, accountId, {
-    ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-    ...(patch.summary !== undefined ? { summary: patch.summary.trim() } : {}),
-    ...(patch.topics !== undefined ? { topics: JSON.stringify([...new Set(patch.topics.map(normaliseTopic))]) } : {}),
-    updated_at: isoNow(deps.clock),
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    await store.updateProfile(trx, accountId, {
+      ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+      ...(patch.summary !== undefined ? { summary: patch.summary.trim() } : {}),
+      ...(patch.topics !== undefined ? { topics: JSON.stringify([...new Set(patch.topics.map(normaliseTopic))]) } : {}),
+      updated_at: now,
+    });
+    // Declared topics are part of the account's expertise listing.
+    if (patch.topics !== undefined) await recomputeReputation(trx, [accountId], now);
   });
   // Names appear in every record the account is part of.
   deps.recordCache.invalidateAll();

@@ -131,6 +131,7 @@ export async function insertAuthor(
       change_to: null,
       accepted_at: row.now,
       created_at: row.now,
+      submission_id: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

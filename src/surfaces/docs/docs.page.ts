@@ -13,6 +13,8 @@ type Op = {
   security?: Record<string, unknown>[];
 };
 
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
 function renderDocument(doc: Record<string, unknown>, id: string): string {
   const info = doc.info as { title: string; description: string };
   const server = (doc.servers as { url: string }[])[0]?.url ?? '';
@@ -20,7 +22,10 @@ function renderDocument(doc: Record<string, unknown>, id: string): string {
   const rows = Object.entries(paths)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => {
+      Object.entries(ops)
+        // A path item may also carry `servers` (routes outside the surface's prefix).
+        .filter(([method]) => METHODS.has(method))
+        .map(([method, op]) => {
         const auth = !op.security || op.security.some((s) => Object.keys(s).length === 0) ? 'none' : op.description?.includes('session') ? 'session' : 'key or session';
         const params = (op.parameters ?? [])
           .map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''})${p.description ? ` — ${escapeHtml(p.description)}` : ''}</li>`)

@@ -47,8 +47,11 @@ export class OpenApiCollector {
   document(serverUrl: string): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const { method, url, route } of this.routes) {
-      const path = toOpenApiPath(url.slice(this.opts.prefix.length) || '/');
-      (paths[path] ??= {})[method] = this.operation(route);
+      // Routes outside the surface's prefix (the public record and proof addresses) carry their own server.
+      const inside = url.startsWith(`${this.opts.prefix}/`);
+      const path = toOpenApiPath(inside ? url.slice(this.opts.prefix.length) : url);
+      const item = (paths[path] ??= inside ? {} : { servers: [{ url: serverUrl }] });
+      item[method] = this.operation(route);
     }
     const errorSchema =
       this.opts.errorEnvelope === 'api'

@@ -5,9 +5,13 @@ import { apiEnvelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
+import { adminPanelRoutes } from './admin-panels.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { pageRoutes } from './pages.routes.js';
+import { contributorRoutes } from './contributors.routes.js';
 import { publisherRoutes } from './publishers.routes.js';
+import { requestRoutes } from './requests.routes.js';
+import { submissionRoutes } from './submissions.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -29,5 +33,9 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     accountRoutes(app, deps);
     pageRoutes(app, deps);
     publisherRoutes(app, deps);
+    requestRoutes(app, deps);
+    submissionRoutes(app, deps);
+    contributorRoutes(app, deps);
+    adminPanelRoutes(app, deps);
   };
 }

@@ -1,0 +1,43 @@
+// The public reputation graph: profiles, the directory of contributors, and proofs of accepted work.
+import { notFound } from '../../http/errors.js';
+import type { Deps } from '../deps.js';
+import * as store from './contributor.store.js';
+
+/** Accepted work shown on a profile; older work stays reachable through each record and proof. */
+const PROFILE_WORK_LIMIT = 100;
+
+export async function getProfile(deps: Deps, idOrUsername: string) {
+  const account = await store.findContributor(deps.db, idOrUsername);
+  if (!account) throw notFound('Contributor');
+  const [topics, work] = await Promise.all([
+    store.topicsOf(deps.db, [account.id]),
+    store.listAcceptedWork(deps.db, account.id, PROFILE_WORK_LIMIT),
+  ]);
+  return { account, topics: topics.get(account.id) ?? [], work };
+}
+
+export async function searchContributors(
+  deps: Deps,
+  filter: { topic?: string | undefined; q?: string | undefined },
+  page: number,
+  perPage: number,
+) {
+  const { rows, total } = await store.searchContributors(
+    deps.db,
+    { topic: filter.topic?.trim().toLowerCase() || undefined, q: filter.q?.trim() || undefined },
+    perPage,
+    (page - 1) * perPage,
+  );
+  const ids = rows.map((r) => r.id);
+  const [topics, latest] = await Promise.all([store.topicsOf(deps.db, ids), store.latestWorkOf(deps.db, ids)]);
+  return {
+    total,
+    items: rows.map((account) => ({ account, topics: topics.get(account.id) ?? [], latest: latest.get(account.id) ?? null })),
+  };
+}
+
+export async function getProof(deps: Deps, contributionId: number) {
+  const proof = await store.findProof(deps.db, contributionId);
+  if (!proof) throw notFound('Proof');
+  return proof;
+}

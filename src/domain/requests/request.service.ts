@@ -1,0 +1,148 @@
+// Publisher requests (SPEC §4): open → taken → fulfilled; open/taken → cancelled. A specialist takes and releases;
+// the publisher opens and cancels; accepting work fulfils (submission.service).
+import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { findAccountById } from '../accounts/account.store.js';
+import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
+import { isoNow } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { appendEvent } from '../events/outbox.js';
+import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
+import { registerPages } from '../pages/page.service.js';
+import { invalidUrl } from '../../http/errors.js';
+import { parsePageUrl } from '../pages/url-keys.js';
+import type { WorkKind } from '../work-kinds.js';
+import * as store from './request.store.js';
+
+export interface RequestInput {
+  url?: string | undefined;
+  article_ref_id?: number | undefined;
+  kind: WorkKind;
+  topic?: string | undefined;
+  title?: string | undefined;
+  brief?: string | undefined;
+}
+
+/** The caller publisher's page for a URL (registered first when new) or an id. */
+async function pageFor(deps: Deps, publisherId: number, input: RequestInput) {
+  if (input.url !== undefined && input.article_ref_id !== undefined) {
+    throw invalid('article_ref_id', 'name the page by url or by article_ref_id, not both');
+  }
+  if (input.article_ref_id !== undefined) {
+    const page = await findPageById(deps.db, input.article_ref_id);
+    // Another publisher's page is indistinguishable from a missing one.
+    if (!page || page.publisher_id !== publisherId) throw notFound(`Page ${input.article_ref_id}`);
+    return page;
+  }
+  if (input.url === undefined) throw new AppError(400, 'missing_parameter', 'url or article_ref_id is required', [{ field: 'url', message: 'url or article_ref_id is required' }]);
+  const url = parsePageUrl(input.url);
+  if (!url) throw invalidUrl();
+  const existing = await findPageByLookupKey(deps.db, url.lookupKey);
+  if (existing && existing.publisher_id === publisherId) return existing;
+  // A page first named by a request takes the request's topic, so work on it counts in that topic.
+  const value = { url: input.url, ...(input.topic ? { topic: input.topic } : {}) };
+  const [result] = await registerPages(deps, publisherId, [{ index: 0, ok: true, value }]);
+  if (result?.error) throw result.error;
+  return (await findPageById(deps.db, result!.id!))!;
+}
+
+export async function openRequests(
+  deps: Deps,
+  publisherId: number,
+  accountId: number,
+  items: BatchItem<RequestInput>[],
+): Promise<ItemResult[]> {
+  return applyEach(items, async (input) => {
+    const page = await pageFor(deps, publisherId, input);
+    const id = await store.insertRequest(deps.db, {
+      publisher_id: publisherId,
+      page_id: page.id,
+      kind: input.kind,
+      topic: input.topic?.trim().toLowerCase() || page.topic,
+      title: input.title?.trim() || page.title,
+      brief: input.brief?.trim() ?? '',
+      created_by: accountId,
+      now: isoNow(deps.clock),
+    });
+    return { status: 'created', id, url: page.url };
+  });
+}
+
+export async function getRequest(deps: Deps, id: number) {
+  const r = await store.findRequest(deps.db, id);
+  if (!r) throw notFound('Request');
+  return r;
+}
+
+export async function getPublisherRequest(deps: Deps, publisherIds: number[], id: number) {
+  const r = await store.findRequest(deps.db, id);
+  if (!r || !publisherIds.includes(r.publisher_id)) throw notFound('Request');
+  return r;
+}
+
+export const listPublisherRequests = (deps: Deps, publisherId: number, page: number, perPage: number) =>
+  store.listPublisherRequests(deps.db, publisherId, perPage, (page - 1) * perPage);
+
+export const marketplace = (
+  deps: Deps,
+  filter: { topic?: string | undefined; kind?: WorkKind | undefined },
+  page: number,
+  perPage: number,
+) => store.listOpenRequests(deps.db, { ...filter, topic: filter.topic?.trim().toLowerCase() }, perPage, (page - 1) * perPage);
+
+function stateConflict(r: store.RequestRow, action: string): AppError {
+  return conflict(`The request is ${r.status}; it cannot be ${action}`);
+}
+
+export async function takeRequest(deps: Deps, accountId: number, id: number) {
+  const now = isoNow(deps.clock);
+  const taker = await findAccountById(deps.db, accountId);
+  await deps.db.transaction().execute(async (trx) => {
+    const r = await store.findRequest(trx, id);
+    if (!r) throw notFound('Request');
+    if (!(await store.moveRequest(trx, id, ['open'], { status: 'taken', taken_by: accountId, taken_at: now, updated_at: now }))) {
+      throw stateConflict(r, 'taken');
+    }
+    await appendEvent(trx, {
+      type: 'request.taken',
+      publisherId: r.publisher_id,
+      pageId: r.page_id,
+      payload: {
+        request: { id: r.id, kind: r.kind, status: 'taken', taken_by: taker?.username ?? null, topic: r.topic },
+        page: { id: r.page_id, url: r.page_url, title: r.page_title },
+      },
+      now,
+    });
+  });
+  return getRequest(deps, id);
+}
+
+export async function releaseRequest(deps: Deps, accountId: number, id: number) {
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    const r = await store.findRequest(trx, id);
+    if (!r) throw notFound('Request');
+    if (r.status !== 'taken') throw stateConflict(r, 'released');
+    if (r.taken_by !== accountId) throw forbidden('Only the specialist who took the request can release it');
+    const pending = await trx
+      .selectFrom('submissions')
+      .select('id')
+      .where('request_id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (pending) throw conflict(`Submission ${pending.id} on this request is pending; withdraw it first`);
+    if (!(await store.moveRequest(trx, id, ['taken'], { status: 'open', taken_by: null, taken_at: null, updated_at: now }, accountId))) {
+      throw stateConflict(r, 'released');
+    }
+  });
+  return getRequest(deps, id);
+}
+
+export async function cancelRequest(deps: Deps, publisherIds: number[], id: number) {
+  const r = await getPublisherRequest(deps, publisherIds, id);
+  const now = isoNow(deps.clock);
+  if (!(await store.moveRequest(deps.db, id, ['open', 'taken'], { status: 'cancelled', updated_at: now }))) {
+    throw stateConflict(r, 'cancelled');
+  }
+  return getRequest(deps, id);
+}

@@ -1,0 +1,101 @@
+// All SQL about publisher requests. Writes that move a state say which state they move from, so two callers
+// racing for the same move cannot both win.
+import type { Db } from '../deps.js';
+import type { WorkKind } from '../work-kinds.js';
+
+const requestColumns = [
+  'r.id',
+  'r.publisher_id',
+  'r.page_id',
+  'r.kind',
+  'r.topic',
+  'r.title',
+  'r.brief',
+  'r.status',
+  'r.taken_by',
+  'r.taken_at',
+  'r.created_at',
+  'r.updated_at',
+  'p.url as page_url',
+  'p.title as page_title',
+  'pub.slug as publisher_slug',
+  'pub.name as publisher_name',
+  't.username as taken_by_username',
+] as const;
+
+const requestsWithPage = (db: Db) =>
+  db
+    .selectFrom('requests as r')
+    .innerJoin('pages as p', 'p.id', 'r.page_id')
+    .innerJoin('publishers as pub', 'pub.id', 'r.publisher_id')
+    .leftJoin('accounts as t', 't.id', 'r.taken_by')
+    .select(requestColumns);
+
+export type RequestRow = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
+
+export const findRequest = (db: Db, id: number) => requestsWithPage(db).where('r.id', '=', id).executeTakeFirst();
+
+export async function insertRequest(
+  db: Db,
+  row: { publisher_id: number; page_id: number; kind: WorkKind; topic: string; title: string; brief: string; created_by: number; now: string },
+): Promise<number> {
+  const { now, ...rest } = row;
+  const r = await db
+    .insertInto('requests')
+    .values({ ...rest, status: 'open', taken_by: null, taken_at: null, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export async function listPublisherRequests(db: Db, publisherId: number, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    requestsWithPage(db).where('r.publisher_id', '=', publisherId).orderBy('r.id', 'desc').limit(limit).offset(offset).execute(),
+    db
+      .selectFrom('requests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('publisher_id', '=', publisherId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function listOpenRequests(
+  db: Db,
+  filter: { topic?: string | undefined; kind?: WorkKind | undefined },
+  limit: number,
+  offset: number,
+) {
+  let q = db.selectFrom('requests as r').where('r.status', '=', 'open');
+  if (filter.topic) q = q.where('r.topic', '=', filter.topic);
+  if (filter.kind) q = q.where('r.kind', '=', filter.kind);
+  const [ids, total] = await Promise.all([
+    q.select('r.id').orderBy('r.id', 'desc').limit(limit).offset(offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const rows = ids.length
+    ? await requestsWithPage(db)
+        .where(
+          'r.id',
+          'in',
+          ids.map((r) => r.id),
+        )
+        .orderBy('r.id', 'desc')
+        .execute()
+    : [];
+  return { rows, total: Number(total.n) };
+}
+
+/** Move a request between states; returns false when it was not in `from` (someone else moved it first). */
+export async function moveRequest(
+  db: Db,
+  id: number,
+  from: RequestRow['status'][],
+  to: { status: RequestRow['status']; taken_by?: number | null; taken_at?: string | null; updated_at: string },
+  takenBy?: number,
+): Promise<boolean> {
+  let q = db.updateTable('requests').set(to).where('id', '=', id).where('status', 'in', from);
+  if (takenBy !== undefined) q = q.where('taken_by', '=', takenBy);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -1,0 +1,212 @@
+// Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
+// and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
+import { AppError, conflict, forbidden, invalid, invalidUrl, notFound } from '../../http/errors.js';
+import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
+import { isoNow } from '../clock.js';
+import type { Db, Deps } from '../deps.js';
+import { appendEvent } from '../events/outbox.js';
+import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
+import { parsePageUrl } from '../pages/url-keys.js';
+import { moveRequest, findRequest } from '../requests/request.store.js';
+import { recomputeReputation } from '../reputation/reputation.store.js';
+import type { WorkKind } from '../work-kinds.js';
+import * as store from './submission.store.js';
+
+export interface Evidence {
+  before?: string | undefined;
+  after?: string | undefined;
+  reason: string;
+  sources: string[];
+}
+
+export interface SubmissionInput {
+  url?: string | undefined;
+  article_ref_id?: number | undefined;
+  role?: WorkKind | undefined;
+  request_id?: number | undefined;
+  summary: string;
+  evidence: Evidence;
+}
+
+async function resolveTarget(deps: Deps, accountId: number, input: SubmissionInput) {
+  let page = null;
+  if (input.url !== undefined) {
+    const url = parsePageUrl(input.url);
+    if (!url) throw invalidUrl();
+    page = await findPageByLookupKey(deps.db, url.lookupKey);
+    if (!page) throw notFound('A registered page for this URL');
+  } else if (input.article_ref_id !== undefined) {
+    page = await findPageById(deps.db, input.article_ref_id);
+    if (!page) throw notFound(`Page ${input.article_ref_id}`);
+  }
+  if (input.request_id === undefined) {
+    if (!page) throw new AppError(400, 'missing_parameter', 'url, article_ref_id or request_id is required', [{ field: 'url', message: 'url, article_ref_id or request_id is required' }]);
+    if (!input.role) throw new AppError(400, 'missing_parameter', 'role is required without a request_id', [{ field: 'role', message: 'is required without a request_id' }]);
+    return { page, request: null, kind: input.role };
+  }
+  const request = await findRequest(deps.db, input.request_id);
+  if (!request) throw notFound(`Request ${input.request_id}`);
+  if (request.status !== 'taken' || request.taken_by !== accountId) {
+    throw conflict(`Request ${request.id} is ${request.status === 'taken' ? 'taken by someone else' : request.status}; take it before submitting work on it`);
+  }
+  if (page && page.id !== request.page_id) throw invalid('request_id', 'the request is about another page');
+  if (input.role && input.role !== request.kind) throw invalid('role', `the request asks for ${request.kind}`);
+  const requestPage = page ?? (await findPageById(deps.db, request.page_id))!;
+  return { page: requestPage, request, kind: request.kind };
+}
+
+function checkEvidence(kind: WorkKind, e: Evidence): void {
+  if (kind === 'correction') {
+    if (!e.before?.trim()) throw invalid('evidence.before', 'a correction needs the text before');
+    if (!e.after?.trim()) throw invalid('evidence.after', 'a correction needs the text after');
+  }
+  e.sources.forEach((s, i) => {
+    if (!parsePageUrl(s)) throw invalid(`evidence.sources.${i}`, 'must be an http or https URL');
+  });
+}
+
+export async function submitWork(deps: Deps, accountId: number, items: BatchItem<SubmissionInput>[]): Promise<ItemResult[]> {
+  return applyEach(items, async (input) => {
+    const { page, request, kind } = await resolveTarget(deps, accountId, input);
+    checkEvidence(kind, input.evidence);
+    const now = isoNow(deps.clock);
+    const id = await deps.db.transaction().execute(async (trx) => {
+      const submissionId = await store.insertSubmission(trx, {
+        page_id: page.id,
+        publisher_id: page.publisher_id,
+        account_id: accountId,
+        request_id: request?.id ?? null,
+        kind,
+        summary: input.summary.trim(),
+        before_text: input.evidence.before ?? null,
+        after_text: input.evidence.after ?? null,
+        reason: input.evidence.reason.trim(),
+        sources: input.evidence.sources,
+        now,
+      });
+      const row = (await store.findSubmission(trx, submissionId))!;
+      await appendEvent(trx, { type: 'contribution.submitted', publisherId: page.publisher_id, pageId: page.id, payload: submissionFacts(row), now });
+      await appendEvent(trx, { type: 'submission.received', publisherId: page.publisher_id, pageId: page.id, payload: submissionFacts(row), now });
+      return submissionId;
+    });
+    return { status: 'created', id, url: page.url };
+  });
+}
+
+/** What the events of a submission carry; each webhook surface shapes its own payload from it. */
+function submissionFacts(s: store.SubmissionRow) {
+  return {
+    submission: {
+      id: s.id,
+      kind: s.kind,
+      status: s.status,
+      summary: s.summary,
+      request_id: s.request_id,
+      evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: JSON.parse(s.sources) as string[] },
+    },
+    contributor: { username: s.username, name: s.name },
+    page: { id: s.page_id, url: s.page_url, title: s.page_title },
+  };
+}
+
+export async function getOwnSubmission(deps: Deps, accountId: number, id: number) {
+  const s = await store.findSubmission(deps.db, id);
+  if (!s || s.account_id !== accountId) throw notFound('Submission');
+  return s;
+}
+
+export const listOwnSubmissions = (deps: Deps, accountId: number, status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
+  store.listOwnSubmissions(deps.db, accountId, status, perPage, (page - 1) * perPage);
+
+export const listInbox = (deps: Deps, publisherIds: number[], status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
+  store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
+
+const alreadyDecided = (s: { id: number; status: string }) =>
+  new AppError(409, 'already_decided', `Submission ${s.id} is already ${s.status}`);
+
+/** Give a request back to the market when the work on it did not go through. */
+async function reopenRequest(trx: Db, requestId: number | null, accountId: number, now: string): Promise<void> {
+  if (requestId === null) return;
+  await moveRequest(trx, requestId, ['taken'], { status: 'open', taken_by: null, taken_at: null, updated_at: now }, accountId);
+}
+
+export async function withdrawSubmission(deps: Deps, accountId: number, id: number) {
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    const s = await store.findSubmission(trx, id);
+    if (!s || s.account_id !== accountId) throw notFound('Submission');
+    if (!(await store.settleSubmission(trx, id, { status: 'withdrawn', decided_by: null, decision_note: null, now }))) throw alreadyDecided(s);
+    await reopenRequest(trx, s.request_id, accountId, now);
+    await appendEvent(trx, {
+      type: 'contribution.withdrawn',
+      publisherId: s.publisher_id,
+      pageId: s.page_id,
+      payload: submissionFacts({ ...s, status: 'withdrawn' }),
+      now,
+    });
+  });
+  return getOwnSubmission(deps, accountId, id);
+}
+
+export interface DecisionInput {
+  submission_id: number;
+  decision: 'accept' | 'reject';
+  note?: string | undefined;
+}
+
+export async function decide(deps: Deps, deciderId: number, publisherIds: number[], items: BatchItem<DecisionInput>[]): Promise<ItemResult[]> {
+  let changed = false;
+  const results = await applyEach(items, async (input) => {
+    const now = isoNow(deps.clock);
+    const outcome = await deps.db.transaction().execute(async (trx) => {
+      const s = await store.findSubmission(trx, input.submission_id);
+      // Work on another publisher's page is indistinguishable from work that does not exist.
+      if (!s || !publisherIds.includes(s.publisher_id)) throw notFound(`Submission ${input.submission_id}`);
+      if (s.account_id === deciderId) throw forbidden('Nobody decides their own submission');
+      const status = input.decision === 'accept' ? 'accepted' : 'rejected';
+      if (!(await store.settleSubmission(trx, s.id, { status, decided_by: deciderId, decision_note: input.note?.trim() || null, now }))) {
+        throw alreadyDecided(s);
+      }
+      let contributionId: number | null = null;
+      if (status === 'accepted') {
+        contributionId = await store.insertContribution(trx, {
+          page_id: s.page_id,
+          account_id: s.account_id,
+          role: s.kind,
+          summary: s.summary,
+          change_from: s.kind === 'correction' ? s.before_text : null,
+          change_to: s.kind === 'correction' ? s.after_text : null,
+          submission_id: s.id,
+          now,
+        });
+        if (s.request_id !== null) {
+          await moveRequest(trx, s.request_id, ['taken', 'open'], { status: 'fulfilled', updated_at: now });
+        }
+        await appendEvent(trx, {
+          type: 'contribution.accepted',
+          publisherId: s.publisher_id,
+          pageId: s.page_id,
+          payload: {
+            ...submissionFacts({ ...s, status: 'accepted' }),
+            contribution: {
+              id: contributionId,
+              role: s.kind,
+              accepted_at: now,
+              change: s.kind === 'correction' ? { from: s.before_text, to: s.after_text } : null,
+            },
+          },
+          now,
+        });
+      } else {
+        await reopenRequest(trx, s.request_id, s.account_id, now);
+      }
+      await recomputeReputation(trx, [s.account_id], now);
+      return { id: s.id, contributionId };
+    });
+    changed = true;
+    return { status: outcome.contributionId !== null ? 'created' : 'updated', id: outcome.id, contributionId: outcome.contributionId };
+  });
+  // Records show accepted work and every contributor's trust and level: refresh them after the commits.
+  if (changed) deps.recordCache.invalidateAll();
+  return results;
+}

@@ -1,0 +1,136 @@
+// All SQL about submissions. Reads of owned data take the owner: the contributor for their own work, the
+// publishers for their inbox.
+import type { Db } from '../deps.js';
+import type { WorkKind } from '../work-kinds.js';
+
+const columns = [
+  's.id',
+  's.page_id',
+  's.publisher_id',
+  's.account_id',
+  's.request_id',
+  's.kind',
+  's.summary',
+  's.before_text',
+  's.after_text',
+  's.reason',
+  's.sources',
+  's.status',
+  's.decided_at',
+  's.decision_note',
+  's.created_at',
+  's.updated_at',
+  'p.url as page_url',
+  'p.title as page_title',
+  'pub.slug as publisher_slug',
+  'pub.name as publisher_name',
+  'a.username',
+  'a.name',
+] as const;
+
+const submissionsWithPage = (db: Db) =>
+  db
+    .selectFrom('submissions as s')
+    .innerJoin('pages as p', 'p.id', 's.page_id')
+    .innerJoin('publishers as pub', 'pub.id', 's.publisher_id')
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select(columns);
+
+export type SubmissionRow = NonNullable<Awaited<ReturnType<typeof findSubmission>>>;
+
+export const findSubmission = (db: Db, id: number) => submissionsWithPage(db).where('s.id', '=', id).executeTakeFirst();
+
+export async function insertSubmission(
+  db: Db,
+  row: {
+    page_id: number;
+    publisher_id: number;
+    account_id: number;
+    request_id: number | null;
+    kind: WorkKind;
+    summary: string;
+    before_text: string | null;
+    after_text: string | null;
+    reason: string;
+    sources: string[];
+    now: string;
+  },
+): Promise<number> {
+  const { now, sources, ...rest } = row;
+  const r = await db
+    .insertInto('submissions')
+    .values({ ...rest, sources: JSON.stringify(sources), status: 'pending', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+type Status = SubmissionRow['status'];
+
+const newestFirst = (base: ReturnType<typeof submissionsWithPage>, limit: number, offset: number) =>
+  base.orderBy('s.id', 'desc').limit(limit).offset(offset).execute();
+
+export async function listOwnSubmissions(db: Db, accountId: number, status: Status | undefined, limit: number, offset: number) {
+  let q = submissionsWithPage(db).where('s.account_id', '=', accountId);
+  let c = db.selectFrom('submissions').where('account_id', '=', accountId);
+  if (status) {
+    q = q.where('s.status', '=', status);
+    c = c.where('status', '=', status);
+  }
+  const [rows, total] = await Promise.all([newestFirst(q, limit, offset), c.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function listInbox(db: Db, publisherIds: number[], status: Status | undefined, limit: number, offset: number) {
+  let q = submissionsWithPage(db).where('s.publisher_id', 'in', publisherIds);
+  let c = db.selectFrom('submissions').where('publisher_id', 'in', publisherIds);
+  if (status) {
+    q = q.where('s.status', '=', status);
+    c = c.where('status', '=', status);
+  }
+  const [rows, total] = await Promise.all([newestFirst(q, limit, offset), c.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+  return { rows, total: Number(total.n) };
+}
+
+/** Decide or withdraw: moves only a pending submission; false when it was already decided. */
+export async function settleSubmission(
+  db: Db,
+  id: number,
+  to: { status: 'accepted' | 'rejected' | 'withdrawn'; decided_by: number | null; decision_note: string | null; now: string },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('submissions')
+    .set({
+      status: to.status,
+      decided_by: to.decided_by,
+      decided_at: to.status === 'withdrawn' ? null : to.now,
+      decision_note: to.decision_note,
+      updated_at: to.now,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertContribution(
+  db: Db,
+  row: {
+    page_id: number;
+    account_id: number;
+    role: WorkKind;
+    summary: string;
+    change_from: string | null;
+    change_to: string | null;
+    submission_id: number;
+    now: string;
+  },
+): Promise<number> {
+  const { now, ...rest } = row;
+  const r = await db
+    .insertInto('contributions')
+    .values({ ...rest, accepted_at: now, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}

@@ -1,0 +1,116 @@
+// The public reputation graph on /api/v1: the directory of contributors and full profiles. No email, ever.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import * as contributors from '../../domain/contributors/contributor.service.js';
+import type { WorkRow } from '../../domain/contributors/contributor.store.js';
+import type { Deps } from '../../domain/deps.js';
+import { optional } from '../../http/auth.js';
+import { ApiList, Nullable, Ok, PageQuery, pagination } from '../../http/schemas.js';
+import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+
+const Topic = Type.Object({ topic: Type.String(), authority: Type.Number(), accepted: Type.Integer() });
+const Work = Type.Object({
+  id: Type.Integer(),
+  role: Type.String(),
+  summary: Type.String(),
+  accepted_at: Type.String({ format: 'date-time' }),
+  change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
+  page: Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), topic: Type.String(), record_url: Type.String() }),
+  publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
+  proof_url: Type.String(),
+});
+const Reputation = {
+  username: Type.String(),
+  name: Type.String(),
+  summary: Type.String(),
+  level: Type.String({ description: '`newcomer`, `contributor`, `trusted` or `expert`' }),
+  trust_score: Type.Number(),
+  contribution_score: Type.Number(),
+  accepted_count: Type.Integer(),
+  profile_url: Type.String(),
+};
+const ContributorListItem = Type.Object({ ...Reputation, topics: Type.Array(Topic), latest_contribution: Nullable(Work) });
+const ContributorProfile = Type.Object({ ...Reputation, joined_at: Type.String({ format: 'date-time' }), topics: Type.Array(Topic), contributions: Type.Array(Work) });
+
+export function presentWork(siteUrl: string, w: WorkRow) {
+  return {
+    id: w.id,
+    role: w.role,
+    summary: w.summary,
+    accepted_at: w.accepted_at,
+    ...(w.role === 'correction' && w.change_from !== null && w.change_to !== null ? { change: { from: w.change_from, to: w.change_to } } : {}),
+    page: { id: w.page_id, url: w.page_url, title: w.page_title, topic: w.page_topic, record_url: recordUrl(siteUrl, w.page_id) },
+    publisher: { slug: w.publisher_slug, name: w.publisher_name },
+    proof_url: proofUrl(siteUrl, w.id),
+  };
+}
+
+function reputationOf(siteUrl: string, a: Awaited<ReturnType<typeof contributors.getProfile>>['account']) {
+  return {
+    username: a.username,
+    name: a.name,
+    summary: a.summary,
+    level: a.level,
+    trust_score: a.trust_score,
+    contribution_score: a.contribution_score,
+    accepted_count: a.accepted_count,
+    profile_url: profileUrl(siteUrl, a.username),
+  };
+}
+
+export function contributorRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['contributors'];
+  const site = deps.config.siteUrl;
+
+  app.get(
+    '/contributors',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'Contributors: by authority in a topic, or by contribution score; `q` searches names',
+        querystring: Type.Object({
+          ...PageQuery.properties,
+          topic: Type.Optional(Type.String({ maxLength: 100 })),
+          q: Type.Optional(Type.String({ maxLength: 100 })),
+        }),
+        response: { 200: ApiList(ContributorListItem) },
+      },
+    },
+    async (req) => {
+      const { page, perPage } = pagination(req.query);
+      const { total, items } = await contributors.searchContributors(deps, { topic: req.query.topic, q: req.query.q }, page, perPage);
+      return {
+        success: true as const,
+        data: items.map((i) => ({
+          ...reputationOf(site, i.account),
+          topics: i.topics,
+          latest_contribution: i.latest ? presentWork(site, i.latest) : null,
+        })),
+        meta: { total, page, per_page: perPage },
+      };
+    },
+  );
+
+  app.get(
+    '/contributors/:username',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'A contributor’s full profile: per-topic authority and accepted work with its proof',
+        params: Type.Object({ username: Type.String({ maxLength: 100 }) }),
+        response: { 200: Ok(ContributorProfile) },
+      },
+    },
+    async (req) => {
+      const p = await contributors.getProfile(deps, req.params.username);
+      return {
+        success: true as const,
+        data: { ...reputationOf(site, p.account), joined_at: p.account.created_at, topics: p.topics, contributions: p.work.map((w) => presentWork(site, w)) },
+      };
+    },
+  );
+}

@@ -1,0 +1,170 @@
+// Submitted work on /api/v1: contributors submit, list and withdraw their own; publishers read their inbox and
+// decide.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
+import type { Deps } from '../../domain/deps.js';
+import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
+import * as submissions from '../../domain/submissions/submission.service.js';
+import { SUBMITTABLE_ROLES } from '../../domain/work-kinds.js';
+import { accountOf, actingPublishers, contributorCaller, publisherCaller } from '../../http/auth.js';
+import { ApiList, Batch, IdParam, ItemError, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
+import { itemValidator } from '../../http/validation.js';
+import { proofUrl } from '../urls.js';
+import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
+import { ApiSubmission, presentApiSubmission } from './work.presenter.js';
+
+const SubmissionItem = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'A registered page' })),
+    article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+    request_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'A request the caller has taken' })),
+    role: Type.Optional(StringEnum(SUBMITTABLE_ROLES, { description: 'Required without request_id' })),
+    summary: Type.String({ minLength: 1, maxLength: 300, description: 'One line: what the work changes' }),
+    evidence: Type.Object(
+      {
+        before: Type.Optional(Type.String({ maxLength: 20_000 })),
+        after: Type.Optional(Type.String({ maxLength: 20_000 })),
+        reason: Type.String({ minLength: 1, maxLength: 5_000 }),
+        sources: Type.Array(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH }), { maxItems: 20 }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+const validateSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(SubmissionItem);
+
+const DecisionItem = Type.Object(
+  {
+    submission_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+    decision: StringEnum(['accept', 'reject'] as const),
+    note: Type.Optional(Type.String({ maxLength: 5_000, description: 'Reason given to the contributor' })),
+  },
+  { additionalProperties: false },
+);
+const validateDecision = itemValidator<Type.Static<typeof DecisionItem>>(DecisionItem);
+
+const DecisionResult = Type.Object({
+  index: Type.Integer(),
+  status: Type.String({ description: '`created` (accepted: the public contribution was made), `updated` (rejected) or `failed`' }),
+  submission_id: Type.Optional(Type.Integer()),
+  contribution_id: Type.Optional(Type.Integer()),
+  proof_url: Type.Optional(Type.String()),
+  error: Type.Optional(ItemError),
+});
+
+const StatusQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(StringEnum(['pending', 'accepted', 'rejected', 'withdrawn'] as const)),
+  publisher: Type.Optional(Type.String({ maxLength: 100, description: 'Session callers: limit to one publication' })),
+});
+
+export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['submissions'];
+  const site = deps.config.siteUrl;
+
+  app.post(
+    '/submissions',
+    {
+      preValidation: [contributorCaller],
+      schema: {
+        tags,
+        summary: 'Submit work on a page, in answer to a request or unasked (one object, or an array of at most 500)',
+        body: Batch(SubmissionItem),
+        response: { 200: Ok(BatchResult), 201: Ok(ItemResultData) },
+      },
+    },
+    async (req, reply) => {
+      const { single, items } = splitBatch(req.body, validateSubmission);
+      const results = await submissions.submitWork(deps, accountOf(req), items);
+      if (single) {
+        const r = results[0]!;
+        if (r.error) throw r.error;
+        return reply.status(singleResultStatus(r)).send({ success: true as const, data: presentItemResult(r) });
+      }
+      return { success: true as const, data: { results: results.map(presentItemResult), summary: summarise(results) } };
+    },
+  );
+
+  app.get(
+    '/submissions',
+    {
+      preValidation: [contributorCaller],
+      schema: { tags, summary: 'The caller’s own submissions, newest first', querystring: StatusQuery, response: { 200: ApiList(ApiSubmission) } },
+    },
+    async (req) => {
+      const { page, perPage } = pagination(req.query);
+      const { rows, total } = await submissions.listOwnSubmissions(deps, accountOf(req), req.query.status, page, perPage);
+      return { success: true as const, data: rows.map((s) => presentApiSubmission(site, s)), meta: { total, page, per_page: perPage } };
+    },
+  );
+
+  app.post(
+    '/submissions/:id/withdraw',
+    {
+      preValidation: [contributorCaller],
+      schema: { tags, summary: 'Withdraw a pending submission of one’s own', params: IdParam, response: { 200: Ok(ApiSubmission) } },
+    },
+    async (req) => ({
+      success: true as const,
+      data: presentApiSubmission(site, await submissions.withdrawSubmission(deps, accountOf(req), req.params.id)),
+    }),
+  );
+
+  app.get(
+    '/publisher-auth/requests',
+    {
+      preValidation: [publisherCaller],
+      schema: {
+        tags,
+        summary: 'Work submitted on the publisher’s pages, with its evidence, newest first',
+        querystring: StatusQuery,
+        response: { 200: ApiList(ApiSubmission) },
+      },
+    },
+    async (req) => {
+      const { page, perPage } = pagination(req.query);
+      const publishers = await actingPublishers(deps, req, req.query.publisher);
+      const { rows, total } = await submissions.listInbox(deps, publishers, req.query.status, page, perPage);
+      return { success: true as const, data: rows.map((s) => presentApiSubmission(site, s)), meta: { total, page, per_page: perPage } };
+    },
+  );
+
+  const presentDecision = (r: ItemResult) => ({
+    index: r.index,
+    status: r.status,
+    ...(r.id !== undefined ? { submission_id: r.id } : {}),
+    ...(typeof r.contributionId === 'number' ? { contribution_id: r.contributionId, proof_url: proofUrl(site, r.contributionId) } : {}),
+    ...(r.error ? { error: r.error.toBody() } : {}),
+  });
+
+  app.post(
+    '/submissions/decide',
+    {
+      preValidation: [publisherCaller],
+      schema: {
+        tags,
+        summary: 'Accept or reject submitted work (one object, or an array of at most 500)',
+        querystring: Type.Object({ publisher: Type.Optional(Type.String({ maxLength: 100 })) }),
+        body: Batch(DecisionItem),
+        response: {
+          200: Ok(Type.Union([DecisionResult, Type.Object({ results: Type.Array(DecisionResult), summary: BatchResult.properties.summary })])),
+        },
+      },
+    },
+    async (req) => {
+      const { single, items } = splitBatch(req.body, validateDecision);
+      const publishers = await actingPublishers(deps, req, req.query.publisher);
+      const results = await submissions.decide(deps, accountOf(req), publishers, items);
+      if (single) {
+        const r = results[0]!;
+        if (r.error) throw r.error;
+        return { success: true as const, data: presentDecision(r) };
+      }
+      return { success: true as const, data: { results: results.map(presentDecision), summary: summarise(results) } };
+    },
+  );
+}

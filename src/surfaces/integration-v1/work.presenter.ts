@@ -1,0 +1,82 @@
+// /api/v1 shapes of requests and submissions. Field by field; request kinds in this surface's own words.
+import Type from 'typebox';
+import type { RequestRow } from '../../domain/requests/request.store.js';
+import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
+import { API_REQUEST_TYPES, apiRequestType } from '../../domain/work-kinds.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
+import { recordUrl } from '../urls.js';
+
+const PageRef = Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() });
+const PublisherRef = Type.Object({ slug: Type.String(), name: Type.String() });
+
+export const ApiRequest = Type.Object({
+  id: Type.Integer(),
+  request_type: StringEnum(API_REQUEST_TYPES),
+  status: Type.String({ description: '`open`, `taken`, `fulfilled` or `cancelled`' }),
+  title: Type.String(),
+  brief: Type.String(),
+  topic: Type.String(),
+  page: PageRef,
+  publisher: PublisherRef,
+  taken_by: Nullable(Type.String({ description: 'Username of the specialist who took it' })),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export function presentApiRequest(siteUrl: string, r: RequestRow) {
+  return {
+    id: r.id,
+    request_type: apiRequestType(r.kind),
+    status: r.status,
+    title: r.title,
+    brief: r.brief,
+    topic: r.topic,
+    page: { id: r.page_id, url: r.page_url, title: r.page_title, record_url: recordUrl(siteUrl, r.page_id) },
+    publisher: { slug: r.publisher_slug, name: r.publisher_name },
+    taken_by: r.taken_by_username,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export const ApiSubmission = Type.Object({
+  id: Type.Integer(),
+  status: Type.String({ description: '`pending`, `accepted`, `rejected` or `withdrawn`' }),
+  role: Type.String(),
+  summary: Type.String(),
+  request_id: Nullable(Type.Integer()),
+  page: PageRef,
+  publisher: PublisherRef,
+  contributor: Type.Object({ username: Type.String(), name: Type.String() }),
+  evidence: Type.Object({
+    before: Nullable(Type.String()),
+    after: Nullable(Type.String()),
+    reason: Type.String(),
+    sources: Type.Array(Type.String()),
+  }),
+  decision: Nullable(
+    Type.Object({ decision: Type.String({ description: '`accept` or `reject`' }), note: Nullable(Type.String()), decided_at: Type.String() }),
+  ),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export function presentApiSubmission(siteUrl: string, s: SubmissionRow) {
+  return {
+    id: s.id,
+    status: s.status,
+    role: s.kind,
+    summary: s.summary,
+    request_id: s.request_id,
+    page: { id: s.page_id, url: s.page_url, title: s.page_title, record_url: recordUrl(siteUrl, s.page_id) },
+    publisher: { slug: s.publisher_slug, name: s.publisher_name },
+    contributor: { username: s.username, name: s.name },
+    evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: JSON.parse(s.sources) as string[] },
+    decision:
+      s.decided_at && (s.status === 'accepted' || s.status === 'rejected')
+        ? { decision: s.status === 'accepted' ? 'accept' : 'reject', note: s.decision_note, decided_at: s.decided_at }
+        : null,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
+}

@@ -1,0 +1,86 @@
+// The public addresses of records and proofs (SPEC §12). JSON for now; the server-rendered pages replace the
+// representation later, at the same URLs.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import * as contributors from '../../domain/contributors/contributor.service.js';
+import type { Deps } from '../../domain/deps.js';
+import * as pages from '../../domain/pages/page.service.js';
+import { optional } from '../../http/auth.js';
+import { IdParam, Nullable } from '../../http/schemas.js';
+import { TrustRecord, presentTrustRecord } from '../integration-v1/record.presenter.js';
+import { contributionRef, profileUrl, recordUrl } from '../urls.js';
+
+const Proof = Type.Object({
+  id: Type.String({ description: '`ctb_<id>`' }),
+  role: Type.String(),
+  summary: Type.String(),
+  accepted: Type.String({ format: 'date' }),
+  accepted_at: Type.String({ format: 'date-time' }),
+  contributor: Type.Object({ username: Type.String(), name: Type.String(), profile_url: Type.String() }),
+  page: Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() }),
+  publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
+  change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
+  evidence: Nullable(
+    Type.Object(
+      {
+        before: Nullable(Type.String()),
+        after: Nullable(Type.String()),
+        reason: Type.String(),
+        sources: Type.Array(Type.String()),
+      },
+      { description: 'The accepted evidence; null for an author named by the publisher' },
+    ),
+  ),
+  decision: Type.Object({
+    decision: Type.String({ description: '`accept`, or `named_by_publisher` for an author' }),
+    decided_at: Type.String({ format: 'date-time' }),
+    note: Nullable(Type.String()),
+  }),
+});
+
+export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const site = deps.config.siteUrl;
+  const tags = ['records'];
+
+  app.get(
+    '/records/:id',
+    { preValidation: [optional], schema: { tags, summary: 'A page’s public trust record (record_url)', params: IdParam, response: { 200: TrustRecord } } },
+    async (req) => {
+      const record = await pages.recordById(deps, req.params.id);
+      return presentTrustRecord(site, record.page.url, record);
+    },
+  );
+
+  app.get(
+    '/proofs/:id',
+    {
+      preValidation: [optional],
+      schema: { tags, summary: 'The proof of one accepted contribution: the evidence and the decision (proof_url)', params: IdParam, response: { 200: Proof } },
+    },
+    async (req) => {
+      const p = await contributors.getProof(deps, req.params.id);
+      return {
+        id: contributionRef(p.id),
+        role: p.role,
+        summary: p.summary,
+        accepted: p.accepted_at.slice(0, 10),
+        accepted_at: p.accepted_at,
+        contributor: { username: p.username, name: p.name, profile_url: profileUrl(site, p.username) },
+        page: { id: p.page_id, url: p.page_url, title: p.page_title, record_url: recordUrl(site, p.page_id) },
+        publisher: { slug: p.publisher_slug, name: p.publisher_name },
+        ...(p.role === 'correction' && p.change_from !== null && p.change_to !== null ? { change: { from: p.change_from, to: p.change_to } } : {}),
+        evidence:
+          p.submission_id !== null && p.reason !== null
+            ? { before: p.before_text, after: p.after_text, reason: p.reason, sources: JSON.parse(p.sources ?? '[]') as string[] }
+            : null,
+        decision: {
+          decision: p.submission_id !== null ? 'accept' : 'named_by_publisher',
+          decided_at: p.decided_at ?? p.accepted_at,
+          note: p.decision_note,
+        },
+      };
+    },
+  );
+}
