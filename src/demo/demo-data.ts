@@ -9,6 +9,15 @@ export interface DemoPerson {
   topics: DemoTopic[];
 }
 
+/** A hand-written page at a fixed URL, for documentation to point at (the README's example lookup). */
+export interface FeaturedPage {
+  path: string;
+  title: string;
+  topic: DemoTopic;
+  authors: string[];
+  registeredAt: string;
+}
+
 export interface DemoPublisher {
   slug: string;
   name: string;
@@ -17,7 +26,9 @@ export interface DemoPublisher {
   host: string;
   owner: DemoPerson;
   sections: DemoTopic[];
+  /** How many pages it has, the featured ones included. */
   pages: number;
+  featured?: FeaturedPage[];
   /** The path of an article, as this publication's CMS builds it. */
   path: (a: { section: DemoTopic; slug: string; date: string }) => string;
 }
@@ -42,6 +53,16 @@ export const DEMO_PUBLISHERS: DemoPublisher[] = [
     },
     sections: ['politics', 'economy', 'health', 'climate', 'technology'],
     pages: 90,
+    featured: [
+      {
+        // The README's example lookup: change both together.
+        path: '/health/measles-cases-rise-in-three-states',
+        title: 'Measles cases rise in three states as vaccination rates slip',
+        topic: 'health',
+        authors: ['amara-okafor', 'priya-raman'],
+        registeredAt: '2026-11-12T08:30:00.000Z',
+      },
+    ],
     path: ({ section, slug, date }) => `/${section}/${ymd(date)[0]}/${ymd(date)[1]}/${slug}`,
   },
   {

@@ -17,7 +17,7 @@ export interface DemoPlan {
   publishers: DemoPublisher[];
   /** Every account: the publishers' owners first, then the contributors. */
   people: DemoPerson[];
-  /** Pages in registration order: by publisher, oldest first. */
+  /** Pages in registration order: by publisher, generated pages oldest first, then its featured pages. */
   pages: DemoPage[];
 }
 
@@ -33,14 +33,17 @@ const CO_AUTHORED = 0.15;
 
 export function planDemo(): DemoPlan {
   const rng = createPrng(SEED);
-  const usedTitles = new Set<string>();
+  // Featured titles are fixed; generated ones must not repeat them.
+  const usedTitles = new Set(DEMO_PUBLISHERS.flatMap((p) => (p.featured ?? []).map((f) => f.title)));
   const pages: DemoPage[] = [];
   for (const publisher of DEMO_PUBLISHERS) {
-    const usedUrls = new Set<string>();
-    for (let i = 0; i < publisher.pages; i++) {
+    const featured = publisher.featured ?? [];
+    const usedUrls = new Set(featured.map((f) => f.path));
+    const generated = publisher.pages - featured.length;
+    for (let i = 0; i < generated; i++) {
       const topic = publisher.sections[i % publisher.sections.length]!;
       const title = uniqueTitle(rng, topic, usedTitles);
-      const day = Math.min(DAYS - 1, Math.floor(((i + rng.next()) * DAYS) / publisher.pages));
+      const day = Math.min(DAYS - 1, Math.floor(((i + rng.next()) * DAYS) / generated));
       const minutes = 6 * 60 + rng.int(14 * 60);
       const registeredAt = new Date(FIRST_DAY + day * DAY_MS + minutes * 60_000).toISOString();
       let slug = slugify(title);
@@ -55,6 +58,10 @@ export function planDemo(): DemoPlan {
         authors: pickAuthors(rng, topic),
         registeredAt,
       });
+    }
+    for (const f of featured) {
+      const { path, ...rest } = f;
+      pages.push({ publisher: publisher.slug, url: `https://${publisher.host}${path}`, ...rest });
     }
   }
   return { publishers: DEMO_PUBLISHERS, people: [...DEMO_PUBLISHERS.map((p) => p.owner), ...DEMO_CONTRIBUTORS], pages };

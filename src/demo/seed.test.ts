@@ -41,6 +41,11 @@ describe('the demo plan', () => {
     expect(new Set(plan.pages.map((p) => p.url)).size).toBe(plan.pages.length);
     for (const p of plan.pages) expect(new URL(p.url).hostname).toMatch(/\.example$/);
     expect(plan.pages.filter((p) => p.authors.length > 0).length / plan.pages.length).toBeGreaterThan(0.8);
+    for (const p of plan.publishers) expect(plan.pages.filter((x) => x.publisher === p.slug)).toHaveLength(p.pages);
+  });
+
+  it('holds the page the README looks up', () => {
+    expect(plan.pages.map((p) => p.url)).toContain('https://dailyledger.example/health/measles-cases-rise-in-three-states');
   });
 });
 

@@ -1,5 +1,5 @@
 // `credence seed --demo` (and `serve --demo`): six publications with verified .example domains, 42 accounts with
-// profiles, and 360 pages, most with authors. Everything goes through the services, so events, reputation and
+// profiles, and 360 pages, most with authors (demo-data.ts holds the fixed parts, demo-plan.ts derives the rest). Everything goes through the services, so events, reputation and
 // the record cache stay as consistent as after real use. Safe to run again: a complete dataset is seen in a few
 // queries and left alone; a run that stopped half-way is finished (existing accounts, publishers and pages are
 // kept, and registering a known page again is a skip).
@@ -121,11 +121,10 @@ async function ensurePages(deps: Deps, plan: DemoPlan, publisherIds: Map<string,
   }
 }
 
+/** The first featured page (the README's example), so the printed curl and the docs agree. */
 function examplePage(plan: DemoPlan): DemoPage {
-  return (
-    plan.pages.find((p) => p.publisher === plan.publishers[0]!.slug && p.topic === 'health' && p.authors.length > 0) ??
-    plan.pages.find((p) => p.authors.length > 0)!
-  );
+  const featured = plan.publishers.flatMap((p) => (p.featured ?? []).map((f) => `https://${p.host}${f.path}`));
+  return plan.pages.find((p) => p.url === featured[0]) ?? plan.pages.find((p) => p.authors.length > 0)!;
 }
 
 function tryIt(deps: Deps, log: (line: string) => void, page: DemoPage): void {
