@@ -118,3 +118,23 @@ export async function listPages(deps: Deps, publisherId: number, page: number, p
   ]);
   return { total, records: await buildRecords(deps.db, rows) };
 }
+
+/**
+ * The record an embed shows for a URL, matched by the embed key (scheme, `www.`, trailing slash, query and
+ * fragment ignored). Of several pages with that key, the one with the newest accepted contribution wins.
+ */
+export async function recordByEmbedUrl(deps: Deps, rawUrl: string): Promise<PageRecord | null> {
+  const url = parsePageUrl(rawUrl);
+  if (!url) throw invalidUrl();
+  return deps.recordCache.getOrLoad(`embed:${url.embedKey}`, async () => {
+    const records = await buildRecords(deps.db, await store.findPagesByEmbedKey(deps.db, url.embedKey));
+    const newest = (r: PageRecord) => r.contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');
+    return records.sort((a, b) => newest(b).localeCompare(newest(a)))[0] ?? null;
+  });
+}
+
+/** The record with the most accepted work (the embed demo shows it). */
+export async function busiestRecord(deps: Deps): Promise<PageRecord | null> {
+  const page = await store.findBusiestPage(deps.db);
+  return page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+}

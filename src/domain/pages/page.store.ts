@@ -26,6 +26,10 @@ export const findPageByLookupKey = (db: Db, lookupKey: string) =>
 
 export const findPageById = (db: Db, id: number) => pagesWithPublisher(db).where('p.id', '=', id).executeTakeFirst();
 
+/** Pages sharing an embed key (SPEC §3: several may). */
+export const findPagesByEmbedKey = (db: Db, embedKey: string) =>
+  pagesWithPublisher(db).where('p.embed_key', '=', embedKey).orderBy('p.id').limit(50).execute();
+
 export const listPublisherPages = (db: Db, publisherId: number, limit: number, offset: number) =>
   pagesWithPublisher(db)
     .where('p.publisher_id', '=', publisherId)
@@ -136,4 +140,17 @@ export async function insertAuthor(
     .returning('id')
     .executeTakeFirstOrThrow();
   return r.id;
+}
+
+/** The page with the most accepted work, for showcases such as the embed demo. */
+export async function findBusiestPage(db: Db) {
+  const top = await db
+    .selectFrom('contributions')
+    .select(['page_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('page_id')
+    .orderBy('n', 'desc')
+    .orderBy('page_id')
+    .limit(1)
+    .executeTakeFirst();
+  return top ? findPageById(db, top.page_id) : undefined;
 }

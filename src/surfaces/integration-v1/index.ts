@@ -8,6 +8,7 @@ import { accountRoutes } from './account.routes.js';
 import { adminPanelRoutes } from './admin-panels.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { pageRoutes } from './pages.routes.js';
+import { embedApiRoutes } from '../embed/embed.routes.js';
 import { contributorRoutes } from './contributors.routes.js';
 import { publisherRoutes } from './publishers.routes.js';
 import { requestRoutes } from './requests.routes.js';
@@ -36,6 +37,7 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     requestRoutes(app, deps);
     submissionRoutes(app, deps);
     contributorRoutes(app, deps);
+    embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);
   };
 }

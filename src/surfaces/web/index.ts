@@ -4,6 +4,8 @@ import type { Deps } from '../../domain/deps.js';
 import { v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
+import { embedDemoPage } from '../embed/demo.page.js';
+import { embedScriptRoute } from '../embed/embed.routes.js';
 import { recordRoutes } from './records.routes.js';
 
 export function web(deps: Deps, openapi: OpenApiCollector) {
@@ -14,11 +16,14 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
       envelope: v1Envelope,
       notFound: false,
       rateLimit: (req) => {
+        if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
         const caller = callerKey(req);
         return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
       },
     });
     openapi.attach(app);
     recordRoutes(app, deps);
+    embedScriptRoute(app);
+    embedDemoPage(app, deps);
   };
 }

@@ -1,0 +1,114 @@
+// Embeds (SPEC §11): the attribution block as JSON or a self-injecting script, open to every origin, cached for
+// five minutes with an ETag. Not rate limited (cached; readers are unlimited). Nothing about the reader is logged
+// or stored: the app's access log carries no address or user agent on any route.
+import fs from 'node:fs';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { Deps } from '../../domain/deps.js';
+import { IdParam, StringEnum } from '../../http/schemas.js';
+import { pickLang } from './i18n.js';
+import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
+import { STYLES } from './renderer.js';
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag',
+  'Cache-Control': 'public, max-age=300',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+const EmbedQuery = {
+  style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
+  lang: Type.Optional(Type.String({ maxLength: 35, description: '`en`, `de`, `fr` or `es`; anything else falls back to English' })),
+  format: Type.Optional(StringEnum(['json', 'js'] as const, { description: '`js` returns a script that injects the block where it is included' })),
+};
+
+/** Send a cached embed answer, or 304 when the caller already has it. */
+export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Record<string, string> = CORS) {
+  void reply.headers({ ...headers, ETag: out.etag });
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === out.etag))) {
+    return reply.status(304).send();
+  }
+  return reply.type(out.contentType).send(out.body);
+}
+
+/** The /api/v1 embed routes. Registered inside the integration surface. */
+export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['embeds'];
+  const config = { unlimited: true };
+
+  app.get(
+    '/embed/article/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The attribution block of a page, by id (CORS-open, cached 5 minutes, ETag)',
+        params: IdParam,
+        querystring: Type.Object(EmbedQuery),
+        response: { 200: Type.Object({ html: Type.String() }, { description: 'With format=js: a script' }) },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query;
+      const out = await embedForArticle(deps, req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
+      return sendCached(req, reply, out);
+    },
+  );
+
+  app.get(
+    '/embed/by-url',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
+        querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), ...EmbedQuery }),
+        response: { 200: Type.Object({ html: Type.String(), title: Type.String() }, { description: 'With format=js: a script' }) },
+      },
+    },
+    async (req, reply) => {
+      const q = req.query;
+      const out = await embedForUrl(deps, q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
+      return sendCached(req, reply, out);
+    },
+  );
+
+  // A cross-origin fetch that sets If-None-Match itself is preflighted; embed.js lets the browser revalidate instead.
+  const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .status(204)
+      .headers({
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': 'GET',
+        'Access-Control-Allow-Headers': 'If-None-Match',
+        'Access-Control-Max-Age': '86400',
+      })
+      .send();
+  app.options('/embed/article/:id', { config: { ...config, hidden: true } }, preflight);
+  app.options('/embed/by-url', { config: { ...config, hidden: true } }, preflight);
+}
+
+const EMBED_JS = new URL('../../../embed/embed.js', import.meta.url);
+
+/** `{site_url}/embed.js`, read once at start. */
+export function embedScriptRoute(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const source = fs.readFileSync(EMBED_JS, 'utf8');
+  const out: EmbedOutput = {
+    body: source,
+    etag: etagOf(source),
+    contentType: 'application/javascript; charset=utf-8',
+  };
+  app.get(
+    '/embed.js',
+    {
+      config: { unlimited: true },
+      schema: { tags: ['embeds'], summary: 'The embeddable script (see the README for its data- attributes)', response: {} },
+    },
+    async (req, reply) => sendCached(req, reply, out, { ...CORS, 'Cache-Control': 'public, max-age=3600' }),
+  );
+}

@@ -1,0 +1,48 @@
+// Finished embed responses (body and ETag), cached per page, style, language and format. The record cache's
+// invalidation (every accepted decision) clears these too, so a block never lags behind accepted work.
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../domain/deps.js';
+import * as pages from '../../domain/pages/page.service.js';
+import type { PageRecord } from '../../domain/pages/record.js';
+import { type Lang } from './i18n.js';
+import { type EmbedStyle, renderAttribution } from './renderer.js';
+
+export interface EmbedOutput {
+  body: string;
+  etag: string;
+  contentType: string;
+}
+
+export type EmbedFormat = 'json' | 'js';
+
+export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+/** A script that puts the block right after the <script> element that loaded it, in a shadow root. */
+export function injectingScript(html: string): string {
+  // Escaped so the HTML cannot end a script context or a JS string, whatever it contains.
+  const literal = JSON.stringify(html).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `(function(){var s=document.currentScript;if(!s||!s.parentNode)return;var h=document.createElement("div");h.setAttribute("data-credence-block","");s.parentNode.insertBefore(h,s.nextSibling);var r=h.attachShadow?h.attachShadow({mode:"open"}):h;r.innerHTML=${literal};})();\n`;
+}
+
+function output(html: string, extra: Record<string, string>, format: EmbedFormat): EmbedOutput {
+  const body = format === 'js' ? injectingScript(html) : JSON.stringify({ html, ...extra });
+  return { body, etag: etagOf(body), contentType: format === 'js' ? 'application/javascript; charset=utf-8' : 'application/json; charset=utf-8' };
+}
+
+const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: Lang) =>
+  record ? renderAttribution({ siteUrl: deps.config.siteUrl, record, style, lang }) : '';
+
+export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
+  return deps.recordCache.getOrLoad(`embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
+    const record = await pages.recordById(deps, id);
+    return output(render(deps, record, style, lang), {}, format);
+  });
+}
+
+export async function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
+  return deps.recordCache.getOrLoad(`embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
+    const record = await pages.recordByEmbedUrl(deps, url);
+    const html = render(deps, record, style, lang);
+    return output(html, { title: record?.page.title ?? '' }, format);
+  });
+}

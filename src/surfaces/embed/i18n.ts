@@ -1,0 +1,78 @@
+// The words of the attribution block in each supported language. Unknown languages fall back to English.
+export const LANGS = ['en', 'de', 'fr', 'es'] as const;
+export type Lang = (typeof LANGS)[number];
+
+export interface Words {
+  roles: Record<string, string>;
+  /** "Written by", "Reviewed by", ... for the compact line. */
+  by: Record<string, string>;
+  heading: string;
+  verified: string;
+  record: string;
+  proof: string;
+  changed: string;
+  from: string;
+  to: string;
+}
+
+const en: Words = {
+  roles: { author: 'Author', review: 'Review', fact_check: 'Fact check', edit: 'Edit', correction: 'Correction', source: 'Source' },
+  by: { author: 'Written by', review: 'Reviewed by', fact_check: 'Fact-checked by', edit: 'Edited by', correction: 'Corrected by', source: 'Sourced by' },
+  heading: 'Who worked on this page',
+  verified: 'Verified record',
+  record: 'See the full record',
+  proof: 'Evidence',
+  changed: 'Changed',
+  from: 'from',
+  to: 'to',
+};
+
+const de: Words = {
+  roles: { author: 'Autor·in', review: 'Begutachtung', fact_check: 'Faktencheck', edit: 'Redaktion', correction: 'Korrektur', source: 'Quelle' },
+  by: { author: 'Geschrieben von', review: 'Begutachtet von', fact_check: 'Faktengeprüft von', edit: 'Redigiert von', correction: 'Korrigiert von', source: 'Belegt von' },
+  heading: 'Wer an dieser Seite gearbeitet hat',
+  verified: 'Geprüfter Nachweis',
+  record: 'Vollständigen Nachweis ansehen',
+  proof: 'Beleg',
+  changed: 'Geändert',
+  from: 'von',
+  to: 'zu',
+};
+
+const fr: Words = {
+  roles: { author: 'Auteur', review: 'Relecture', fact_check: 'Vérification', edit: 'Édition', correction: 'Correction', source: 'Source' },
+  by: { author: 'Écrit par', review: 'Relu par', fact_check: 'Vérifié par', edit: 'Édité par', correction: 'Corrigé par', source: 'Sourcé par' },
+  heading: 'Qui a travaillé sur cette page',
+  verified: 'Historique vérifié',
+  record: 'Voir l’historique complet',
+  proof: 'Preuve',
+  changed: 'Modifié',
+  from: 'de',
+  to: 'à',
+};
+
+const es: Words = {
+  roles: { author: 'Autoría', review: 'Revisión', fact_check: 'Verificación', edit: 'Edición', correction: 'Corrección', source: 'Fuente' },
+  by: { author: 'Escrito por', review: 'Revisado por', fact_check: 'Verificado por', edit: 'Editado por', correction: 'Corregido por', source: 'Documentado por' },
+  heading: 'Quién trabajó en esta página',
+  verified: 'Historial verificado',
+  record: 'Ver el historial completo',
+  proof: 'Prueba',
+  changed: 'Cambiado',
+  from: 'de',
+  to: 'a',
+};
+
+const WORDS: Record<Lang, Words> = { en, de, fr, es };
+
+/** `de-AT` → `de`; anything unsupported → `en`. */
+export function pickLang(input: string | undefined | null): Lang {
+  const base = (input ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  return (LANGS as readonly string[]).includes(base) ? (base as Lang) : 'en';
+}
+
+export const wordsFor = (lang: Lang): Words => WORDS[lang];
+
+export function formatDate(iso: string, lang: Lang): string {
+  return new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { PageRecord } from '../../domain/pages/record.js';
+import { formatDate, LANGS, pickLang } from './i18n.js';
+import { renderAttribution, STYLES } from './renderer.js';
+
+const contribution = (over: Partial<PageRecord['contributions'][number]> = {}): PageRecord['contributions'][number] => ({
+  id: 7,
+  page_id: 1,
+  role: 'author',
+  summary: 'Wrote this page',
+  change_from: null,
+  change_to: null,
+  accepted_at: '2026-03-05T09:00:00.000Z',
+  account_id: 3,
+  username: 'ada',
+  name: 'Ada Lovelace',
+  level: 'expert',
+  trust_score: 0.96,
+  ...over,
+});
+
+const record = (contributions = [contribution()], verified = true): PageRecord => ({
+  page: {
+    id: 42,
+    publisher_id: 1,
+    url: 'https://example.com/a',
+    lookup_key: 'example.com/a',
+    embed_key: 'example.com/a',
+    host: 'example.com',
+    title: 'A',
+    topic: 'science',
+    created_at: '2026-03-01T00:00:00.000Z',
+    updated_at: '2026-03-01T00:00:00.000Z',
+    publisher_slug: 'ex',
+    publisher_name: 'Example',
+  },
+  verified,
+  contributions,
+});
+
+const site = 'https://credence.test';
+const correction = contribution({ id: 8, role: 'correction', name: 'Ida', username: 'ida', change_from: '70%', change_to: '79%' });
+
+describe('renderAttribution', () => {
+  it.each(STYLES.flatMap((style) => LANGS.map((lang) => [style, lang] as const)))('renders %s in %s', (style, lang) => {
+    const html = renderAttribution({ siteUrl: site, record: record([contribution(), correction]), style, lang });
+    expect(html).toContain(`lang="${lang}"`);
+    expect(html).toContain(`credence--${style}`);
+    expect(html).toContain(`${site}/records/42`);
+    if (style !== 'badge') expect(html).toContain('Ada Lovelace');
+  });
+
+  it('full: role, linked name, date and a correction’s from and to, in the reader’s language', () => {
+    const html = renderAttribution({ siteUrl: site, record: record([contribution(), correction]), style: 'full', lang: 'de' });
+    expect(html).toContain('<span class="role">Korrektur</span><a href="https://credence.test/contributors/ida">Ida</a>');
+    expect(html).toContain('<time datetime="2026-03-05">5. März 2026</time>');
+    expect(html).toContain('<del>70%</del>');
+    expect(html).toContain('<ins>79%</ins>');
+    expect(html).toContain(`${site}/proofs/8`);
+  });
+
+  it('compact: one line naming each role once', () => {
+    const html = renderAttribution({ siteUrl: site, record: record([contribution(), correction]), style: 'compact', lang: 'fr' });
+    expect(html).toContain('Écrit par Ada Lovelace · Corrigé par Ida');
+    expect(html.match(/<p /g)?.length).toBe(1);
+  });
+
+  it('escapes every value', () => {
+    const evil = contribution({ name: '<img src=x onerror=alert(1)>', username: 'a"b', change_from: '</del><script>', role: 'correction', change_to: '"&' });
+    for (const style of STYLES) {
+      const html = renderAttribution({ siteUrl: site, record: record([evil]), style, lang: 'en' });
+      expect(html).not.toContain('<img');
+      expect(html).not.toContain('<script');
+      if (style !== 'badge') expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    }
+    const full = renderAttribution({ siteUrl: site, record: record([evil]), style: 'full', lang: 'en' });
+    expect(full).toContain('href="https://credence.test/contributors/a%22b"');
+    expect(full).toContain('<ins>&quot;&amp;</ins>');
+  });
+
+  it('renders nothing without accepted work or off a verified site', () => {
+    expect(renderAttribution({ siteUrl: site, record: record([]), style: 'full', lang: 'en' })).toBe('');
+    expect(renderAttribution({ siteUrl: site, record: record([contribution()], false), style: 'badge', lang: 'en' })).toBe('');
+  });
+});
+
+describe('languages', () => {
+  it('picks a supported language or English', () => {
+    expect(pickLang('de-AT')).toBe('de');
+    expect(pickLang('ES')).toBe('es');
+    expect(pickLang('pt-BR')).toBe('en');
+    expect(pickLang(undefined)).toBe('en');
+  });
+  it('formats dates per language', () => {
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'en')).toBe('November 21, 2026');
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'fr')).toBe('21 novembre 2026');
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'es')).toBe('21 de noviembre de 2026');
+  });
+});

@@ -1,0 +1,61 @@
+// The one renderer of the attribution block (SPEC §11), used by every embed. Only accepted work reaches it (it
+// takes a PageRecord, which holds accepted contributions only), and every value is escaped.
+import type { PageRecord } from '../../domain/pages/record.js';
+import { escapeHtml as e } from '../html.js';
+import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { formatDate, type Lang, wordsFor } from './i18n.js';
+
+export const STYLES = ['full', 'compact', 'badge'] as const;
+export type EmbedStyle = (typeof STYLES)[number];
+
+// Scoped by class names so the block also works when a CMS inserts the HTML without a shadow root. Colours keep
+// a 4.5:1 contrast in both schemes.
+const CSS = `.credence{all:initial;display:block;box-sizing:border-box;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px 14px;max-width:40rem}
+.credence *{box-sizing:border-box}.credence a{color:#0a58ca;text-decoration:underline}.credence a:focus-visible{outline:2px solid #0a58ca;outline-offset:2px}
+.credence h2{all:unset;display:block;font-weight:600;font-size:15px;margin:0 0 6px}
+.credence ul{list-style:none;margin:0;padding:0}.credence li{margin:6px 0;padding:0}
+.credence .role{display:inline-block;font-size:12px;font-weight:600;text-transform:uppercase;letter-spacing:.03em;color:#4b535d;margin-right:6px}
+.credence time{color:#4b535d;margin-left:6px}.credence .change{display:block;margin:4px 0 0;padding-left:10px;border-left:3px solid #d0d7de}
+.credence del{color:#a40e26}.credence ins{color:#116329;text-decoration:none}.credence .foot{margin-top:8px;font-size:13px}
+.credence .mark{font-weight:600;color:#116329}
+.credence--compact{padding:6px 10px}.credence--badge{display:inline-block;padding:3px 10px;border-radius:999px;font-size:13px}
+@media (prefers-color-scheme:dark){.credence{color:#e6edf3;background:#0d1117;border-color:#30363d}.credence a{color:#6cb6ff}
+.credence .role,.credence time{color:#9da7b3}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
+
+export interface RenderInput {
+  siteUrl: string;
+  record: PageRecord;
+  style: EmbedStyle;
+  lang: Lang;
+}
+
+/** The block's HTML, or '' when nothing may be shown: a page off a verified domain, or without accepted work. */
+export function renderAttribution({ siteUrl, record, style, lang }: RenderInput): string {
+  if (!record.verified || record.contributions.length === 0) return '';
+  const w = wordsFor(lang);
+  const recordHref = recordUrl(siteUrl, record.page.id);
+  const style_ = `<style>${CSS}</style>`;
+  if (style === 'badge') {
+    return `${style_}<a class="credence credence--badge" lang="${lang}" href="${e(recordHref)}"><span class="mark" aria-hidden="true">✓</span> ${e(w.verified)}</a>`;
+  }
+  if (style === 'compact') {
+    const byRole = new Map<string, string[]>();
+    for (const c of record.contributions) {
+      const names = byRole.get(c.role) ?? [];
+      if (!names.includes(c.name)) names.push(c.name);
+      byRole.set(c.role, names);
+    }
+    const parts = [...byRole].map(([role, names]) => `${e(w.by[role] ?? role)} ${names.map(e).join(', ')}`);
+    return `${style_}<p class="credence credence--compact" lang="${lang}"><span class="mark" aria-hidden="true">✓</span> ${parts.join(' · ')} · <a href="${e(recordHref)}">${e(w.verified)}</a></p>`;
+  }
+  const items = record.contributions
+    .map((c) => {
+      const change =
+        c.role === 'correction' && c.change_from !== null && c.change_to !== null
+          ? `<span class="change">${e(w.changed)} ${e(w.from)} <del>${e(c.change_from)}</del> ${e(w.to)} <ins>${e(c.change_to)}</ins></span>`
+          : '';
+      return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${change}</li>`;
+    })
+    .join('');
+  return `${style_}<section class="credence credence--full" lang="${lang}" aria-label="${e(w.heading)}"><h2>${e(w.heading)}</h2><ul>${items}</ul><p class="foot"><span class="mark" aria-hidden="true">✓</span> <a href="${e(recordHref)}">${e(w.record)}</a></p></section>`;
+}

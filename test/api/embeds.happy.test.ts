@@ -1,0 +1,156 @@
+// The embed routes (SPEC §11): headers, ETag and 304, CORS, URL matching, empty html, unverified sites, the
+// server-side cache invalidated by acceptance.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
+import { Client } from '../client.js';
+import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { startTestApp, type TestApp } from '../harness.js';
+
+let t: TestApp;
+let pub: TestPublisher;
+let author: TestUser;
+let anon: Client;
+let pageId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  pub = await publisher(t);
+  author = await signup(t, { name: 'Nellie Bly' });
+  anon = new Client(t.baseUrl);
+  const reg = await pub.api.post('/api/v1/pages', { url: `https://www.${pub.domain}/story/?ref=1`, title: 'The Story', authors: [author.username] });
+  pageId = reg.body.data.id;
+});
+afterAll(async () => t?.close());
+
+const byUrl = (url: string, extra = '') => anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(url)}${extra}`);
+
+describe('embed by URL', () => {
+  it.each([
+    (d: string) => `https://www.${d}/story/?ref=1`,
+    (d: string) => `http://${d}/story`,
+    (d: string) => `https://${d}/story/`,
+    (d: string) => `https://WWW.${d.toUpperCase()}/story?utm_source=x#comments`,
+  ])('matches %#', async (make) => {
+    const res = await byUrl(make(pub.domain));
+    expect(res.status).toBe(200);
+    expect(res.body.title).toBe('The Story');
+    expect(res.body.html).toContain('Nellie Bly');
+  });
+
+  it('answers an empty html for a page without accepted work, or an unknown page', async () => {
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/empty`, title: 'Empty' });
+    const empty = await byUrl(`https://${pub.domain}/empty`);
+    expect(empty.body).toEqual({ html: '', title: 'Empty' });
+    const unknown = await byUrl('https://unknown.example/x');
+    expect(unknown.body).toEqual({ html: '', title: '' });
+  });
+
+  it('is CORS-open without credentials, cached 5 minutes, with an ETag and 304', async () => {
+    const res = await byUrl(`https://${pub.domain}/story`);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await byUrl(`https://${pub.domain}/story`);
+    expect(again.headers.get('etag')).toBe(etag);
+    const cond = await anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/story`)}`, { headers: { 'if-none-match': etag } });
+    expect(cond.status).toBe(304);
+    expect(cond.text).toBe('');
+    expect(cond.headers.get('etag')).toBe(etag);
+    const pre = await anon.req('OPTIONS', '/api/v1/embed/by-url', { headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-headers')).toContain('If-None-Match');
+  });
+
+  it('is not rate limited', async () => {
+    const one = anon.from('10.200.0.1');
+    const statuses = await Promise.all(Array.from({ length: 80 }, () => one.get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/story`)}`)));
+    expect(statuses.every((r) => r.status === 200)).toBe(true);
+    expect(statuses[0]!.headers.get('ratelimit')).toBeNull();
+  });
+
+  it('changes the ETag and the block the moment work is accepted', async () => {
+    const before = await byUrl(`https://${pub.domain}/story`);
+    const specialist = await signup(t, { name: 'Ida Wells' });
+    const sub = await specialist.client.post('/api/v1/submissions', {
+      article_ref_id: pageId,
+      role: 'correction',
+      summary: 'Fixed a date',
+      evidence: { before: 'In 1887', after: 'In 1889', reason: 'Archive', sources: [] },
+    });
+    const pending = await byUrl(`https://${pub.domain}/story`);
+    expect(pending.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(pending.body.html).not.toContain('Ida Wells');
+    await pub.api.post('/api/v1/submissions/decide', { submission_id: sub.body.data.id, decision: 'accept' });
+    const after = await byUrl(`https://${pub.domain}/story`);
+    expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
+    expect(after.body.html).toContain('Ida Wells');
+    expect(after.body.html).toContain('<del>In 1887</del>');
+    const cond = await anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/story`)}`, { headers: { 'if-none-match': before.headers.get('etag')! } });
+    expect(cond.status).toBe(200);
+  });
+
+  it('shows nothing once the site is no longer verified', async () => {
+    const other = await publisher(t);
+    await other.api.post('/api/v1/pages', { url: `https://${other.domain}/gone`, title: 'Gone', authors: [author.username] });
+    expect((await byUrl(`https://${other.domain}/gone`)).body.html).not.toBe('');
+    const taker = await publisher(t);
+    await verifyDomainByOperator(t.runtime.deps, taker.slug, other.domain);
+    expect((await byUrl(`https://${other.domain}/gone`)).body.html).toBe('');
+  });
+
+  it('renders the style and language asked for; unknown languages fall back to English', async () => {
+    const de = await byUrl(`https://${pub.domain}/story`, '&style=full&lang=de-AT');
+    expect(de.body.html).toContain('lang="de"');
+    expect(de.body.html).toContain('Wer an dieser Seite gearbeitet hat');
+    const xx = await byUrl(`https://${pub.domain}/story`, '&lang=xx');
+    expect(xx.body.html).toContain('Who worked on this page');
+    const badge = await byUrl(`https://${pub.domain}/story`, '&style=badge');
+    expect(badge.body.html).toContain('credence--badge');
+    const bad = await byUrl(`https://${pub.domain}/story`, '&style=huge');
+    expect(bad.status).toBe(400);
+    expect(bad.body.success).toBe(false);
+  });
+
+  it('refuses a missing or bad url', async () => {
+    expect((await anon.get('/api/v1/embed/by-url')).status).toBe(400);
+    expect((await byUrl('javascript:alert(1)')).body.error.code).toBe('invalid_url');
+  });
+});
+
+describe('embed by article id', () => {
+  it('answers {html}, and a self-injecting script with format=js', async () => {
+    const res = await anon.get(`/api/v1/embed/article/${pageId}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['html']);
+    expect(res.body.html).toContain('Nellie Bly');
+    const js = await anon.get(`/api/v1/embed/article/${pageId}?format=js&style=compact`);
+    expect(js.headers.get('content-type')).toContain('application/javascript');
+    expect(js.text).toContain('attachShadow');
+    expect(js.text).not.toContain('</');
+    expect(js.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await anon.get('/api/v1/embed/article/999999')).status).toBe(404);
+  });
+});
+
+describe('embed.js', () => {
+  it('is served with CORS, a long cache and an ETag, within its 6 KB gzipped budget', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const res = await anon.get('/embed.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/javascript');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('etag')).toBeTruthy();
+    expect(gzipSync(res.text).length).toBeLessThan(6 * 1024);
+    expect(res.text).not.toMatch(/localStorage|sessionStorage|document\.cookie|indexedDB/);
+    expect(res.text).toContain("credentials: 'omit'");
+  });
+
+  it('has a demo page showing every style and language', async () => {
+    const res = await anon.get('/embed/demo');
+    expect(res.status).toBe(200);
+    expect(res.text.match(/<script async src="\/embed.js"/g)?.length).toBe(12);
+  });
+});
