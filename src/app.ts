@@ -23,10 +23,12 @@ export interface BuiltApp {
   routes: { method: string; url: string; hidden: boolean }[];
 }
 
-export async function buildApp(deps: Deps): Promise<BuiltApp> {
+/** `logStream`: where log lines go (stdout by default; tests read them). */
+export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
       // Log lines carry the request id, method, path and status: never an address, user agent, header or body,
       // so no reader, credential or email reaches a log (SPEC §11, the bar on private data).
       serializers: {

@@ -154,3 +154,27 @@ describe('embed.js', () => {
     expect(res.text.match(/<script async src="\/embed.js"/g)?.length).toBe(12);
   });
 });
+
+describe('reader privacy in logs', () => {
+  it('logs no reader address or user agent for embed requests', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { buildApp } = await import('../../src/app.js');
+    const lines: string[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (d: Buffer) => lines.push(d.toString()));
+    const { app } = await buildApp({ ...t.runtime.deps, config: { ...t.config, logLevel: 'info' } }, { logStream: stream });
+    await app.inject({
+      method: 'GET',
+      url: `/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/story`)}`,
+      headers: { 'user-agent': 'ReaderBrowser/1.0', 'x-forwarded-for': '203.0.113.77' },
+      remoteAddress: '198.51.100.23',
+    });
+    await app.inject({ method: 'GET', url: '/embed.js', headers: { 'user-agent': 'ReaderBrowser/1.0' }, remoteAddress: '198.51.100.23' });
+    await app.close();
+    const log = lines.join('');
+    expect(log).toContain('/api/v1/embed/by-url');
+    expect(log).not.toContain('ReaderBrowser');
+    expect(log).not.toContain('198.51.100.23');
+    expect(log).not.toContain('203.0.113.77');
+  });
+});

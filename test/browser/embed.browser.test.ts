@@ -1,0 +1,151 @@
+// embed.js in a real browser: a publisher's page on another origin includes the script; the block shows accepted
+// work only, in each style and language, updates itself when work is accepted, keeps readers private, and the host
+// page's CSS cannot reach it. axe-core finds no accessibility violations.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { startTestApp, type TestApp } from '../harness.js';
+import { AXE_SOURCE, hasChromium, launch } from './chromium.js';
+
+let t: TestApp;
+let browser: Browser;
+let pub: TestPublisher;
+let author: TestUser;
+let host: http.Server;
+let hostOrigin: string;
+let pageHtml = '';
+let articleUrl: string;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  t = await startTestApp();
+  pub = await publisher(t);
+  author = await signup(t, { name: 'Nellie Bly' });
+  articleUrl = `https://${pub.domain}/story`;
+  await pub.api.post('/api/v1/pages', { url: articleUrl, title: 'The Story', authors: [author.username] });
+  // The publisher's own site: another origin (localhost vs the service's 127.0.0.1).
+  host = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml));
+  await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
+  hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  host?.close();
+  await t?.close();
+});
+
+const tag = (attrs: string) => `<script async src="${t.baseUrl}/embed.js" ${attrs}></script>`;
+
+function hostPage(body: string, opts: { lang?: string; canonical?: string } = {}) {
+  return `<!doctype html><html lang="${opts.lang ?? 'en'}"><head><meta charset="utf-8"><title>A publisher article</title>
+${opts.canonical ? `<link rel="canonical" href="${opts.canonical}">` : ''}
+<style>a{color:rgb(255,0,255)!important;font-size:30px!important}li{color:orange}section,p{border:4px dashed red}*{font-family:cursive!important}</style>
+</head><body><main><h1>A publisher article</h1><p>Body text.</p>${body}</main></body></html>`;
+}
+
+async function open(html: string): Promise<{ page: Page; requests: string[] }> {
+  pageHtml = html;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(hostOrigin);
+  return { page, requests };
+}
+
+/** The rendered block inside the n-th host's shadow root (Playwright's CSS pierces open shadow roots). */
+const blockText = (page: Page, n = 0) => page.locator('[data-credence-block]').nth(n).locator('.credence');
+
+describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
+  it('renders each style and language, with data-page auto and the page language as defaults', async () => {
+    const { page } = await open(
+      hostPage(
+        [
+          tag(`data-page="${articleUrl}" data-style="full" data-lang="de"`),
+          tag(`data-page="${articleUrl}" data-style="compact" data-lang="es"`),
+          tag(`data-page="${articleUrl}" data-style="badge" data-lang="en"`),
+          tag('data-style="full"'),
+        ].join('\n'),
+        { lang: 'fr', canonical: `http://www.${pub.domain}/story/` },
+      ),
+    );
+    await expect.poll(() => blockText(page, 0).textContent().catch(() => ''), { timeout: 10_000 }).toContain('Wer an dieser Seite gearbeitet hat');
+    expect(await blockText(page, 0).textContent()).toContain('Nellie Bly');
+    await expect.poll(() => blockText(page, 1).textContent()).toContain('Escrito por Nellie Bly');
+    await expect.poll(() => blockText(page, 2).textContent()).toContain('Verified record');
+    // No data-page and no data-lang: the canonical link and the page's lang (fr).
+    await expect.poll(() => blockText(page, 3).textContent()).toContain('Qui a travaillé sur cette page');
+    await page.context().close();
+  });
+
+  it('renders nothing for a page without accepted work or off a verified domain', async () => {
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/empty`, title: 'Empty' });
+    const { page, requests } = await open(hostPage(tag(`data-page="https://${pub.domain}/empty"`) + tag('data-page="https://unverified.example/a"')));
+    await expect.poll(() => requests.filter((u) => u.includes('/embed/by-url')).length, { timeout: 10_000 }).toBe(2);
+    await page.waitForTimeout(300);
+    expect(await page.locator('[data-credence-block]').evaluateAll((els) => els.map((e) => (e as HTMLElement).hidden))).toEqual([true, true]);
+    expect(await page.locator('[data-credence-block] .credence').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows only accepted work, and updates by itself when work is accepted', async () => {
+    const { page } = await open(hostPage(tag(`data-page="${articleUrl}" data-refresh="1"`)));
+    await expect.poll(() => blockText(page).textContent(), { timeout: 10_000 }).toContain('Nellie Bly');
+    const specialist = await signup(t, { name: 'Ida Wells' });
+    const sub = await specialist.client.post('/api/v1/submissions', {
+      url: articleUrl,
+      role: 'correction',
+      summary: 'Fixed a date',
+      evidence: { before: 'In 1887', after: 'In 1889', reason: 'Archive', sources: [] },
+    });
+    expect(sub.status, sub.text).toBe(201);
+    await page.waitForTimeout(1500);
+    expect(await blockText(page).textContent()).not.toContain('Ida Wells');
+    await pub.api.post('/api/v1/submissions/decide', { submission_id: sub.body.data.id, decision: 'accept' });
+    await expect.poll(() => blockText(page).textContent(), { timeout: 10_000 }).toContain('Ida Wells');
+    expect(await blockText(page).textContent()).toContain('In 1889');
+    await page.context().close();
+  });
+
+  it('keeps readers private: no cookie, no storage, no request to anyone but the service', async () => {
+    const { page, requests } = await open(hostPage(tag(`data-page="${articleUrl}"`)));
+    await expect.poll(() => blockText(page).textContent(), { timeout: 10_000 }).toContain('Nellie Bly');
+    const foreign = requests.filter((u) => !u.startsWith(hostOrigin) && !u.startsWith(t.baseUrl));
+    expect(foreign).toEqual([]);
+    expect(await page.context().cookies()).toEqual([]);
+    expect(await page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
+    await page.context().close();
+  });
+
+  it('cannot be restyled by the host page', async () => {
+    const { page } = await open(hostPage(tag(`data-page="${articleUrl}"`)));
+    const link = page.locator('[data-credence-block] a').first();
+    await expect.poll(() => link.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    const style = await link.evaluate((a) => {
+      const s = getComputedStyle(a);
+      return { color: s.color, fontSize: s.fontSize, fontFamily: s.fontFamily };
+    });
+    expect(style.color).not.toBe('rgb(255, 0, 255)');
+    expect(style.fontSize).toBe('14px');
+    expect(style.fontFamily).not.toContain('cursive');
+    await page.context().close();
+  });
+
+  it('has no accessibility violations (axe-core), in every style', async () => {
+    const { page } = await open(
+      hostPage(['full', 'compact', 'badge'].map((s) => tag(`data-page="${articleUrl}" data-style="${s}"`)).join('\n')),
+    );
+    await expect.poll(() => page.locator('[data-credence-block] .credence').count(), { timeout: 10_000 }).toBe(3);
+    await page.addScriptTag({ content: AXE_SOURCE });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+      const r = await axe.run({ include: [['[data-credence-block]']] });
+      return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations).toEqual([]);
+    await page.context().close();
+  });
+});
