@@ -5,6 +5,7 @@ import { v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { pageRecordRoutes } from './pages.routes.js';
+import { panelRoutes } from './panels.routes.js';
 
 export const V1_PREFIX = '/v1';
 
@@ -23,5 +24,6 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     openapi.attach(app);
     app.get('/openapi.json', { config: { hidden: true, unlimited: true } }, async () => openapi.document(deps.config.siteUrl));
     pageRecordRoutes(app, deps);
+    panelRoutes(app, deps);
   };
 }

@@ -1,0 +1,244 @@
+// Expert panel statements (SPEC §14): admins create a statement and issue its versions; anyone reads any version.
+// Versions are immutable: issuing n+1 supersedes n, fires `panel.updated` and recomputes the standing of the
+// panellists of both, all in one transaction.
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError, conflict, invalid, notFound } from '../../http/errors.js';
+import { findAccountIdsByUsernames } from '../accounts/account.store.js';
+import { normaliseTopic } from '../accounts/rules.js';
+import { isoNow } from '../clock.js';
+import type { Db, Deps } from '../deps.js';
+import { appendEvent } from '../events/outbox.js';
+import { recomputeReputation } from '../reputation/reputation.store.js';
+import type { Certainty, PanelVote, ReopenTrigger, StatementContentInput, StatementInput, VersionInput } from './panel.schema.js';
+import * as store from './panel.store.js';
+import { type StatementContent, changesBetween, contradictions, entry, normaliseContent } from './rules.js';
+
+/** One version of a statement, as presenters receive it. */
+export interface StatementView {
+  /** The statement's public id. */
+  id: string;
+  version: number;
+  current_version: number;
+  status: 'issued' | 'superseded';
+  issued_at: string;
+  content: StatementContent;
+}
+
+/** Content checked and ready to write: the contradictions refused, each linked username turned into its account. */
+interface Prepared {
+  content: StatementContent;
+  accountIds: (number | null)[];
+}
+
+async function prepare(deps: Deps, input: StatementContentInput, now: string): Promise<Prepared> {
+  const content = normaliseContent(input);
+  const problems = contradictions(content, now.slice(0, 10));
+  const usernames = content.panel.flatMap((p) => (p.username ? [p.username] : []));
+  const ids = await findAccountIdsByUsernames(deps.db, [...new Set(usernames)]);
+  const accountIds = content.panel.map((p, i) => {
+    if (!p.username) return null;
+    const id = ids.get(p.username);
+    if (id === undefined) problems.push({ field: `panel.${i}.username`, message: `no account is called ${p.username}` });
+    return id ?? null;
+  });
+  if (problems.length > 0) {
+    const first = problems[0]!;
+    throw new AppError(400, 'invalid_request', `${first.field}: ${first.message}`, problems);
+  }
+  return { content, accountIds };
+}
+
+async function writeVersion(trx: Db, statementId: number, version: number, p: Prepared, now: string): Promise<void> {
+  const c = p.content;
+  const versionId = await store.insertVersion(trx, {
+    statement_id: statementId,
+    version,
+    topic: c.topic,
+    question: c.question,
+    answer: c.answer,
+    certainty: c.certainty,
+    vote_agree: c.vote.agree,
+    vote_dissent: c.vote.dissent,
+    revisit_by: c.revisit_by,
+    reopen_triggers: c.reopen_triggers,
+    issued_at: now,
+  });
+  await store.insertEntries(
+    trx,
+    versionId,
+    c.panel.map((e, i) => ({ name: e.name, role: e.role, vote: e.vote, account_id: p.accountIds[i] ?? null })),
+  );
+}
+
+/** `panel.updated`: facts only (the webhook presenter shapes the payload). Panels belong to no publisher or page. */
+async function recordIssue(
+  trx: Db,
+  e: { slug: string; version: number; previous: StatementContent | null; next: StatementContent; now: string },
+): Promise<void> {
+  await appendEvent(trx, {
+    type: 'panel.updated',
+    publisherId: null,
+    pageId: null,
+    payload: {
+      panel_id: e.slug,
+      version: e.version,
+      previous_version: e.previous ? e.version - 1 : null,
+      topic: e.next.topic,
+      changes: changesBetween(e.previous, e.next),
+    },
+    now: e.now,
+  });
+}
+
+const linked = (ids: (number | null)[]) => ids.filter((id): id is number => id !== null);
+
+/** A new statement and its version 1. */
+export async function createStatement(deps: Deps, input: StatementInput): Promise<StatementView> {
+  const slug = input.id.toLowerCase();
+  if (input.version !== undefined && input.version !== 1) throw invalid('version', 'a new statement starts at version 1');
+  const now = isoNow(deps.clock);
+  const prepared = await prepare(deps, input, now);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const id = await store.insertStatement(trx, { slug, topic: prepared.content.topic, now });
+      await writeVersion(trx, id, 1, prepared, now);
+      await recordIssue(trx, { slug, version: 1, previous: null, next: prepared.content, now });
+      await recomputeReputation(trx, linked(prepared.accountIds), now);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`A panel statement with id ${slug} already exists; issue its next version instead`);
+    throw err;
+  }
+  // Levels appear in page records; panellists may have become experts.
+  deps.recordCache.invalidateAll();
+  return getStatement(deps, slug, 1);
+}
+
+/**
+ * Issue the next version. `input.version`, when given, must be the current version plus 1; left out, it is the
+ * current version plus 1 as this call first reads it. Either way a version issued by someone else in between is a
+ * 409: the unique index on (statement, version) decides between two calls that overlap.
+ */
+export async function issueVersion(deps: Deps, rawSlug: string, input: VersionInput): Promise<StatementView> {
+  const slug = rawSlug.toLowerCase();
+  const base = await store.findStatementBySlug(deps.db, slug);
+  if (!base) throw notFound('Panel statement');
+  const version = input.version ?? base.current_version + 1;
+  const now = isoNow(deps.clock);
+  const prepared = await prepare(deps, input, now);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const current = await store.findVersion(trx, slug, undefined);
+      if (!current) throw notFound('Panel statement');
+      if (version !== current.version + 1) {
+        throw conflict(`Version ${current.version} of ${slug} is current; the next version is ${current.version + 1}, not ${version}`);
+      }
+      const previousEntries = await store.listEntries(trx, [current.id]);
+      const previous = contentOf(current, previousEntries);
+      const changes = changesBetween(previous, prepared.content);
+      if (Object.keys(changes).length === 0) {
+        throw new AppError(400, 'invalid_request', `Version ${version} would repeat version ${current.version} exactly; change at least one field`, [
+          { field: '(body)', message: `repeats version ${current.version}` },
+        ]);
+      }
+      // Supersede first: at most one version of a statement is `issued` at any moment (a partial unique index).
+      await store.supersedeVersion(trx, current.statement_id, current.version);
+      await writeVersion(trx, current.statement_id, version, prepared, now);
+      const moved = await store.advanceStatement(trx, current.statement_id, {
+        from: current.version,
+        to: version,
+        topic: prepared.content.topic,
+        now,
+      });
+      if (!moved) throw conflict(`Version ${version} of ${slug} was issued by someone else just now`);
+      await recordIssue(trx, { slug, version, previous, next: prepared.content, now });
+      // Panellists of the old version may lose their standing, those of the new one gain it.
+      const previousIds = previousEntries.map((e) => e.account_id);
+      await recomputeReputation(trx, [...linked(previousIds), ...linked(prepared.accountIds)], now);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      throw conflict(`Version ${version} of ${slug} was issued by someone else just now; read it, then issue the next version`);
+    }
+    throw err;
+  }
+  deps.recordCache.invalidateAll();
+  return getStatement(deps, slug, version);
+}
+
+/**
+ * `credence panels:issue FILE.json`: create the statement, or issue its next version when the id exists. A file
+ * whose content is already the current version changes nothing, so running the same file twice is harmless.
+ */
+export async function issueFromFile(
+  deps: Deps,
+  input: StatementInput,
+): Promise<{ action: 'created' | 'issued' | 'unchanged'; statement: StatementView }> {
+  const slug = input.id.toLowerCase();
+  const current = await store.findVersion(deps.db, slug, undefined);
+  if (!current) return { action: 'created', statement: await createStatement(deps, input) };
+  const { id: _id, version, ...content } = input;
+  if (version === undefined || version === current.version) {
+    const same =
+      Object.keys(changesBetween(contentOf(current, await store.listEntries(deps.db, [current.id])), normaliseContent(content))).length === 0;
+    if (same) return { action: 'unchanged', statement: await getStatement(deps, slug, current.version) };
+    if (version === current.version) {
+      throw conflict(
+        `Version ${version} of ${slug} is already issued with other content; set "version" to ${version + 1} (or leave it out) to issue the next one`,
+      );
+    }
+  }
+  return { action: 'issued', statement: await issueVersion(deps, slug, { ...content, ...(version !== undefined ? { version } : {}) }) };
+}
+
+/** One version of a statement; the current one when `version` is undefined. */
+export async function getStatement(deps: Deps, rawSlug: string, version?: number): Promise<StatementView> {
+  const slug = rawSlug.toLowerCase();
+  const row = await store.findVersion(deps.db, slug, version);
+  if (!row) {
+    if (version !== undefined && (await store.findStatementBySlug(deps.db, slug))) {
+      throw notFound(`Version ${version} of panel statement ${slug}`);
+    }
+    throw notFound('Panel statement');
+  }
+  return viewOf(row, await store.listEntries(deps.db, [row.id]));
+}
+
+/** Current versions, newest issue first; of one topic when `topic` is given. */
+export async function listStatements(deps: Deps, opts: { topic?: string | undefined; page: number; perPage: number }) {
+  const topic = opts.topic === undefined ? undefined : normaliseTopic(opts.topic);
+  const [total, rows] = await Promise.all([
+    store.countStatements(deps.db, topic),
+    store.listCurrentVersions(deps.db, { topic, limit: opts.perPage, offset: (opts.page - 1) * opts.perPage }),
+  ]);
+  const entries = await store.listEntries(
+    deps.db,
+    rows.map((r) => r.id),
+  );
+  return { total, items: rows.map((r) => viewOf(r, entries.filter((e) => e.version_id === r.id))) };
+}
+
+function contentOf(row: store.VersionRow, entries: store.EntryRow[]): StatementContent {
+  return {
+    topic: row.topic,
+    question: row.question,
+    answer: row.answer,
+    // Only values the schema allowed were ever written.
+    certainty: row.certainty as Certainty,
+    vote: { agree: row.vote_agree, dissent: row.vote_dissent },
+    panel: entries.map((e) => entry(e.name, e.role, e.vote as PanelVote, e.username)),
+    revisit_by: row.revisit_by,
+    reopen_triggers: JSON.parse(row.reopen_triggers) as ReopenTrigger[],
+  };
+}
+
+function viewOf(row: store.VersionRow, entries: store.EntryRow[]): StatementView {
+  return {
+    id: row.slug,
+    version: row.version,
+    current_version: row.current_version,
+    status: row.status,
+    issued_at: row.issued_at,
+    content: contentOf(row, entries),
+  };
+}

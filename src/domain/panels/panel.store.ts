@@ -1,0 +1,150 @@
+// All SQL about panel statements, their versions and their panellists.
+import type { Db } from '../deps.js';
+
+export const findStatementBySlug = (db: Db, slug: string) =>
+  db.selectFrom('panel_statements').selectAll().where('slug', '=', slug).executeTakeFirst();
+
+export async function insertStatement(db: Db, row: { slug: string; topic: string; now: string }): Promise<number> {
+  const r = await db
+    .insertInto('panel_statements')
+    .values({ slug: row.slug, topic: row.topic, current_version: 1, created_at: row.now, updated_at: row.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** Make `to` the current version, only if `from` still is; false when someone else moved it first. */
+export async function advanceStatement(
+  db: Db,
+  id: number,
+  move: { from: number; to: number; topic: string; now: string },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('panel_statements')
+    .set({ current_version: move.to, topic: move.topic, updated_at: move.now })
+    .where('id', '=', id)
+    .where('current_version', '=', move.from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertVersion(
+  db: Db,
+  row: {
+    statement_id: number;
+    version: number;
+    topic: string;
+    question: string;
+    answer: string;
+    certainty: string;
+    vote_agree: number;
+    vote_dissent: number;
+    revisit_by: string;
+    reopen_triggers: string[];
+    issued_at: string;
+  },
+): Promise<number> {
+  const r = await db
+    .insertInto('panel_versions')
+    .values({ ...row, status: 'issued', reopen_triggers: JSON.stringify(row.reopen_triggers) })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export async function insertEntries(
+  db: Db,
+  versionId: number,
+  entries: { name: string; role: string; vote: string; account_id: number | null }[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  await db
+    .insertInto('panel_entries')
+    .values(entries.map((e, position) => ({ version_id: versionId, position, ...e })))
+    .execute();
+}
+
+/** The only change a version ever sees after it is written. */
+export async function supersedeVersion(db: Db, statementId: number, version: number): Promise<void> {
+  await db
+    .updateTable('panel_versions')
+    .set({ status: 'superseded' })
+    .where('statement_id', '=', statementId)
+    .where('version', '=', version)
+    .where('status', '=', 'issued')
+    .execute();
+}
+
+const versionColumns = [
+  'v.id',
+  'v.statement_id',
+  'v.version',
+  'v.status',
+  'v.topic',
+  'v.question',
+  'v.answer',
+  'v.certainty',
+  'v.vote_agree',
+  'v.vote_dissent',
+  'v.revisit_by',
+  'v.reopen_triggers',
+  'v.issued_at',
+  's.slug',
+  's.current_version',
+] as const;
+
+const versionsWithStatement = (db: Db) =>
+  db.selectFrom('panel_versions as v').innerJoin('panel_statements as s', 's.id', 'v.statement_id').select(versionColumns);
+
+export type VersionRow = Awaited<ReturnType<typeof findVersion>> & {};
+
+/** One version of a statement by its public id; the current one when `version` is undefined. One query, so the
+ * version and `current_version` come from the same moment. */
+export const findVersion = (db: Db, slug: string, version: number | undefined) => {
+  const q = versionsWithStatement(db).where('s.slug', '=', slug);
+  return (version === undefined ? q.whereRef('v.version', '=', 's.current_version') : q.where('v.version', '=', version)).executeTakeFirst();
+};
+
+/** Current versions, newest issue first, optionally of one topic. */
+export const listCurrentVersions = (db: Db, opts: { topic: string | undefined; limit: number; offset: number }) => {
+  let q = versionsWithStatement(db).whereRef('v.version', '=', 's.current_version');
+  if (opts.topic !== undefined) q = q.where('s.topic', '=', opts.topic);
+  return q.orderBy('s.updated_at', 'desc').orderBy('s.id', 'desc').limit(opts.limit).offset(opts.offset).execute();
+};
+
+export async function countStatements(db: Db, topic: string | undefined): Promise<number> {
+  let q = db.selectFrom('panel_statements').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (topic !== undefined) q = q.where('topic', '=', topic);
+  const r = await q.executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export type EntryRow = Awaited<ReturnType<typeof listEntries>>[number];
+
+/** Panellists of several versions at once, in each version's order, with the username of a linked account. */
+export function listEntries(db: Db, versionIds: number[]) {
+  return db
+    .selectFrom('panel_entries as e')
+    .leftJoin('accounts as a', 'a.id', 'e.account_id')
+    .select(['e.version_id', 'e.position', 'e.name', 'e.role', 'e.vote', 'e.account_id', 'a.username'])
+    .where('e.version_id', 'in', versionIds.length ? versionIds : [-1])
+    .orderBy('e.version_id')
+    .orderBy('e.position')
+    .execute();
+}
+
+/**
+ * A panellist on the current version of any statement (SPEC §13 `expert`; docs/decisions.md, Panels). The current
+ * version is the one with status `issued`: superseding a version ends its panellists' standing.
+ */
+export async function isPanellist(db: Db, accountId: number): Promise<boolean> {
+  const r = await db
+    .selectFrom('panel_entries as e')
+    .innerJoin('panel_versions as v', 'v.id', 'e.version_id')
+    .select('e.version_id')
+    .where('e.account_id', '=', accountId)
+    .where('v.status', '=', 'issued')
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}

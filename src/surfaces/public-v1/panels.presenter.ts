@@ -1,0 +1,55 @@
+// A panel statement version as /v1 publishes it (seed §2 "Panel statement", plus `topic` and `current_version`).
+// The admin routes answer the same shape, so an admin sees exactly what readers will.
+import Type from 'typebox';
+import type { StatementView } from '../../domain/panels/panel.service.js';
+import { CERTAINTIES, PANEL_VOTES, REOPEN_TRIGGERS } from '../../domain/panels/panel.schema.js';
+import { StringEnum } from '../../http/schemas.js';
+import { profileUrl } from '../urls.js';
+
+export const V1PanelEntry = Type.Object({
+  name: Type.String(),
+  role: Type.String({ description: 'e.g. `chair`, `member`' }),
+  vote: StringEnum(PANEL_VOTES),
+  username: Type.Optional(Type.String({ description: 'Present when the panellist has an account' })),
+  profile_url: Type.Optional(Type.String({ description: 'The panellist’s public profile, when they have an account' })),
+});
+
+export const V1PanelStatement = Type.Object({
+  id: Type.String({ description: 'Statement identifier (slug-like)' }),
+  question: Type.String(),
+  version: Type.Integer({ description: 'This version; starts at 1' }),
+  status: StringEnum(['issued', 'superseded'] as const, { description: '`issued` for the current version' }),
+  answer: Type.String(),
+  certainty: StringEnum(CERTAINTIES),
+  vote: Type.Object({ agree: Type.Integer(), dissent: Type.Integer() }),
+  panel: Type.Array(V1PanelEntry),
+  issued_at: Type.String({ format: 'date-time', description: 'When this version was issued' }),
+  revisit_by: Type.String({ format: 'date' }),
+  reopen_triggers: Type.Array(StringEnum(REOPEN_TRIGGERS)),
+  topic: Type.String(),
+  current_version: Type.Integer({ description: 'The statement’s current version' }),
+});
+
+export function presentV1Statement(siteUrl: string, s: StatementView) {
+  const c = s.content;
+  return {
+    id: s.id,
+    question: c.question,
+    version: s.version,
+    status: s.status,
+    answer: c.answer,
+    certainty: c.certainty,
+    vote: { agree: c.vote.agree, dissent: c.vote.dissent },
+    panel: c.panel.map((p) => ({
+      name: p.name,
+      role: p.role,
+      vote: p.vote,
+      ...(p.username ? { username: p.username, profile_url: profileUrl(siteUrl, p.username) } : {}),
+    })),
+    issued_at: s.issued_at,
+    revisit_by: c.revisit_by,
+    reopen_triggers: [...c.reopen_triggers],
+    topic: c.topic,
+    current_version: s.current_version,
+  };
+}
