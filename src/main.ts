@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The `credence` command: the only place that reads process.env and argv.
+import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createRuntime } from './deps.js';
 import { createAdmin } from './domain/accounts/account.service.js';
 import { PASSWORD_MIN } from './domain/accounts/rules.js';
+import { type StatementInput, validateStatementFile } from './domain/panels/panel.schema.js';
+import { issueFromFile } from './domain/panels/panel.service.js';
 import { verifyDomainByOperator } from './domain/publishers/publisher.service.js';
 import { seedDemo } from './demo/seed.js';
 import { AppError } from './http/errors.js';
@@ -19,6 +22,8 @@ const HELP = `Usage: credence <verb> [options]
                                        make an admin account (or promote the account with that email)
   domains:verify DOMAIN --publisher SLUG
                                        verify a domain by hand for a publisher
+  panels:issue FILE.json               create an expert panel statement from a JSON file, or issue its next
+                                       version when its id exists (the same file again changes nothing)
 
 Settings come from the environment; see the README.`;
 
@@ -83,12 +88,56 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'panels:issue': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) throw new UsageError('panels:issue needs one FILE.json');
+      const file = positionals[0]!;
+      // The file is checked before the database is opened: a typo costs nothing.
+      const input = await readStatementFile(file);
+      const rt = await createRuntime(config);
+      try {
+        const { action, statement: s } = await issueFromFile(rt.deps, input);
+        console.log(
+          action === 'created'
+            ? `panel statement ${s.id} created: version 1 issued at ${s.issued_at}`
+            : action === 'issued'
+              ? `panel statement ${s.id}: version ${s.version} issued at ${s.issued_at}; version ${s.version - 1} is superseded`
+              : `panel statement ${s.id} unchanged: version ${s.version} already says this`,
+        );
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
     default:
       throw new UsageError(`unknown verb "${verb}"`);
   }
 }
 
 class UsageError extends Error {}
+
+/** A `panels:issue` file, read, parsed and checked against the admin route's schema; every problem named. */
+async function readStatementFile(file: string): Promise<StatementInput> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
+    throw new AppError(400, 'invalid_request', `cannot read ${file}: ${why}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new AppError(400, 'invalid_request', `${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const checked = validateStatementFile(json);
+  if (!checked.ok) {
+    throw new AppError(400, 'invalid_request', `${file} is not a valid panel statement:`, checked.error.details ?? []);
+  }
+  return checked.value;
+}
 
 async function serve(config: Config, demo: boolean): Promise<number> {
   const rt = await createRuntime(config);
@@ -118,6 +167,7 @@ main(process.argv.slice(2)).then(
     }
     if (err instanceof AppError) {
       console.error(`credence: ${err.message}`);
+      for (const d of err.details ?? []) console.error(`  ${d.field}: ${d.message}`);
       process.exit(1);
     }
     console.error(err);
