@@ -7,7 +7,10 @@ import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/deps.js';
 import { MemoryRecordCache } from './domain/pages/record-cache.js';
 import { type DomainVerifier, systemVerifier } from './domain/publishers/domain-verifier.js';
-import { MemoryRateLimiter } from './http/rate-limit.js';
+import { Redis } from 'ioredis';
+import { MemoryRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { RedisRateLimiter } from './http/rate-limit.redis.js';
+import { shareInvalidations } from './domain/pages/record-cache.redis.js';
 
 export interface Runtime {
   deps: Deps;
@@ -24,7 +27,17 @@ export async function createRuntime(
     openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'credence.sqlite') });
   await migrate(database);
   const clock = overrides.clock ?? systemClock;
-  const rateLimiter = new MemoryRateLimiter(clock);
+  const recordCache = new MemoryRecordCache();
+  let rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
+  const redisClients: Redis[] = [];
+  if (config.redisUrl) {
+    // Two connections: a subscribed connection can do nothing else.
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
+    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    redisClients.push(redis, subscriber);
+    rateLimiter = new RedisRateLimiter(redis, clock);
+    await shareInvalidations(recordCache, redis, subscriber);
+  }
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -32,13 +45,14 @@ export async function createRuntime(
     config,
     rateLimiter,
     verifier: overrides.verifier ?? systemVerifier({ allowPrivate: config.webhookAllowPrivate }),
-    recordCache: new MemoryRecordCache(),
+    recordCache,
   };
   return {
     deps,
     database,
     async close() {
       await rateLimiter.close();
+      await Promise.all(redisClients.map((r) => r.quit().catch(() => r.disconnect())));
       await database.close();
     },
   };

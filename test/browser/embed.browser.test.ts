@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     const { page, requests } = await open(hostPage(tag(`data-page="https://${pub.domain}/empty"`) + tag('data-page="https://unverified.example/a"')));
     await expect.poll(() => requests.filter((u) => u.includes('/embed/by-url')).length, { timeout: 10_000 }).toBe(2);
     await page.waitForTimeout(300);
-    expect(await page.locator('[data-credence-block]').evaluateAll((els) => els.map((e) => (e as HTMLElement).hidden))).toEqual([true, true]);
+    expect(await page.locator('[data-credence-block]').evaluateAll((els) => els.map((e) => (e as unknown as { hidden: boolean }).hidden))).toEqual([true, true]);
     expect(await page.locator('[data-credence-block] .credence').count()).toBe(0);
     await page.context().close();
   });
@@ -116,7 +116,10 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     const foreign = requests.filter((u) => !u.startsWith(hostOrigin) && !u.startsWith(t.baseUrl));
     expect(foreign).toEqual([]);
     expect(await page.context().cookies()).toEqual([]);
-    expect(await page.evaluate(() => [document.cookie, localStorage.length, sessionStorage.length])).toEqual(['', 0, 0]);
+    expect(await page.evaluate(() => {
+      const w = globalThis as any;
+      return [w.document.cookie, w.localStorage.length, w.sessionStorage.length];
+    })).toEqual(['', 0, 0]);
     await page.context().close();
   });
 
@@ -125,7 +128,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     const link = page.locator('[data-credence-block] a').first();
     await expect.poll(() => link.count(), { timeout: 10_000 }).toBeGreaterThan(0);
     const style = await link.evaluate((a) => {
-      const s = getComputedStyle(a);
+      const s = (globalThis as any).getComputedStyle(a);
       return { color: s.color, fontSize: s.fontSize, fontFamily: s.fontFamily };
     });
     expect(style.color).not.toBe('rgb(255, 0, 255)');
@@ -141,7 +144,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     await expect.poll(() => page.locator('[data-credence-block] .credence').count(), { timeout: 10_000 }).toBe(3);
     await page.addScriptTag({ content: AXE_SOURCE });
     const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
+      const axe = (globalThis as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
       const r = await axe.run({ include: [['[data-credence-block]']] });
       return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
     });

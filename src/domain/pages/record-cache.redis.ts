@@ -1,0 +1,25 @@
+// Cache invalidation shared by every instance: a local invalidation is published on a Redis channel, and a message
+// from another instance clears this one's cache.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { MemoryRecordCache } from './record-cache.js';
+
+export const INVALIDATE_CHANNEL = 'credence:record-cache:invalidate';
+
+export async function shareInvalidations(
+  cache: MemoryRecordCache,
+  publisher: Redis,
+  subscriber: Redis,
+  channel = INVALIDATE_CHANNEL,
+): Promise<void> {
+  const me = randomUUID();
+  await subscriber.subscribe(channel);
+  subscriber.on('message', (ch: string, from: string) => {
+    if (ch === channel && from !== me) cache.clearLocal();
+  });
+  cache.onInvalidate = () => {
+    // A lost message leaves another instance's cache stale until its next invalidation; log-free by design, the
+    // publish is retried by ioredis's offline queue while reconnecting.
+    void publisher.publish(channel, me).catch(() => {});
+  };
+}

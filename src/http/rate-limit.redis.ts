@@ -1,0 +1,52 @@
+// Token buckets in Redis, shared by every instance (REDIS_URL). One Lua script per take keeps refill-and-take
+// atomic across instances; the caller's clock is passed in so a test clock drives it as it drives the memory one.
+import type { Redis } from 'ioredis';
+import type { Clock } from '../domain/clock.js';
+import type { RateLimiter, RateLimitPolicy, RateLimitResult } from './rate-limit.js';
+
+// KEYS[1] bucket; ARGV: capacity, rate (tokens/s), now (ms). Returns {allowed, tokens*1000}.
+const TAKE = `
+local capacity = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local now = tonumber(ARGV[3])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens = tonumber(b[1])
+local ts = tonumber(b[2])
+if tokens == nil then
+  tokens = capacity
+else
+  tokens = math.min(capacity, tokens + math.max(0, now - ts) / 1000 * rate)
+end
+local allowed = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate * 1000) + 1000)
+return {allowed, math.floor(tokens * 1000)}
+`;
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly clock: Clock,
+    private readonly prefix = 'credence:rl:',
+  ) {
+    redis.defineCommand('credenceTake', { numberOfKeys: 1, lua: TAKE });
+  }
+
+  async limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult> {
+    const take = (this.redis as unknown as { credenceTake(k: string, c: number, r: number, n: number): Promise<[number, number]> }).credenceTake;
+    const [allowed, milli] = await take.call(this.redis, `${this.prefix}${policy.name}:${key}`, policy.capacity, policy.rate, this.clock.now().getTime());
+    const tokens = milli / 1000;
+    return {
+      allowed: allowed === 1,
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((policy.capacity - tokens) / policy.rate),
+      retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / policy.rate)),
+    };
+  }
+
+  async close(): Promise<void> {}
+}

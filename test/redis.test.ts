@@ -1,0 +1,96 @@
+// With REDIS_URL, rate-limit buckets and cache invalidation hold across instances: two runtimes on one database
+// and one Redis behave as one service.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryRecordCache } from '../src/domain/pages/record-cache.js';
+import { shareInvalidations } from '../src/domain/pages/record-cache.redis.js';
+import { RedisRateLimiter } from '../src/http/rate-limit.redis.js';
+import { TestClock } from './harness.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+let reachable = false;
+const clients: Redis[] = [];
+const client = () => {
+  const r = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true });
+  clients.push(r);
+  return r;
+};
+
+beforeAll(async () => {
+  const probe = client();
+  try {
+    await probe.connect();
+    reachable = (await probe.ping()) === 'PONG';
+  } catch {
+    reachable = false;
+  }
+  if (!reachable) {
+    if (process.env.CI) throw new Error(`Redis is not reachable at ${REDIS_URL}`);
+    console.warn(`\n!! Redis not reachable at ${REDIS_URL}: the Redis tests are SKIPPED.\n`);
+  }
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+});
+
+describe('Redis', () => {
+  it('shares token buckets between instances, refilled by the clock', async (ctx) => {
+    if (!reachable) return ctx.skip();
+    const clock = new TestClock();
+    const prefix = `credence:test:${randomBytes(4).toString('hex')}:`;
+    const a = new RedisRateLimiter(client(), clock, prefix);
+    const b = new RedisRateLimiter(client(), clock, prefix);
+    const policy = { name: 'p', capacity: 3, rate: 1 };
+    const results = [await a.limit('k', policy), await b.limit('k', policy), await a.limit('k', policy), await b.limit('k', policy)];
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results[3]).toMatchObject({ remaining: 0, retryAfterSeconds: 1 });
+    expect((await a.limit('other', policy)).allowed).toBe(true);
+    clock.advance(2000);
+    expect((await b.limit('k', policy)).allowed).toBe(true);
+    const keys = await clients[0]!.keys(`${prefix}*`);
+    if (keys.length) await clients[0]!.del(...keys);
+  });
+
+  it('clears every instance’s record cache when one invalidates', async (ctx) => {
+    if (!reachable) return ctx.skip();
+    const channel = `credence:test:${randomBytes(4).toString('hex')}`;
+    const one = new MemoryRecordCache();
+    const two = new MemoryRecordCache();
+    await shareInvalidations(one, client(), client(), channel);
+    await shareInvalidations(two, client(), client(), channel);
+    let loads = 0;
+    const load = async () => ++loads;
+    await one.getOrLoad('k', load);
+    await two.getOrLoad('k', load);
+    expect(loads).toBe(2);
+    one.invalidateAll();
+    // `two` reloads once the message arrives; until then it still answers from its cache.
+    await expect.poll(async () => (await two.getOrLoad('k', load), loads), { timeout: 2000 }).toBe(3);
+    await one.getOrLoad('k', load);
+    expect(loads).toBe(4);
+  });
+});
+
+describe('two instances on one Redis', () => {
+  it('share the /v1 per-IP bucket over HTTP', async (ctx) => {
+    if (!reachable) return ctx.skip();
+    const { startTestApp } = await import('./harness.js');
+    const { Client, randomIp } = await import('./client.js');
+    const a = await startTestApp({ redisUrl: REDIS_URL });
+    const b = await startTestApp({ redisUrl: REDIS_URL });
+    try {
+      const ip = randomIp();
+      const ca = new Client(a.baseUrl, ip);
+      const cb = new Client(b.baseUrl, ip);
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) statuses.push((await ca.get('/v1/pages/record?url=https://x.example/')).status);
+      for (let i = 0; i < 31; i++) statuses.push((await cb.get('/v1/pages/record?url=https://x.example/')).status);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.slice(0, 59).every((s) => s === 404)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
