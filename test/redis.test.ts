@@ -94,3 +94,14 @@ describe('two instances on one Redis', () => {
     }
   });
 });
+
+describe('Redis unreachable', () => {
+  it('falls back to per-instance buckets', async () => {
+    const dead = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, lazyConnect: true, enableOfflineQueue: false });
+    clients.push(dead);
+    const limiter = new RedisRateLimiter(dead, new TestClock());
+    const policy = { name: 'p', capacity: 1, rate: 1 };
+    expect((await limiter.limit('k', policy)).allowed).toBe(true);
+    expect((await limiter.limit('k', policy)).allowed).toBe(false);
+  });
+});

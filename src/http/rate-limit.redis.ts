@@ -2,7 +2,7 @@
 // atomic across instances; the caller's clock is passed in so a test clock drives it as it drives the memory one.
 import type { Redis } from 'ioredis';
 import type { Clock } from '../domain/clock.js';
-import type { RateLimiter, RateLimitPolicy, RateLimitResult } from './rate-limit.js';
+import { MemoryRateLimiter, type RateLimiter, type RateLimitPolicy, type RateLimitResult } from './rate-limit.js';
 
 // KEYS[1] bucket; ARGV: capacity, rate (tokens/s), now (ms). Returns {allowed, tokens*1000}.
 const TAKE = `
@@ -28,15 +28,27 @@ return {allowed, math.floor(tokens * 1000)}
 `;
 
 export class RedisRateLimiter implements RateLimiter {
+  // While Redis cannot be reached, each instance limits on its own rather than refusing or unlimiting everyone.
+  private readonly fallback: MemoryRateLimiter;
+
   constructor(
     private readonly redis: Redis,
     private readonly clock: Clock,
     private readonly prefix = 'credence:rl:',
   ) {
     redis.defineCommand('credenceTake', { numberOfKeys: 1, lua: TAKE });
+    this.fallback = new MemoryRateLimiter(clock);
   }
 
   async limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult> {
+    try {
+      return await this.shared(key, policy);
+    } catch {
+      return this.fallback.limit(key, policy);
+    }
+  }
+
+  private async shared(key: string, policy: RateLimitPolicy): Promise<RateLimitResult> {
     const take = (this.redis as unknown as { credenceTake(k: string, c: number, r: number, n: number): Promise<[number, number]> }).credenceTake;
     const [allowed, milli] = await take.call(this.redis, `${this.prefix}${policy.name}:${key}`, policy.capacity, policy.rate, this.clock.now().getTime());
     const tokens = milli / 1000;
