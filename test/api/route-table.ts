@@ -1,0 +1,481 @@
+// Every route of the app in one table: what credential it needs and how to make one valid call to it. The security
+// suite (auth.security.test.ts) runs its auth-failure cases on every authenticated row, the fuzz suite
+// (fuzz.error.test.ts) throws bad input at every row, and a coverage test fails when the app grows a route this
+// table does not name, so a new route cannot skip either suite.
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { createAdmin } from '../../src/domain/accounts/account.service.js';
+import { Client, randomIp } from '../client.js';
+import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import type { TestApp } from '../harness.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/**
+ * - `none`: public; a presented credential is still checked (a bad one is a 401).
+ * - `session`: a session token only; an API key is 403 `session_required`.
+ * - `admin`: an admin's session only; a key is 403 `session_required`, anyone else's session 403 `forbidden`.
+ * - `publisher`: a publisher key, or the session of a member of the publication; a contributor key is 403.
+ * - `contributor`: a contributor key or any session; a publisher key acts for its publisher only, so it is 403.
+ * - `signedIn`: any session or key.
+ */
+export type AuthKind = 'none' | 'session' | 'admin' | 'publisher' | 'contributor' | 'signedIn';
+
+/** The people and things a valid call needs, made once per test file by `makeWorld`. */
+export interface World {
+  t: TestApp;
+  /** Owner of `pub`; session and publisher routes are called as this account unless a row says otherwise. */
+  owner: TestUser;
+  /** A publication with a verified domain and a publisher key of `owner`. */
+  pub: TestPublisher;
+  /** A page registered to `pub`. */
+  page: { id: number; url: string };
+  /** An account in no publication, with a contributor key (made with `publisher: null`). */
+  contributor: TestUser;
+  contributorKey: string;
+  /** An account `owner` may add to `pub` as a member. */
+  teammate: TestUser;
+  /** An account that creates publications, so `owner` stays in exactly one (the /v1 routes cannot name one). */
+  founder: TestUser;
+  /** An operator's session (`createAdmin`, then a real login). */
+  admin: { id: number; token: string };
+  /** An accepted contribution: the author `owner` on `page`. */
+  contributionId: number;
+  /** An open request on `pub`'s pages. */
+  requestId: number;
+  /** An issued panel statement. */
+  panelId: string;
+}
+
+export interface RouteSpec {
+  method: Method;
+  /** As the OpenAPI documents write it: `/api/v1/account/api-keys/{id}`. */
+  path: string;
+  auth: AuthKind;
+  /** Routes without an OpenAPI entry (health, docs, the documents themselves). */
+  hidden?: boolean;
+  /** Path parameters for a valid call; may make what they name (a key to revoke). */
+  params?: (w: World) => Promise<Record<string, string>> | Record<string, string>;
+  query?: (w: World) => Record<string, string>;
+  /** A valid body: every field the route takes, so the fuzz suite varies each one. May make what it names. */
+  body?: (w: World) => Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The session a valid session call uses, when it is not the kind's default (see `sessionFor`). */
+  as?: (w: World) => string;
+  /** The statuses a valid call answers with. */
+  ok: number[];
+  /** The valid call ends the credential it is made with (logout): callers use a fresh session for it. */
+  endsSession?: boolean;
+  /** The body is one item or an array of at most 500, answered item by item (SPEC §9). */
+  batch?: boolean;
+  /**
+   * Embeds: made for readers' browsers, which send no credential, so a presented one is neither needed nor checked,
+   * and the body is the seed's `{html}` (no `success`).
+   */
+  embed?: boolean;
+}
+
+export const unique = () => randomBytes(4).toString('hex');
+
+export const ROUTES: RouteSpec[] = [
+  // Sessions and who is calling.
+  { method: 'POST', path: '/api/v1/auth/signup', auth: 'none', ok: [201], body: () => signupBody() },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    auth: 'none',
+    ok: [200],
+    body: (w) => ({ email: w.owner.email, password: w.owner.password }),
+  },
+  { method: 'POST', path: '/api/v1/auth/logout', auth: 'session', ok: [200], endsSession: true },
+  { method: 'GET', path: '/api/v1/whoami', auth: 'signedIn', ok: [200] },
+
+  // The account (session only).
+  { method: 'GET', path: '/api/v1/account', auth: 'session', ok: [200] },
+  {
+    method: 'PATCH',
+    path: '/api/v1/account/profile',
+    auth: 'session',
+    ok: [200],
+    body: () => ({ name: 'Pat Owner', summary: 'Edits things', topics: ['health', 'science'] }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publishers',
+    auth: 'session',
+    ok: [201],
+    as: (w) => w.founder.token,
+    body: () => ({ name: 'The Daily', slug: `daily-${unique()}` }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/account/publishers/{slug}/members',
+    auth: 'session',
+    ok: [200],
+    params: (w) => ({ slug: w.pub.slug }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publishers/{slug}/members',
+    auth: 'session',
+    ok: [200, 201],
+    params: (w) => ({ slug: w.pub.slug }),
+    body: (w) => ({ username: w.teammate.username, role: 'editor' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/account/publishers/{slug}/domains',
+    auth: 'session',
+    ok: [200],
+    params: (w) => ({ slug: w.pub.slug }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publishers/{slug}/domains',
+    auth: 'session',
+    ok: [200, 201],
+    params: (w) => ({ slug: w.pub.slug }),
+    body: () => ({ domain: `claim-${unique()}.example` }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publishers/{slug}/domains/{domain}/verify',
+    auth: 'session',
+    // The world's domain is verified already, so this answers without touching DNS or the network.
+    ok: [200],
+    params: (w) => ({ slug: w.pub.slug, domain: w.pub.domain }),
+  },
+  { method: 'GET', path: '/api/v1/account/api-keys', auth: 'session', ok: [200] },
+  {
+    method: 'POST',
+    path: '/api/v1/account/api-keys',
+    auth: 'session',
+    ok: [201],
+    body: (w) => ({ name: 'cms', expires_in_days: 30, publisher: w.pub.slug }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/api-keys/{id}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => ({ id: String(await newKeyId(w)) }),
+  },
+
+  // Pages: publisher actions, and the public trust record.
+  {
+    method: 'POST',
+    path: '/api/v1/pages',
+    auth: 'publisher',
+    ok: [200, 201],
+    batch: true,
+    // A session caller in several publications names one; a key ignores it.
+    query: (w) => ({ publisher: w.pub.slug }),
+    body: (w) => ({ url: `https://${w.pub.domain}/news/${unique()}`, title: 'A story', topic: 'health', authors: [w.owner.username] }),
+  },
+  { method: 'GET', path: '/api/v1/pages', auth: 'publisher', ok: [200], query: (w) => ({ publisher: w.pub.slug, page: '1', per_page: '20' }) },
+  { method: 'GET', path: '/api/v1/pages/lookup', auth: 'none', ok: [200], query: (w) => ({ url: w.page.url }) },
+  { method: 'GET', path: '/api/v1/articles/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
+
+  // Requests: publishers open and cancel them; contributors take and release them; anyone reads the marketplace.
+  {
+    method: 'POST',
+    path: '/api/v1/requests',
+    auth: 'publisher',
+    ok: [201],
+    batch: true,
+    query: (w) => ({ publisher: w.pub.slug }),
+    body: (w) => ({ url: `https://${w.pub.domain}/asks/${unique()}`, request_type: 'fact_checker', title: 'Check the figures', brief: 'Table 2', topic: 'health' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/requests/{id}/cancel',
+    auth: 'publisher',
+    ok: [200],
+    query: (w) => ({ publisher: w.pub.slug }),
+    params: async (w) => ({ id: String(await openRequest(w)) }),
+  },
+  { method: 'GET', path: '/api/v1/review-requests', auth: 'none', ok: [200], query: () => ({ topic: 'health', type: 'reviewer', page: '1' }) },
+  { method: 'GET', path: '/api/v1/review-requests/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.requestId) }) },
+  {
+    method: 'POST',
+    path: '/api/v1/review-requests/{id}/take',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await openRequest(w)) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/review-requests/{id}/release',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await takenRequest(w)) }),
+  },
+
+  // Submitted work: contributors submit, list and withdraw their own; publishers read their inbox and decide.
+  {
+    method: 'POST',
+    path: '/api/v1/submissions',
+    auth: 'contributor',
+    ok: [201],
+    batch: true,
+    body: (w) => submissionBody(w),
+  },
+  { method: 'GET', path: '/api/v1/submissions', auth: 'contributor', ok: [200], query: () => ({ status: 'pending', page: '1', per_page: '20' }) },
+  {
+    method: 'POST',
+    path: '/api/v1/submissions/{id}/withdraw',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await pendingSubmission(w)) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/publisher-auth/requests',
+    auth: 'publisher',
+    ok: [200],
+    query: (w) => ({ publisher: w.pub.slug, status: 'pending', page: '1' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/submissions/decide',
+    auth: 'publisher',
+    ok: [200],
+    batch: true,
+    query: (w) => ({ publisher: w.pub.slug }),
+    body: async (w) => ({ submission_id: await pendingSubmission(w), decision: 'reject', note: 'Needs a primary source' }),
+  },
+
+  // Contributors, publications, records and proofs: public.
+  { method: 'GET', path: '/api/v1/contributors', auth: 'none', ok: [200], query: () => ({ topic: 'health', q: 'name', page: '1' }) },
+  { method: 'GET', path: '/api/v1/contributors/{username}', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
+  { method: 'GET', path: '/api/v1/publishers', auth: 'none', ok: [200], query: () => ({ page: '1', per_page: '20' }) },
+  { method: 'GET', path: '/api/v1/publishers/{slug}', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
+  { method: 'GET', path: '/records/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
+  { method: 'GET', path: '/proofs/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.contributionId) }) },
+
+  // Panels: operators issue, anyone reads.
+  { method: 'POST', path: '/api/v1/admin/panels', auth: 'admin', ok: [201], body: () => statementBody() },
+  {
+    method: 'POST',
+    path: '/api/v1/admin/panels/{id}/versions',
+    auth: 'admin',
+    ok: [201],
+    params: (w) => ({ id: w.panelId }),
+    // Without `version`: the current one plus 1, so every valid call issues the next.
+    body: () => versionBody(),
+  },
+  { method: 'GET', path: '/v1/panels', auth: 'none', ok: [200], query: () => ({ topic: 'health', page: '1' }) },
+  { method: 'GET', path: '/v1/panels/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.panelId }), query: () => ({ version: '1' }) },
+
+  // The public surface.
+  { method: 'GET', path: '/v1/pages/record', auth: 'none', ok: [200], query: (w) => ({ url: w.page.url }) },
+  {
+    method: 'POST',
+    path: '/v1/requests',
+    auth: 'publisher',
+    ok: [201],
+    body: (w) => ({ url: `https://${w.pub.domain}/v1-asks/${unique()}`, type: 'review', topic: 'health' }),
+  },
+  { method: 'GET', path: '/v1/requests', auth: 'publisher', ok: [200], query: () => ({ page: '1' }) },
+  { method: 'GET', path: '/v1/contributors/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
+
+  // Embeds: open to every origin, cached, not rate limited.
+  {
+    method: 'GET',
+    path: '/api/v1/embed/article/{id}',
+    auth: 'none',
+    embed: true,
+    ok: [200],
+    params: (w) => ({ id: String(w.page.id) }),
+    query: () => ({ style: 'full', lang: 'en', format: 'json' }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/embed/by-url',
+    auth: 'none',
+    embed: true,
+    ok: [200],
+    query: (w) => ({ url: w.page.url, style: 'compact', lang: 'de', format: 'json' }),
+  },
+  { method: 'GET', path: '/embed.js', auth: 'none', embed: true, ok: [200] },
+  { method: 'OPTIONS', path: '/api/v1/embed/article/{id}', auth: 'none', embed: true, hidden: true, ok: [204], params: (w) => ({ id: String(w.page.id) }) },
+  { method: 'OPTIONS', path: '/api/v1/embed/by-url', auth: 'none', embed: true, hidden: true, ok: [204], query: (w) => ({ url: w.page.url }) },
+  { method: 'GET', path: '/embed/demo', auth: 'none', embed: true, hidden: true, ok: [200] },
+
+  // Outside the OpenAPI documents.
+  { method: 'GET', path: '/healthz', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/api/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
+];
+
+/** The rows that need a credential: each gets the full security suite. */
+export const AUTH_ROUTES = ROUTES.filter((r) => r.auth !== 'none');
+/** The rows anyone may call, listed on purpose. */
+export const PUBLIC_ROUTES = ROUTES.filter((r) => r.auth === 'none');
+
+export const routeName = (r: Pick<RouteSpec, 'method' | 'path'>) => `${r.method} ${r.path}`;
+
+export function signupBody(): Record<string, unknown> {
+  const username = `user-${unique()}`;
+  return { email: `${username}@mail.test`, password: 'correct horse battery', name: `Name ${username}`, username };
+}
+
+/** The path with its `{params}` filled in and its query appended. */
+export function fillPath(path: string, params: Record<string, string> = {}, query?: Record<string, string>): string {
+  const filled = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${path}`);
+    return encodeURIComponent(value);
+  });
+  const qs = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
+  return filled + qs;
+}
+
+/** One valid call to a route: its filled path and body. */
+export async function validCall(route: RouteSpec, w: World): Promise<{ path: string; body: Record<string, unknown> | undefined }> {
+  const params = route.params ? await route.params(w) : {};
+  return { path: fillPath(route.path, params, route.query?.(w)), body: route.body ? await route.body(w) : undefined };
+}
+
+/** The session a valid call of this route is made with. */
+export function sessionFor(route: RouteSpec, w: World): string {
+  if (route.as) return route.as(w);
+  if (route.auth === 'admin') return w.admin.token;
+  if (route.auth === 'contributor') return w.contributor.token;
+  return w.owner.token;
+}
+
+/** Whether the route acts on an API key at all. */
+export const takesKey = (route: RouteSpec) => route.auth === 'publisher' || route.auth === 'contributor' || route.auth === 'signedIn';
+
+/** The API key a valid call of this route is made with, or null when the route takes no key. */
+export function keyFor(route: RouteSpec, w: World): string | null {
+  if (route.auth === 'publisher' || route.auth === 'signedIn') return w.pub.key;
+  if (route.auth === 'contributor') return w.contributorKey;
+  return null;
+}
+
+export function submissionBody(w: World): Record<string, unknown> {
+  return {
+    url: w.page.url,
+    role: 'correction',
+    summary: 'Corrects the year of the study',
+    evidence: { before: 'published in 2019', after: 'published in 2021', reason: 'The journal page gives 2021', sources: ['https://journal.example/doi/10.1000/182'] },
+  };
+}
+
+export function statementBody(): Record<string, unknown> {
+  return { id: `panel-${unique()}`, ...versionBody() };
+}
+
+/** Statement content; the answer differs on every call, since a version may not repeat the one before. */
+export function versionBody(): Record<string, unknown> {
+  return {
+    topic: 'health',
+    question: 'Does daily vitamin D prevent respiratory infections in healthy adults?',
+    answer: `Possibly a small reduction in people with low levels; little or no effect otherwise (${unique()}).`,
+    certainty: 'low-moderate',
+    vote: { agree: 2, dissent: 1 },
+    panel: [
+      { name: 'Dr. Helena Voss', role: 'chair', vote: 'agree' },
+      { name: 'Prof. Kofi Asante', role: 'member', vote: 'agree' },
+      { name: 'Dr. Pavel Horak', role: 'member', vote: 'dissent' },
+    ],
+    revisit_by: '2028-06-01',
+    reopen_triggers: ['new_study'],
+  };
+}
+
+/** A new open request on `pub`'s pages. */
+async function openRequest(w: World): Promise<number> {
+  const res = await w.pub.api.post('/api/v1/requests', { url: `https://${w.pub.domain}/asks/${unique()}`, request_type: 'reviewer' });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
+}
+
+/** A new request, taken by `contributor`. */
+async function takenRequest(w: World): Promise<number> {
+  const id = await openRequest(w);
+  const res = await w.contributor.client.post(`/api/v1/review-requests/${id}/take`);
+  expect(res.status, res.text).toBe(200);
+  return id;
+}
+
+/** A new pending submission of `contributor` on `pub`'s page. */
+async function pendingSubmission(w: World): Promise<number> {
+  const res = await w.contributor.client.post('/api/v1/submissions', submissionBody(w));
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
+}
+
+async function newKeyId(w: World): Promise<number> {
+  const res = await w.owner.client.post('/api/v1/account/api-keys', { name: 'to revoke', publisher: null });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
+}
+
+/** A fresh session of `owner` (for routes that end the session they are called with). */
+export async function freshSession(w: World): Promise<string> {
+  const res = await new Client(w.t.baseUrl, randomIp()).post('/api/v1/auth/login', { email: w.owner.email, password: w.owner.password });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data.token as string;
+}
+
+export async function makeWorld(t: TestApp): Promise<World> {
+  const owner = await signup(t);
+  const pub = await publisher(t, { owner });
+  const url = `https://${pub.domain}/world/front-page`;
+  const reg = await pub.api.post('/api/v1/pages', { url, title: 'Front page', topic: 'health', authors: [owner.username] });
+  expect(reg.status, reg.text).toBe(201);
+  const record = await new Client(t.baseUrl, randomIp()).get(`/v1/pages/record?url=${encodeURIComponent(url)}`);
+  expect(record.status, record.text).toBe(200);
+  const contributor = await signup(t);
+
+  const adminName = `admin-${unique()}`;
+  const adminLogin = { email: `${adminName}@ops.test`, password: 'a long admin password' };
+  const made = await createAdmin(t.runtime.deps, { ...adminLogin, username: adminName, name: `Admin ${adminName}` });
+  const session = await new Client(t.baseUrl, randomIp()).post('/api/v1/auth/login', adminLogin);
+  expect(session.status, session.text).toBe(200);
+  const admin = { id: made.user_id, token: session.body.data.token as string };
+  const statement = statementBody();
+  const issued = await new Client(t.baseUrl, randomIp(), admin.token).post('/api/v1/admin/panels', statement);
+  expect(issued.status, issued.text).toBe(201);
+
+  const w: World = {
+    t,
+    owner,
+    pub,
+    page: { id: reg.body.data.id as number, url },
+    contributor,
+    contributorKey: await contributorKey(contributor),
+    teammate: await signup(t),
+    founder: await signup(t),
+    admin,
+    contributionId: Number(String(record.body.contributions[0].id).replace(/^ctb_/, '')),
+    requestId: 0,
+    panelId: statement.id as string,
+  };
+  w.requestId = await openRequest(w);
+  return w;
+}
+
+/**
+ * The app's routes as Fastify prints them (`METHOD /path/{param}`, HEAD left out): the truth the table is checked
+ * against, hidden routes included.
+ */
+export function routesOf(printed: string): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of printed.split('\n')) {
+    const m = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?\s*$/.exec(line);
+    if (!m) continue;
+    const depth = m[1]!.length / 4;
+    const full = (depth > 0 ? stack[depth - 1]! : '') + m[2]!;
+    stack[depth] = full;
+    stack.length = depth + 1;
+    for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
+      if (method && method !== 'HEAD') out.push(`${method} ${full.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
+    }
+  }
+  return out;
+}
