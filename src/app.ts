@@ -1,10 +1,9 @@
 // buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
 // app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Deps } from './domain/deps.js';
-import { v1Envelope } from './http/error-handler.js';
-import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { validatorCompiler } from './http/validation.js';
 import { OpenApiCollector } from './surfaces/docs/openapi.js';
@@ -48,9 +47,21 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { maxParamLength: 500 },
+    // Errors Fastify raises before routing (a malformed percent-encoding, an overlong path parameter) get the
+    // envelope of the surface the path falls in, and a request id, like every other answer.
+    frameworkErrors: (error, req, reply) => {
+      void reply.header('X-Request-Id', req.id);
+      const envelope = req.url.startsWith(`${API_PREFIX}/`) || req.url === API_PREFIX ? apiEnvelope : v1Envelope;
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const body = envelope(new AppError(status, 'invalid_request', status === 414 ? 'A path parameter is too long' : 'The URL is malformed'));
+      // Typed loosely: this runs before any route, so no route's reply schema applies.
+      return (reply as FastifyReply).status(status).type('application/json; charset=utf-8').send(body);
+    },
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
+  // JSON only: a text/plain body is refused with 415, not parsed as a string.
+  app.removeContentTypeParser('text/plain');
   const routes: BuiltApp['routes'] = [];
   app.addHook('onRoute', (route) => {
     const hidden = Boolean((route.config as { hidden?: boolean } | undefined)?.hidden);

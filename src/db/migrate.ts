@@ -1,6 +1,6 @@
 // The same migrate() runs at boot, in `credence migrate` and in the test harness. Migrations are listed in code
 // (not read from a folder) so they work identically from `src/` under tsx and from the compiled `dist/`.
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider, sql } from 'kysely';
 import type { Database } from './client.js';
 import { migrations } from './migrations/index.js';
 
@@ -14,7 +14,13 @@ export async function migrate(database: Database): Promise<string[]> {
       return out;
     },
   };
-  const migrator = new Migrator({ db: database.db, provider });
+  // On PostgreSQL the migration tables live in the current schema: without saying so, Kysely would find another
+  // schema's tables in the same database and skip creating its own.
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

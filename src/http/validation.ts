@@ -34,9 +34,64 @@ const strictAjv = makeAjv({ coerce: false });
 const lenientAjv = makeAjv({ coerce: true });
 
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  // Batch items are checked one by one (itemValidator), so one bad item fails alone (SPEC §9).
   if ((schema as Record<string, unknown>)[BATCH_MARK]) return batchShapeValidator;
-  return httpPart === 'body' ? strictAjv.compile(schema) : lenientAjv.compile(schema);
+  return withoutNul(httpPart === 'body' ? strictAjv.compile(schema) : lenientAjv.compile(schema));
 };
+
+/** Deeper input than any route accepts is refused before anything walks it. */
+const MAX_DEPTH = 32;
+
+type Unstorable = { path: string; why: 'nul' | 'depth' };
+
+/**
+ * The first place input cannot be stored or walked: a string (or key) holding a NUL character, which PostgreSQL
+ * cannot store in text, or nesting deeper than any route takes. Iterative, so hostile nesting cannot overflow the
+ * stack.
+ */
+export function findUnstorable(root: unknown): Unstorable | null {
+  const stack: [unknown, string, number][] = [[root, '', 0]];
+  while (stack.length > 0) {
+    const [value, path, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return { path: path || '(body)', why: 'nul' };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_DEPTH) return { path: path || '(body)', why: 'depth' };
+    for (const [k, v] of Object.entries(value)) {
+      const child = path ? `${path}.${k}` : k;
+      if (k.includes('\u0000')) return { path: child, why: 'nul' };
+      stack.push([v, child, depth + 1]);
+    }
+  }
+  return null;
+}
+
+function unstorableError({ path, why }: Unstorable): AppError {
+  if (why === 'depth') {
+    // Name the field that holds the nesting, not the 32nd level inside it.
+    const field = path.split('.')[0] ?? '(body)';
+    return new AppError(400, 'invalid_request', `${field}: is nested too deeply`, [{ field, message: `is nested more than ${MAX_DEPTH} levels deep` }]);
+  }
+  // A URL holding a NUL is simply not a URL (SPEC §3 answers those with invalid_url).
+  const code = /(^|\.)url$/.test(path) ? 'invalid_url' : 'invalid_request';
+  return new AppError(400, code, `${path}: must not contain NUL characters`, [{ field: path, message: 'must not contain NUL characters' }]);
+}
+
+/** Refuse unstorable input before the schema runs; Ajv's errors pass through. */
+function withoutNul(validate: ((data: unknown) => unknown) & { errors?: unknown }): FastifyValidator {
+  const wrapped: FastifyValidator = (data: unknown) => {
+    const bad = findUnstorable(data);
+    if (bad !== null) return { error: unstorableError(bad) };
+    const result = validate(data);
+    wrapped.errors = validate.errors as FastifyValidator['errors'];
+    return result as ReturnType<FastifyValidator>;
+  };
+  return wrapped;
+}
+
+type FastifyValidator = ReturnType<FastifySchemaCompiler<TSchema>>;
 
 function batchShapeValidator(body: unknown) {
   if (Array.isArray(body)) {
@@ -92,6 +147,8 @@ function collectAllowed(e: ErrorObject): string | null {
 export function itemValidator<T>(schema: TSchema): (value: unknown) => { ok: true; value: T } | { ok: false; error: AppError } {
   const check: ValidateFunction = strictAjv.compile(schema);
   return (value) => {
+    const bad = findUnstorable(value);
+    if (bad !== null) return { ok: false, error: unstorableError(bad) };
     if (check(value)) return { ok: true, value: value as T };
     const details = toDetails(check.errors);
     const first = details[0];

@@ -40,9 +40,9 @@ describe('embed by URL', () => {
   it('answers an empty html for a page without accepted work, or an unknown page', async () => {
     await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/empty`, title: 'Empty' });
     const empty = await byUrl(`https://${pub.domain}/empty`);
-    expect(empty.body).toEqual({ html: '', title: 'Empty' });
+    expect(empty.body).toEqual({ success: true, html: '', title: 'Empty' });
     const unknown = await byUrl('https://unknown.example/x');
-    expect(unknown.body).toEqual({ html: '', title: '' });
+    expect(unknown.body).toEqual({ success: true, html: '', title: '' });
   });
 
   it('is CORS-open without credentials, cached 5 minutes, with an ETag and 304', async () => {
@@ -124,7 +124,7 @@ describe('embed by article id', () => {
   it('answers {html}, and a self-injecting script with format=js', async () => {
     const res = await anon.get(`/api/v1/embed/article/${pageId}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['html']);
+    expect(Object.keys(res.body)).toEqual(['success', 'html']);
     expect(res.body.html).toContain('Nellie Bly');
     const js = await anon.get(`/api/v1/embed/article/${pageId}?format=js&style=compact`);
     expect(js.headers.get('content-type')).toContain('application/javascript');

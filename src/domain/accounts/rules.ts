@@ -1,7 +1,8 @@
 // The shape rules of an account, shared by the HTTP schemas and the CLI.
 export const USERNAME_PATTERN = '^(?=.*[a-z])[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$';
 export const SLUG_PATTERN = USERNAME_PATTERN;
-export const EMAIL_PATTERN = '^[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+$';
+// Linear: no part of the domain can be matched two ways, so a hostile address cannot make it backtrack.
+export const EMAIL_PATTERN = '^[^@\\s]{1,64}@[^@\\s.]+(\\.[^@\\s.]+)+$';
 export const PASSWORD_MIN = 10;
 // scrypt's cost does not grow with length, but nobody needs more, and it bounds the work per login.
 export const PASSWORD_MAX = 200;

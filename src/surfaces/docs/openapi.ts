@@ -1,7 +1,7 @@
 // OpenAPI 3.1 documents built from the routes' own schemas: each surface collects its routes as they are
 // registered, so a route cannot exist without being described (test/openapi.test.ts holds us to it).
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { optional, publisherCaller, sessionOnly, signedIn } from '../../http/auth.js';
+import { contributorCaller, optional, publisherCaller, sessionOnly, signedIn } from '../../http/auth.js';
 import { ErrorBody } from '../../http/schemas.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[] };
@@ -22,8 +22,17 @@ interface Collected {
   route: RouteOptions;
 }
 
+/** A request the service sends (OpenAPI 3.1 `webhooks`): its JSON body and its headers. */
+export interface WebhookDoc {
+  summary: string;
+  description?: string;
+  body: unknown;
+  headers: { name: string; description: string }[];
+}
+
 export class OpenApiCollector {
   private readonly routes: Collected[] = [];
+  private readonly webhooks = new Map<string, WebhookDoc>();
 
   constructor(private readonly opts: OpenApiOptions) {}
 
@@ -37,6 +46,11 @@ export class OpenApiCollector {
         this.routes.push({ method: method.toLowerCase(), url: route.url, route });
       }
     });
+  }
+
+  /** Describe an event the surface's webhooks deliver; it appears under the document's `webhooks`. */
+  addWebhook(name: string, doc: WebhookDoc): void {
+    this.webhooks.set(name, doc);
   }
 
   /** Every documented `METHOD /path` (with `{param}`), for the coverage test. */
@@ -62,6 +76,7 @@ export class OpenApiCollector {
       info: { title: this.opts.title, version: this.opts.version, description: this.opts.description },
       servers: [{ url: `${serverUrl}${this.opts.prefix}` }],
       paths,
+      ...(this.webhooks.size > 0 ? { webhooks: this.webhookItems() } : {}),
       components: {
         schemas: { Error: errorSchema },
         securitySchemes: {
@@ -70,6 +85,22 @@ export class OpenApiCollector {
         },
       },
     };
+  }
+
+  private webhookItems(): Record<string, unknown> {
+    const items: Record<string, unknown> = {};
+    for (const [name, w] of this.webhooks) {
+      items[name] = {
+        post: {
+          summary: w.summary,
+          ...(w.description ? { description: w.description } : {}),
+          parameters: w.headers.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
+          requestBody: { required: true, content: { 'application/json': { schema: clean(w.body) } } },
+          responses: { '2XX': { description: 'Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried' } },
+        },
+      };
+    }
+    return items;
   }
 
   private operation(route: RouteOptions): Record<string, unknown> {
@@ -86,7 +117,7 @@ export class OpenApiCollector {
     const guards = ([] as unknown[]).concat(route.preValidation ?? []);
     const security = guards.includes(sessionOnly)
       ? [{ bearer: [] }]
-      : guards.includes(signedIn) || guards.includes(publisherCaller)
+      : guards.includes(signedIn) || guards.includes(publisherCaller) || guards.includes(contributorCaller)
         ? [{ bearer: [] }, { apiKeyHeader: [] }]
         : guards.includes(optional)
           ? [{}]

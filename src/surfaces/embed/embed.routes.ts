@@ -49,7 +49,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The attribution block of a page, by id (CORS-open, cached 5 minutes, ETag)',
         params: IdParam,
         querystring: Type.Object(EmbedQuery),
-        response: { 200: Type.Object({ html: Type.String() }, { description: 'With format=js: a script' }) },
+        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String() }, { description: 'With format=js: a script' }) },
       },
     },
     async (req, reply) => {
@@ -67,7 +67,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         tags,
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
         querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), ...EmbedQuery }),
-        response: { 200: Type.Object({ html: Type.String(), title: Type.String() }, { description: 'With format=js: a script' }) },
+        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() }, { description: 'With format=js: a script' }) },
       },
     },
     async (req, reply) => {

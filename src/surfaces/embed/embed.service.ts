@@ -25,7 +25,8 @@ export function injectingScript(html: string): string {
 }
 
 function output(html: string, extra: Record<string, string>, format: EmbedFormat): EmbedOutput {
-  const body = format === 'js' ? injectingScript(html) : JSON.stringify({ html, ...extra });
+  // Every /api/v1 answer carries `success` (SPEC §6); the block itself is `html` as the seed shows it.
+  const body = format === 'js' ? injectingScript(html) : JSON.stringify({ success: true, html, ...extra });
   return { body, etag: etagOf(body), contentType: format === 'js' ? 'application/javascript; charset=utf-8' : 'application/json; charset=utf-8' };
 }
 

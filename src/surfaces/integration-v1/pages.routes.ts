@@ -15,7 +15,8 @@ import { TrustRecord, presentTrustRecord } from './record.presenter.js';
 
 const PageItem = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH }),
+    // Length and scheme are checked by the URL rules (SPEC §3) so that they answer invalid_url.
+    url: Type.String({ description: `http(s), at most ${MAX_URL_LENGTH} characters` }),
     title: Type.Optional(Type.String({ maxLength: 500 })),
     topic: Type.Optional(Type.String({ maxLength: 100 })),
     authors: Type.Optional(

@@ -15,7 +15,7 @@ import { ApiRequest, presentApiRequest } from './work.presenter.js';
 
 const RequestItem = Type.Object(
   {
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'The page; registered first if new' })),
+    url: Type.Optional(Type.String({ description: `The page (http(s), at most ${MAX_URL_LENGTH} characters); registered first if new` })),
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The page, by id (instead of url)' })),
     request_type: StringEnum(API_REQUEST_TYPES),
     title: Type.Optional(Type.String({ maxLength: 300 })),

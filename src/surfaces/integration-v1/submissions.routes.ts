@@ -17,7 +17,7 @@ import { ApiSubmission, presentApiSubmission } from './work.presenter.js';
 
 const SubmissionItem = Type.Object(
   {
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'A registered page' })),
+    url: Type.Optional(Type.String({ description: 'A registered page' })),
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     request_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'A request the caller has taken' })),
     role: Type.Optional(StringEnum(SUBMITTABLE_ROLES, { description: 'Required without request_id' })),

@@ -69,7 +69,7 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Open a request for work on a page of a verified domain',
         body: Type.Object(
           {
-            url: Type.String({ minLength: 1, maxLength: 2048 }),
+            url: Type.String({ description: 'Full URL of the page, on a verified domain' }),
             type: StringEnum(V1_REQUEST_TYPES),
             topic: Type.Optional(Type.String({ maxLength: 100, description: 'Used to match specialists' })),
           },
