@@ -19,7 +19,7 @@ export interface BuiltApp {
   app: FastifyInstance;
   openapi: { v1: OpenApiCollector; api: OpenApiCollector };
   /** Every route registered, for the test that holds the OpenAPI documents complete. */
-  routes: { method: string; url: string; hidden: boolean }[];
+  routes: { method: string; url: string; hidden: boolean; html: boolean }[];
 }
 
 /** `logStream`: where log lines go (stdout by default; tests read them). */
@@ -64,9 +64,10 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   app.removeContentTypeParser('text/plain');
   const routes: BuiltApp['routes'] = [];
   app.addHook('onRoute', (route) => {
-    const hidden = Boolean((route.config as { hidden?: boolean } | undefined)?.hidden);
+    const config = route.config as { hidden?: boolean; html?: boolean } | undefined;
+    const hidden = Boolean(config?.hidden || config?.html);
     for (const method of ([] as string[]).concat(route.method)) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, hidden });
+      if (method !== 'HEAD') routes.push({ method, url: route.url, hidden, html: Boolean(config?.html) });
     }
   });
   // Outside any surface (unknown paths, /docs): the /v1 envelope.

@@ -14,6 +14,8 @@ export interface SurfaceOptions {
   rateLimit: (req: FastifyRequest) => { policy: RateLimitPolicy; key: string } | null;
   /** Set a 404 handler for the surface's prefix (false for routes mounted at the root, which has its own). */
   notFound?: boolean;
+  /** Replace the envelope's error handler (the web pages answer errors as pages). */
+  errorHandler?: Parameters<FastifyInstance['setErrorHandler']>[0];
 }
 
 export function allowlist(entries: string[]): (ip: string) => boolean {
@@ -33,7 +35,7 @@ export function allowlist(entries: string[]): (ip: string) => boolean {
 }
 
 export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOptions): void {
-  app.setErrorHandler(errorHandler(opts.envelope));
+  app.setErrorHandler(opts.errorHandler ?? errorHandler(opts.envelope));
   if (opts.notFound !== false) app.setNotFoundHandler(notFoundHandler(opts.envelope));
   const exempt = allowlist(deps.config.rateLimitAllowlist);
 

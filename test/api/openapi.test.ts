@@ -20,13 +20,14 @@ describe('OpenAPI', () => {
     expect(visible.length).toBeGreaterThan(10);
     expect(visible.filter((op) => !documented.has(op))).toEqual([]);
     // Hidden routes are only the documents themselves and operational endpoints.
-    expect(built.routes.filter((r) => r.hidden).map((r) => `${r.method} ${r.url}`).sort()).toEqual(
+    expect(built.routes.filter((r) => r.hidden && !r.html).map((r) => `${r.method} ${r.url}`).sort()).toEqual(
       [
         'GET /api/v1/openapi.json',
         'GET /docs',
         'GET /healthz',
         'GET /v1/openapi.json',
         'GET /embed/demo',
+        'GET /assets/app.css',
         'OPTIONS /api/v1/embed/article/:id',
         'OPTIONS /api/v1/embed/by-url',
       ].sort(),

@@ -39,7 +39,9 @@ export class OpenApiCollector {
   /** Register on the surface's instance before its routes. */
   attach(app: FastifyInstance): void {
     app.addHook('onRoute', (route) => {
-      if ((route.config as { hidden?: boolean } | undefined)?.hidden) return;
+      // Pages for people (config.html) and operational routes (config.hidden) are not part of the API.
+      const config = route.config as { hidden?: boolean; html?: boolean } | undefined;
+      if (config?.hidden || config?.html) return;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         if (method === 'HEAD') continue;

@@ -8,7 +8,7 @@ import type { Deps } from '../../domain/deps.js';
 import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
 import { Nullable, Ok } from '../../http/schemas.js';
 
-const SignupBody = Type.Object(
+export const SignupBody = Type.Object(
   {
     email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }),
     password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
@@ -20,7 +20,7 @@ const SignupBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const LoginBody = Type.Object(
+export const LoginBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: PASSWORD_MAX }) },
   { additionalProperties: false },
 );

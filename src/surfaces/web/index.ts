@@ -1,29 +1,87 @@
-// Public addresses at the site root (record_url, proof_url; the web pages later). /v1 envelope and /v1 limits.
-import type { FastifyInstance } from 'fastify';
+// The site root: server-rendered pages for people (SPEC §12, issue "web app"), the public record and proof
+// addresses (HTML for browsers, JSON otherwise), embed.js and its demo. /v1 envelope and /v1 limits for JSON.
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import { v1Envelope } from '../../http/error-handler.js';
+import { errorHandler, toAppError, v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { embedDemoPage } from '../embed/demo.page.js';
 import { embedScriptRoute } from '../embed/embed.routes.js';
+import { authPages } from './auth.pages.js';
+import { html } from './html.js';
+import { Redirect, sendPage } from './kit.js';
 import { recordRoutes } from './records.routes.js';
+import { resolveWebUser } from './session.js';
+
+const STYLESHEET = fs.readFileSync(new URL('../../../public/app.css', import.meta.url), 'utf8');
+
+/** Browsers ask for HTML first; API clients (curl's `*∕*`, fetch) do not. */
+export function wantsHtml(req: FastifyRequest): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.startsWith('application/json');
+}
+
+const isHtmlRoute = (req: FastifyRequest) => Boolean((req.routeOptions.config as { html?: boolean } | undefined)?.html);
 
 export function web(deps: Deps, openapi: OpenApiCollector) {
   const keyPolicy = { name: 'v1-key', capacity: 600, rate: 10 };
   const anonPolicy = { name: 'v1-ip', capacity: 60, rate: 1 };
+  const jsonErrors = errorHandler(v1Envelope);
+
+  const negotiated = (req: FastifyRequest) => Boolean((req.routeOptions.config as { negotiated?: boolean } | undefined)?.negotiated);
+  // Pages answer errors as pages (and redirects thrown by handlers as 303s); everything else in the /v1 envelope.
+  const pageErrors = async (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof Redirect) return reply.redirect(err.location, 303);
+    if (!(isHtmlRoute(req) || (negotiated(req) && wantsHtml(req)))) return jsonErrors(err, req, reply);
+    const error = toAppError(err);
+    if (error.status >= 500) req.log.error({ err }, 'page failed');
+    if (error.headers) void reply.headers(error.headers);
+    const message = error.status >= 500 ? `Something went wrong on our side. Quote request id ${req.id} if you report it.` : error.message;
+    const title = error.status === 404 ? 'Not found' : 'That did not work';
+    return sendPage(
+      deps,
+      req,
+      reply,
+      { title, noindex: true, body: html`<h1>${title}</h1><p class="notice error" role="alert">${message}</p><p><a href="/">Back to the start</a></p>` },
+      error.status,
+    );
+  };
+
   return async function plugin(app: FastifyInstance) {
     setupSurface(app, deps, {
       envelope: v1Envelope,
       notFound: false,
+      errorHandler: pageErrors,
       rateLimit: (req) => {
         if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
+        // People browsing pages are limited per signed-in account, else per address.
         const caller = callerKey(req);
         return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
       },
     });
+    // Forms post application/x-www-form-urlencoded; repeated fields become arrays.
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of new URLSearchParams(body as string)) {
+        const prev = out[k];
+        out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+      }
+      done(null, out);
+    });
+    app.addHook('preHandler', async (req) => {
+      if (isHtmlRoute(req) || negotiated(req)) await resolveWebUser(deps, req);
+      else req.webUser = null;
+    });
+
+    app.get('/assets/app.css', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
+      reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+    );
+
     openapi.attach(app);
     recordRoutes(app, deps);
     embedScriptRoute(app);
     embedDemoPage(app, deps);
+    authPages(app, deps);
   };
 }

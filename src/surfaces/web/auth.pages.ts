@@ -1,0 +1,105 @@
+// Sign up, log in, log out (SPEC §5, §16) for people: the API's services, a session cookie, CSRF on every form.
+import type { FastifyInstance } from 'fastify';
+import * as accounts from '../../domain/accounts/account.service.js';
+import type { Deps } from '../../domain/deps.js';
+import { AppError } from '../../http/errors.js';
+import { itemValidator } from '../../http/validation.js';
+import { LoginBody, SignupBody } from '../integration-v1/auth.routes.js';
+import { html } from './html.js';
+import { csrfField } from './layout.js';
+import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, safeNext, sendPage, str } from './kit.js';
+import { endWebSession, startWebSession } from './session.js';
+
+const validSignup = itemValidator<{ email: string; password: string; name: string; username: string }>(SignupBody);
+const validLogin = itemValidator<{ email: string; password: string }>(LoginBody);
+
+export function authPages(app: FastifyInstance, deps: Deps) {
+  const signupPage = (req: Parameters<typeof pageContext>[1], reply: Parameters<typeof pageContext>[2], values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
+    const ctx = pageContext(deps, req, reply);
+    return sendPage(
+      deps,
+      req,
+      reply,
+      {
+        title: 'Sign up',
+        body: html`<h1>Create your account</h1>
+<p class="lede">Contributors take requests and submit evidence; publishers register pages and decide. One account can do both.</p>
+<form method="post" action="/signup" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'name', label: 'Name', value: values.name, error: errors.name, required: true, autocomplete: 'name', hint: 'Shown on your public profile' })}
+${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, autocomplete: 'username', hint: '3-40 lower-case letters, digits and hyphens' })}
+${field({ name: 'email', label: 'Email', type: 'email', value: values.email, error: errors.email, required: true, autocomplete: 'email', hint: 'Never shown to anyone' })}
+${field({ name: 'password', label: 'Password', type: 'password', error: errors.password, required: true, autocomplete: 'new-password', hint: 'At least 10 characters' })}
+<div><button type="submit">Sign up</button></div></form>
+<p>Already have an account? <a href="/login">Log in</a>.</p>`,
+      },
+      status,
+    );
+  };
+
+  app.get('/signup', { config: { html: true } }, async (req, reply) => signupPage(req, reply));
+
+  app.post('/signup', { config: { html: true } }, async (req, reply) => {
+    const form = readForm(deps, req);
+    const values = { name: str(form.name), username: str(form.username).toLowerCase(), email: str(form.email), password: str(form.password) };
+    const checked = validSignup(values);
+    if (!checked.ok) return signupPage(req, reply, values, fieldErrorsOf(checked.error.details), 400);
+    try {
+      const session = await accounts.signup(deps, checked.value);
+      startWebSession(req, reply, session.token);
+      return reply.redirect('/me?done=welcome', 303);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 409) {
+        const key = err.message.includes('username') ? 'username' : 'email';
+        return signupPage(req, reply, values, { [key]: err.message }, 409);
+      }
+      throw err;
+    }
+  });
+
+  const loginPage = (req: Parameters<typeof pageContext>[1], reply: Parameters<typeof pageContext>[2], email = '', error = '', status = 200) => {
+    const ctx = pageContext(deps, req, reply);
+    const next = safeNext((req.query as Record<string, unknown>).next, '');
+    return sendPage(
+      deps,
+      req,
+      reply,
+      {
+        title: 'Log in',
+        body: html`<h1>Log in</h1>
+${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+<form method="post" action="/login${next ? `?next=${encodeURIComponent(next)}` : ''}" class="stack">${csrfField(ctx)}
+${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email' })}
+${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
+<div><button type="submit">Log in</button></div></form>
+<p>New here? <a href="/signup">Create an account</a>.</p>`,
+      },
+      status,
+    );
+  };
+
+  app.get('/login', { config: { html: true } }, async (req, reply) => (req.webUser ? reply.redirect('/me', 303) : loginPage(req, reply)));
+
+  app.post('/login', { config: { html: true } }, async (req, reply) => {
+    const form = readForm(deps, req);
+    const values = { email: str(form.email), password: str(form.password) };
+    const checked = validLogin(values);
+    if (!checked.ok) return loginPage(req, reply, values.email, 'Enter your email and password.', 400);
+    try {
+      const session = await accounts.login(deps, checked.value, req.ip);
+      startWebSession(req, reply, session.token);
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 401 || err.status === 429)) {
+        return loginPage(req, reply, values.email, err.message, err.status);
+      }
+      throw err;
+    }
+    return reply.redirect(safeNext((req.query as Record<string, unknown>).next, '/me'), 303);
+  });
+
+  app.post('/logout', { config: { html: true } }, async (req, reply) => {
+    readForm(deps, req);
+    if (req.webUser) await accounts.logout(deps, req.webUser.accountId, req.webUser.sessionId);
+    endWebSession(req, reply);
+    throw new Redirect('/?done=logged-out');
+  });
+}

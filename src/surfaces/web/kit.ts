@@ -1,0 +1,89 @@
+// What every page handler uses: render a page in the layout, send a redirect, require a signed-in user, read a
+// form, and show field errors next to their fields.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { csrfToken, verifyCsrf } from './csrf.js';
+import { html, type SafeHtml } from './html.js';
+import { layout, type PageContext, type PageOptions } from './layout.js';
+import type { WebUser } from './session.js';
+
+/** Thrown by a handler to send the browser elsewhere (after a form post, or to the log-in page). */
+export class Redirect extends Error {
+  constructor(readonly location: string) {
+    super(`redirect to ${location}`);
+  }
+}
+
+export function pageContext(deps: Deps, req: FastifyRequest, reply: FastifyReply): PageContext {
+  return { siteUrl: deps.config.siteUrl, user: req.webUser, csrf: csrfToken(req, reply), path: req.url.split('?')[0] ?? '/' };
+}
+
+export function sendPage(deps: Deps, req: FastifyRequest, reply: FastifyReply, page: PageOptions, status = 200) {
+  const ctx = pageContext(deps, req, reply);
+  return reply
+    .status(status)
+    .header('cache-control', req.webUser ? 'private, no-store' : 'no-cache')
+    .type('text/html; charset=utf-8')
+    .send(layout(ctx, page));
+}
+
+/** The signed-in user, or a redirect to the log-in page that comes back here. */
+export function requireUser(req: FastifyRequest): WebUser {
+  if (!req.webUser) throw new Redirect(`/login?next=${encodeURIComponent(req.url)}`);
+  return req.webUser;
+}
+
+export function requireAdmin(req: FastifyRequest): WebUser {
+  const user = requireUser(req);
+  if (!user.isAdmin) throw new AppError(403, 'forbidden', 'Only operators can open this page');
+  return user;
+}
+
+/** A form post's fields (strings; repeated fields as arrays), after the CSRF checks. */
+export function readForm(deps: Deps, req: FastifyRequest): Record<string, string | string[]> {
+  verifyCsrf(req, deps.config.siteUrl);
+  const body = (req.body ?? {}) as Record<string, string | string[]>;
+  const { _csrf: _ignored, ...fields } = body;
+  return fields;
+}
+
+export const str = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
+
+/** Only same-site paths: an open redirect would let a link on another site send people anywhere. */
+export function safeNext(next: unknown, fallback: string): string {
+  return typeof next === 'string' && /^\/(?!\/)[^\s\\]*$/.test(next) ? next : fallback;
+}
+
+export type FieldErrors = Record<string, string>;
+
+export const fieldErrorsOf = (details: ErrorDetail[] | undefined): FieldErrors =>
+  Object.fromEntries((details ?? []).map((d) => [d.field.split('.')[0] ?? d.field, d.message]));
+
+/** A labelled input with its error next to it, wired for screen readers. */
+export function field(opts: {
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+  error?: string | undefined;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+  textarea?: boolean;
+}): SafeHtml {
+  const id = `f-${opts.name}`;
+  const described = [opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}`;
+  const control = opts.textarea
+    ? html`<textarea ${common}>${opts.value ?? ''}</textarea>`
+    : html`<input type="${opts.type ?? 'text'}" ${common} value="${opts.value ?? ''}">`;
+  return html`<div><label for="${id}">${opts.label}${opts.hint ? html` <span class="hint" id="${id}-hint">${opts.hint}</span>` : ''}</label>
+${control}${opts.error ? html`<p class="field-error" id="${id}-error">${opts.error}</p>` : ''}</div>`;
+}
+
+export function notice(req: FastifyRequest, messages: Record<string, string>): SafeHtml {
+  const key = (req.query as Record<string, unknown> | undefined)?.done;
+  const text = typeof key === 'string' ? messages[key] : undefined;
+  return text ? html`<p class="notice" role="status">${text}</p>` : html``;
+}
