@@ -1,0 +1,54 @@
+// The part of autocannon's API the benchmarks use (the package ships no types).
+declare module 'autocannon' {
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+    p99_9: number;
+  }
+
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    setupRequest?: (req: { path: string; method: string; headers: Record<string, string> }) => unknown;
+  }
+
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    pipelining?: number;
+    timeout?: number;
+    title?: string;
+    headers?: Record<string, string>;
+    requests?: RequestSpec[];
+    warmup?: { connections?: number; duration?: number };
+  }
+
+  export interface Result {
+    title?: string;
+    requests: Histogram;
+    latency: Histogram;
+    throughput: Histogram;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+
+  interface Instance extends PromiseLike<Result> {
+    stop(): void;
+  }
+
+  function autocannon(opts: Options): Instance;
+  export default autocannon;
+}

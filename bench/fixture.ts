@@ -1,0 +1,148 @@
+// The benchmark's data: publishers with verified domains and accounts made through the services (as the demo
+// does), then many pages and their accepted contributions inserted in bulk. Bulk rows are fixture setup, not
+// product behaviour, so they skip the per-page service path; they still use the real URL keys (url-keys.ts) and
+// the real reputation recompute, so every page looks exactly as if it had been registered. Outbox events are
+// not written: nothing on the read path reads them.
+import { loadConfig } from '../src/config.js';
+import { createRuntime } from '../src/deps.js';
+import { signup, updateOwnProfile } from '../src/domain/accounts/account.service.js';
+import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
+import { parsePageUrl } from '../src/domain/pages/url-keys.js';
+import { recomputeReputation } from '../src/domain/reputation/reputation.store.js';
+import { DEMO_CONTRIBUTORS, DEMO_PUBLISHERS, type DemoTopic, HEADLINES, SLOTS, demoEmail } from '../src/demo/demo-data.js';
+import { slugify } from '../src/demo/demo-plan.js';
+import { createPrng } from '../src/demo/prng.js';
+
+export interface Fixture {
+  /** Every registered page URL, in id order. */
+  urls: string[];
+  pages: number;
+  contributions: number;
+  buildSeconds: number;
+}
+
+const ROWS_PER_INSERT = 500; // 10 columns: 5,000 bound values, far below SQLite's limit
+const ROWS_PER_TRANSACTION = 10_000;
+const NOW = '2026-11-21T00:00:00.000Z';
+const FIRST_DAY = Date.parse('2024-01-01T00:00:00.000Z');
+const DAY_MS = 86_400_000;
+
+/** Other accepted work, as a share of pages: realistic records have more than authors. */
+const EXTRA_ROLES: { role: string; share: number; summary: string }[] = [
+  { role: 'review', share: 0.12, summary: 'Reviewed the medical and scientific claims' },
+  { role: 'fact_check', share: 0.1, summary: 'Checked the figures against the published sources' },
+  { role: 'correction', share: 0.03, summary: 'Corrected a figure' },
+  { role: 'source', share: 0.05, summary: 'Added the primary source' },
+];
+
+export async function buildFixture(opts: { dataDir: string; pages: number; log: (line: string) => void }): Promise<Fixture> {
+  const started = Date.now();
+  const config = loadConfig({ DATA_DIR: opts.dataDir, LOG_LEVEL: 'silent' });
+  const rt = await createRuntime(config);
+  const { deps } = rt;
+  const db = deps.db;
+  const rng = createPrng(100_000);
+  try {
+    // People and publications through the services, a few sign-ups at a time (scrypt runs on the thread pool).
+    const people = [...DEMO_PUBLISHERS.map((p) => p.owner), ...DEMO_CONTRIBUTORS];
+    const ids = new Map<string, number>();
+    for (let i = 0; i < people.length; i += 4) {
+      await Promise.all(
+        people.slice(i, i + 4).map(async (p) => {
+          const r = await signup(deps, { email: demoEmail(p.username), password: 'bench-password-123', name: p.name, username: p.username });
+          await updateOwnProfile(deps, r.user_id, { summary: p.summary, topics: p.topics });
+          ids.set(p.username, r.user_id);
+        }),
+      );
+    }
+    const publisherIds: number[] = [];
+    for (const p of DEMO_PUBLISHERS) {
+      publisherIds.push((await createPublisher(deps, ids.get(p.owner.username)!, { name: p.name, slug: p.slug })).id);
+      await verifyDomainByOperator(deps, p.slug, p.domain);
+    }
+    opts.log(`fixture: ${people.length} accounts and ${DEMO_PUBLISHERS.length} publishers with verified domains`);
+
+    // Pages, shared between publishers in proportion to their demo sizes.
+    const weights = DEMO_PUBLISHERS.map((p) => p.pages);
+    const totalWeight = weights.reduce((a, b) => a + b, 0);
+    const urls: string[] = [];
+    let contributions = 0;
+    for (let start = 0; start < opts.pages; start += ROWS_PER_TRANSACTION) {
+      const end = Math.min(opts.pages, start + ROWS_PER_TRANSACTION);
+      await db.transaction().execute(async (trx) => {
+        for (let chunk = start; chunk < end; chunk += ROWS_PER_INSERT) {
+          const pages = [];
+          const credits: { lookupKey: string; topic: DemoTopic; createdAt: string }[] = [];
+          for (let i = chunk; i < Math.min(end, chunk + ROWS_PER_INSERT); i++) {
+            let pick = rng.int(totalWeight);
+            let pi = 0;
+            while (pick >= weights[pi]!) pick -= weights[pi++]!;
+            const publisher = DEMO_PUBLISHERS[pi]!;
+            const topic = rng.pick(publisher.sections);
+            const title = rng.pick(HEADLINES[topic]).replace(/\{(\w+)\}/g, (_, slot: string) => rng.pick(SLOTS[slot] ?? [slot]));
+            const createdAt = new Date(FIRST_DAY + rng.int(1050) * DAY_MS + rng.int(DAY_MS)).toISOString();
+            const path = publisher.path({ section: topic, slug: `${slugify(title)}-${i + 1}`, date: createdAt });
+            const url = parsePageUrl(`https://${publisher.host}${path}`);
+            if (!url) throw new Error(`fixture made an invalid URL: ${path}`);
+            urls.push(url.url);
+            pages.push({
+              publisher_id: publisherIds[pi]!,
+              url: url.url,
+              lookup_key: url.lookupKey,
+              embed_key: url.embedKey,
+              host: url.host,
+              title: title.charAt(0).toUpperCase() + title.slice(1),
+              topic,
+              created_at: createdAt,
+              updated_at: createdAt,
+            });
+            credits.push({ lookupKey: url.lookupKey, topic, createdAt });
+          }
+          const inserted = await trx.insertInto('pages').values(pages).returning(['id', 'lookup_key']).execute();
+          const idOf = new Map(inserted.map((r) => [r.lookup_key, r.id]));
+          const rows = credits.flatMap((c) => creditsFor(rng, idOf.get(c.lookupKey)!, c.topic, c.createdAt, ids));
+          for (let r = 0; r < rows.length; r += ROWS_PER_INSERT) {
+            await trx.insertInto('contributions').values(rows.slice(r, r + ROWS_PER_INSERT)).execute();
+          }
+          contributions += rows.length;
+        }
+      });
+      opts.log(`fixture: pages ${end.toLocaleString('en')}/${opts.pages.toLocaleString('en')}`);
+    }
+    // Reputation as the services keep it: counts, scores and levels from the contributions just written.
+    await recomputeReputation(db, [...ids.values()], NOW);
+    const fixture = { urls, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000 };
+    opts.log(`fixture: ${fixture.pages.toLocaleString('en')} pages and ${contributions.toLocaleString('en')} contributions in ${fixture.buildSeconds.toFixed(1)} s`);
+    return fixture;
+  } finally {
+    await rt.close();
+  }
+}
+
+/** Accepted contributions for one page: usually an author (sometimes two), sometimes a review, check or fix. */
+function creditsFor(rng: ReturnType<typeof createPrng>, pageId: number, topic: DemoTopic, at: string, ids: Map<string, number>) {
+  const experts = DEMO_CONTRIBUTORS.filter((c) => c.topics.includes(topic));
+  const credit = (username: string, role: string, summary: string, change?: { from: string; to: string }) => ({
+    page_id: pageId,
+    account_id: ids.get(username)!,
+    role,
+    summary,
+    change_from: change?.from ?? null,
+    change_to: change?.to ?? null,
+    accepted_at: at,
+    created_at: at,
+  });
+  const rows = [];
+  const authors = new Set<string>();
+  if (!rng.chance(0.12)) {
+    authors.add(rng.pick(experts).username);
+    if (rng.chance(0.15)) authors.add(rng.pick(experts).username);
+  }
+  for (const a of authors) rows.push(credit(a, 'author', 'Wrote this page'));
+  for (const extra of EXTRA_ROLES) {
+    if (!rng.chance(extra.share)) continue;
+    const who = rng.pick(experts.filter((e) => !authors.has(e.username)));
+    rows.push(credit(who.username, extra.role, extra.summary, extra.role === 'correction' ? { from: '12 percent', to: '21 percent' } : undefined));
+  }
+  return rows;
+}

@@ -1,0 +1,320 @@
+// `npm run bench`: build 100,000 registered pages in a temporary SQLite file, start the real app and a bare
+// Fastify route in child processes (the same process model for both), and load each scenario of scenarios.ts
+// with autocannon from this process. Prints a table, writes bench/reports/latest.json and latest.md.
+//
+//   npm run bench -- [--pages 100000] [--duration 10] [--warmup 2] [--connections 50] [--rounds 1] [--only a,b]
+//                    [--cpu-prof]
+//
+// --rounds N runs the whole list N times, interleaved (so a busy neighbour slows every scenario alike), and
+// reports each scenario's median round.
+// --cpu-prof profiles each target process and prints where its time went (see bench/profile.ts); the profiles
+// stay in a temporary folder for Chrome DevTools.
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon, { type Result } from 'autocannon';
+import { buildFixture, type Fixture } from './fixture.js';
+import { formatProfile, summarizeProfile } from './profile.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+import type { ChildMessage, TargetName } from './server.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPORTS = path.join(HERE, 'reports');
+/** The issue's aim: lookups at 60% or more of the bare route's throughput. */
+const AIM = 0.6;
+
+interface Settings {
+  pages: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  rounds: number;
+  cpuProf: boolean;
+  scenarios: Scenario[];
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  target: TargetName;
+  requests: number;
+  rps: number;
+  latencyMs: { p50: number; p99: number; mean: number; max: number };
+  throughputMBs: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** Share of record-cache calls answered without loading (app targets only). */
+  cacheHitRate: number | null;
+  serverRssMB: number;
+  /** The server process's CPU time (user + system) per answered request, in microseconds. */
+  serverCpuPerRequestUs: number;
+  /** Server CPU time over wall time: 1.0 is one core fully busy. Well below 1, the client was the limit. */
+  serverCpuBusy: number;
+  /** req/s relative to the baseline scenario's, as measured. */
+  ratioToBaseline: number | null;
+  /** req/s of every round, in order; the other figures are those of the median round. */
+  roundsRps: number[];
+  /** The baseline's CPU per request over this one's: the ratio when neither is held back by the client. */
+  cpuRatioToBaseline: number | null;
+}
+
+function settingsFrom(argv: string[]): Settings {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      pages: { type: 'string', default: '100000' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '1' },
+      only: { type: 'string' },
+      'cpu-prof': { type: 'boolean', default: false },
+    },
+  });
+  const only = values.only?.split(',').map((s) => s.trim());
+  const scenarios = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  if (only && scenarios.length !== only.length) {
+    throw new Error(`unknown scenario in --only; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  }
+  return {
+    pages: Number(values.pages),
+    duration: Number(values.duration),
+    warmup: Number(values.warmup),
+    connections: Number(values.connections),
+    rounds: Math.max(1, Number(values.rounds)),
+    cpuProf: values['cpu-prof'] ?? false,
+    scenarios,
+  };
+}
+
+/** A target server in its own process, plus a way to ask it for its counters. */
+class Target {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {}
+
+  static async start(target: TargetName, dataDir: string, profileDir: string | null): Promise<Target> {
+    const child = fork(path.join(HERE, 'server.ts'), [target, dataDir], {
+      execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the ${target} server exited (${code}) before listening`)));
+      child.on('message', (m: ChildMessage) => {
+        if (m.type === 'listening') resolve(m.port);
+      });
+    });
+    return new Target(child, port);
+  }
+
+  stats(): Promise<Extract<ChildMessage, { type: 'stats' }>> {
+    return new Promise((resolve) => {
+      const onMessage = (m: ChildMessage) => {
+        if (m.type !== 'stats') return;
+        this.child.off('message', onMessage);
+        resolve(m);
+      };
+      this.child.on('message', onMessage);
+      this.child.send({ type: 'stats' });
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function load(port: number, next: () => string, seconds: number, connections: number): Promise<Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          req.path = next();
+          return req;
+        },
+      },
+    ],
+  });
+}
+
+/** One request before measuring: a benchmark of 404s or 429s would measure nothing useful. */
+async function check(port: number, scenario: Scenario, next: () => string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}${next()}`);
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${scenario.name}: the first request answered ${res.status}: ${text.slice(0, 300)}`);
+  if (scenario.target === 'app' && !text.includes('"contributions"') && !text.includes('"contributors"')) {
+    throw new Error(`${scenario.name}: the first request did not return a record: ${text.slice(0, 300)}`);
+  }
+}
+
+async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, target: Target): Promise<ScenarioResult> {
+  const next = scenario.paths(fixture);
+  await check(target.port, scenario, next);
+  process.stdout.write(`${scenario.name}: warming up ${s.warmup} s, measuring ${s.duration} s with ${s.connections} connections ... `);
+  if (s.warmup > 0) await load(target.port, next, s.warmup, s.connections);
+  await target.stats(); // resets the counters: the warm-up is not measured
+  const r = await load(target.port, next, s.duration, s.connections);
+  const stats = await target.stats();
+  const result: ScenarioResult = {
+    name: scenario.name,
+    description: scenario.description,
+    target: scenario.target,
+    requests: r.requests.total,
+    rps: r.requests.average,
+    latencyMs: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, max: r.latency.max },
+    throughputMBs: r.throughput.average / 1_048_576,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    cacheHitRate: stats.cacheCalls > 0 ? 1 - stats.cacheMisses / stats.cacheCalls : null,
+    serverRssMB: stats.rssBytes / 1_048_576,
+    serverCpuPerRequestUs: stats.cpuMicros / Math.max(1, r.requests.total),
+    serverCpuBusy: stats.cpuMicros / Math.max(1, stats.elapsedMicros),
+    ratioToBaseline: null,
+    roundsRps: [r.requests.average],
+    cpuRatioToBaseline: null,
+  };
+  console.log(
+    `${fmt(result.rps)} req/s, p99 ${fmt(result.latencyMs.p99, 1)} ms, server ${fmt(result.serverCpuPerRequestUs)} µs CPU/request, ${pct(result.serverCpuBusy)} busy`,
+  );
+  if (result.non2xx > 0 || result.errors > 0) {
+    console.log(`  warning: ${result.non2xx} non-2xx answers and ${result.errors} errors; the figure is suspect`);
+  }
+  return result;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: os.availableParallelism(),
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const pct = (r: number | null) => (r === null ? '—' : `${Math.round(r * 100)}%`);
+
+export function markdownTable(results: ScenarioResult[]): string {
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.latencyMs.p50, 1)} | ${fmt(r.latencyMs.p99, 1)} | ${pct(r.ratioToBaseline)} | ` +
+        `${fmt(r.serverCpuPerRequestUs)} | ${pct(r.serverCpuBusy)} | ${pct(r.cpuRatioToBaseline)} | ${pct(r.cacheHitRate)} | ${r.non2xx + r.errors} |`,
+  );
+  return [
+    '| scenario | req/s | p50 ms | p99 ms | req/s vs bare | server µs CPU/req | server CPU busy | CPU/req vs bare | cache hits | non-2xx + errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const s = settingsFrom(process.argv.slice(2));
+  const m = machine();
+  const date = new Date().toISOString();
+  console.log(`credence bench ${date.slice(0, 10)}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, node ${m.node}`);
+  console.log(`${s.pages.toLocaleString('en')} pages; ${s.scenarios.map((x) => x.name).join(', ')}`);
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-'));
+  const profileDir = s.cpuProf ? fs.mkdtempSync(path.join(os.tmpdir(), 'credence-prof-')) : null;
+  const targets = new Map<TargetName, Target>();
+  try {
+    const fixture = await buildFixture({ dataDir, pages: s.pages, log: (line) => console.log(line) });
+    const rounds: ScenarioResult[][] = s.scenarios.map(() => []);
+    for (let round = 1; round <= s.rounds; round++) {
+      if (s.rounds > 1) console.log(`round ${round}/${s.rounds}`);
+      for (const [i, scenario] of s.scenarios.entries()) {
+        let target = targets.get(scenario.target);
+        if (!target) {
+          target = await Target.start(scenario.target, dataDir, profileDir ? path.join(profileDir, scenario.target) : null);
+          targets.set(scenario.target, target);
+        }
+        rounds[i]!.push(await runScenario(s, scenario, fixture, target));
+      }
+    }
+    const results = rounds.map((runs) => {
+      const median = [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]!;
+      return { ...median, roundsRps: runs.map((r) => r.rps) };
+    });
+    const baseline = results.find((r) => r.name === SCENARIOS[0]!.name);
+    for (const r of results) {
+      r.ratioToBaseline = baseline ? r.rps / baseline.rps : null;
+      r.cpuRatioToBaseline = baseline ? baseline.serverCpuPerRequestUs / r.serverCpuPerRequestUs : null;
+    }
+
+    const table = markdownTable(results);
+    console.log(`\n${table}\n`);
+    for (const r of results.filter((x) => x.name.startsWith('lookup') && x.ratioToBaseline !== null)) {
+      const ok = r.ratioToBaseline! >= AIM;
+      console.log(
+        `${r.name}: ${pct(r.ratioToBaseline)} of the bare route's req/s (aim ${pct(AIM)}): ${ok ? 'met' : 'NOT met'}; ` +
+          `by server CPU per request: ${pct(r.cpuRatioToBaseline)}`,
+      );
+    }
+
+    const settings = {
+      pages: fixture.pages,
+      contributions: fixture.contributions,
+      fixtureSeconds: Math.round(fixture.buildSeconds * 10) / 10,
+      duration: s.duration,
+      warmup: s.warmup,
+      connections: s.connections,
+      rounds: s.rounds,
+      database: 'sqlite (embedded)',
+      rateLimits: 'lifted for 127.0.0.1 by RATE_LIMIT_ALLOWLIST=127.0.0.1',
+      processModel: 'each target in its own child process (node --import tsx); autocannon in the parent',
+      cpuProfile: s.cpuProf,
+    };
+    fs.mkdirSync(REPORTS, { recursive: true });
+    // A partial run (--only, other settings) or a profiled one is not the record: it goes to files git ignores.
+    const full = s.scenarios.length === SCENARIOS.length && !s.cpuProf && s.pages === 100_000;
+    const [jsonFile, mdFile] = full ? ['latest.json', 'latest.md'] : ['partial.json.tmp', 'partial.md.tmp'];
+    fs.writeFileSync(path.join(REPORTS, jsonFile), `${JSON.stringify({ date, machine: m, settings, results }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(REPORTS, mdFile),
+      `Run ${date} on ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, node ${m.node}; ` +
+        `${fixture.pages.toLocaleString('en')} pages, ${s.connections} connections, ${s.duration} s per scenario after ${s.warmup} s of warm-up` +
+        `${s.rounds > 1 ? `, median of ${s.rounds} interleaved rounds` : ''}.\n\n${table}\n`,
+    );
+    console.log(`report: bench/reports/${jsonFile} and ${mdFile}`);
+
+    if (profileDir) {
+      for (const [name, target] of targets) {
+        await target.stop();
+        // Node writes one profile per thread; the loader's worker thread is nearly idle, so show the busiest.
+        const dir = path.join(profileDir, name);
+        const summaries = fs
+          .readdirSync(dir)
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .map((f) => ({ file: path.join(dir, f), summary: summarizeProfile(path.join(dir, f)) }))
+          .sort((a, b) => b.summary.totalMs - a.summary.totalMs);
+        const busiest = summaries[0];
+        if (!busiest) continue;
+        console.log(`\nCPU profile of the ${name} process (${busiest.file}; Chrome DevTools opens it):\n`);
+        console.log(formatProfile(busiest.summary));
+      }
+    }
+  } finally {
+    for (const t of targets.values()) await t.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

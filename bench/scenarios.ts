@@ -1,0 +1,74 @@
+// What `npm run bench` measures, in order. To add a benchmark, add a scenario here: a target process, and the
+// path of each request (a function, so a run can walk a large set of URLs without building every path first).
+// The first scenario is the baseline every other one is compared with.
+import { createPrng } from '../src/demo/prng.js';
+import type { Fixture } from './fixture.js';
+import type { TargetName } from './server.js';
+
+export interface Scenario {
+  name: string;
+  description: string;
+  target: TargetName;
+  /** Returns a function giving the next request's path; called once per run, with the fixture built. */
+  paths(fixture: Fixture): () => string;
+}
+
+/** How many URLs the warm scenarios cycle through: well inside the record cache (20,000 entries). */
+export const WARM_SET = 1_000;
+
+/**
+ * Paths for every registered page, built before the clock starts: the client has one core, and encoding a URL per
+ * request in setupRequest costs it about a fifth of its rate.
+ */
+function pathsFor(fixture: Fixture, prefix: string): string[] {
+  return fixture.urls.map((url) => `${prefix}${encodeURIComponent(url)}`);
+}
+
+/** Paths picked uniformly at random from every registered page: most miss the record cache. */
+function randomPaths(fixture: Fixture, prefix: string, seed: number): () => string {
+  const all = pathsFor(fixture, prefix);
+  const rng = createPrng(seed);
+  return () => all[rng.int(all.length)]!;
+}
+
+/** A fixed set of WARM_SET paths, requested in random order: after the warm-up every lookup is a cache hit. */
+function warmPaths(fixture: Fixture, prefix: string, seed: number): () => string {
+  const all = pathsFor(fixture, prefix);
+  const pick = createPrng(seed);
+  const set = Array.from({ length: Math.min(WARM_SET, all.length) }, () => all[pick.int(all.length)]!);
+  const rng = createPrng(seed + 1);
+  return () => set[rng.int(set.length)]!;
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'bare',
+    description: 'Fastify route returning a constant object; same query strings, so the client does the same work',
+    target: 'bare',
+    paths: (f) => randomPaths(f, '/bare?url=', 1),
+  },
+  {
+    name: 'lookup-warm',
+    description: `GET /api/v1/pages/lookup over ${WARM_SET.toLocaleString('en')} URLs (record cache warm)`,
+    target: 'app',
+    paths: (f) => warmPaths(f, '/api/v1/pages/lookup?url=', 2),
+  },
+  {
+    name: 'lookup-cold',
+    description: 'GET /api/v1/pages/lookup over every registered URL, uniformly at random',
+    target: 'app',
+    paths: (f) => randomPaths(f, '/api/v1/pages/lookup?url=', 3),
+  },
+  {
+    name: 'record-warm',
+    description: `GET /v1/pages/record over ${WARM_SET.toLocaleString('en')} URLs (record cache warm)`,
+    target: 'app',
+    paths: (f) => warmPaths(f, '/v1/pages/record?url=', 4),
+  },
+  {
+    name: 'record-cold',
+    description: 'GET /v1/pages/record over every registered URL, uniformly at random',
+    target: 'app',
+    paths: (f) => randomPaths(f, '/v1/pages/record?url=', 5),
+  },
+];

@@ -1,0 +1,98 @@
+// A benchmark target, run as a child process so the load generator does not share its event loop:
+//   app   the real service (createRuntime + buildApp) on the fixture database, rate limits lifted for 127.0.0.1
+//         through the operator setting RATE_LIMIT_ALLOWLIST, as an operator would for a trusted caller;
+//   bare  a Fastify route returning a constant object: the ceiling for this machine, process model and client.
+// It listens on an ephemeral loopback port and tells the parent over IPC; the parent asks for cache counts
+// between scenarios and stops it with SIGTERM (a clean exit, so --cpu-prof can write its profile).
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createRuntime } from '../src/deps.js';
+import type { RecordCache } from '../src/domain/pages/record-cache.js';
+
+export type TargetName = 'app' | 'bare';
+
+export type ParentMessage = { type: 'stats' };
+export type ChildMessage =
+  | { type: 'listening'; port: number }
+  | { type: 'stats'; cacheCalls: number; cacheMisses: number; rssBytes: number; cpuMicros: number; elapsedMicros: number };
+
+/** Counts record-cache calls and loads; one increment and one closure per lookup, too small to show. */
+class CountingCache implements RecordCache {
+  calls = 0;
+  misses = 0;
+  constructor(private readonly inner: RecordCache) {}
+  getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
+    this.calls++;
+    return this.inner.getOrLoad(key, () => {
+      this.misses++;
+      return load();
+    });
+  }
+  invalidateAll(): void {
+    this.inner.invalidateAll();
+  }
+}
+
+async function start(target: TargetName, dataDir: string): Promise<{ app: FastifyInstance; cache?: CountingCache; close(): Promise<void> }> {
+  if (target === 'bare') {
+    const app = Fastify({ logger: false });
+    const body = { success: true, data: { ok: true } };
+    app.get('/bare', async () => body);
+    return { app, close: () => app.close() };
+  }
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+  const rt = await createRuntime(config);
+  const cache = new CountingCache(rt.deps.recordCache);
+  rt.deps.recordCache = cache;
+  const { app } = await buildApp(rt.deps);
+  return {
+    app,
+    cache,
+    async close() {
+      await app.close();
+      await rt.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const [target, dataDir] = process.argv.slice(2) as [TargetName, string];
+  if (!process.send) throw new Error('bench/server.ts runs as a child of bench/run.ts');
+  const send = (m: ChildMessage) => process.send!(m);
+  const server = await start(target, dataDir);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  send({ type: 'listening', port: typeof address === 'object' && address ? address.port : 0 });
+
+  // Counters since the previous ask. CPU time is this process's own (user + system), whatever the client's speed.
+  let cpuSince = process.cpuUsage();
+  let hrSince = process.hrtime.bigint();
+  process.on('message', (m: ParentMessage) => {
+    if (m.type !== 'stats') return;
+    const c = server.cache;
+    const cpu = process.cpuUsage(cpuSince);
+    const now = process.hrtime.bigint();
+    send({
+      type: 'stats',
+      cacheCalls: c?.calls ?? 0,
+      cacheMisses: c?.misses ?? 0,
+      rssBytes: process.memoryUsage().rss,
+      cpuMicros: cpu.user + cpu.system,
+      elapsedMicros: Number((now - hrSince) / 1000n),
+    });
+    if (c) c.calls = c.misses = 0;
+    cpuSince = process.cpuUsage();
+    hrSince = now;
+  });
+  process.once('SIGTERM', () => {
+    void server.close().then(() => process.exit(0));
+  });
+  // The parent went away without stopping us (killed, crashed): do not linger.
+  process.once('disconnect', () => process.exit(0));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
