@@ -24,7 +24,6 @@ for (const [addr, prefix] of [
 for (const [addr, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96], // IPv4-mapped: checked again as IPv4 below, and refused outright as a literal
   ['64:ff9b::', 96], // NAT64
   ['100::', 64],
   ['2001:db8::', 32],
@@ -35,13 +34,17 @@ for (const [addr, prefix] of [
   blocked.addSubnet(addr, prefix, 'ipv6');
 }
 
+// IPv4-mapped addresses (::ffff:0:0/96) are refused outright, in any spelling. They have a list of their own: in
+// the main list, Node's BlockList would match every IPv4 address against this subnet and refuse them all.
+const ipv4Mapped = new net.BlockList();
+ipv4Mapped.addSubnet('::ffff:0:0', 96, 'ipv6');
+
 /** True when an address (as DNS returned it) is somewhere we must not connect to. */
 export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
   if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1]) return true;
+    if (ipv4Mapped.check(address, 'ipv6')) return true;
     return blocked.check(address, 'ipv6');
   }
   return true;

@@ -385,8 +385,10 @@ describe('path parameters and query strings', () => {
       for (const value of odd) {
         // Spliced in raw: these are the bytes an attacker sends, not what encodeURIComponent would make of them.
         const path = fillPath(route.path, { ...valid, [name]: '__ODD__' }).replace('__ODD__', value);
-        // A CORS preflight answers any path it matches: it reads nothing.
-        const exp = { status: [400, 404, 414, ...(route.method === 'OPTIONS' ? route.ok : [])] };
+        // A CORS preflight answers any path it matches: it reads nothing. A `..` segment is resolved by the client
+        // (WHATWG URL) before it is sent, so under a root-level route (`/records/..`) the probe reaches the home page.
+        const home = route.method === 'GET' && new URL(path, 'http://x').pathname === '/';
+        const exp = { status: [400, 404, 414, ...(route.method === 'OPTIONS' ? route.ok : []), ...(home ? [200] : [])] };
         await p.send(route.method, path, { body: route.body ? await route.body(w) : undefined, token: await tokenFor(route), label: `${name}=${short(value)}` }, exp);
       }
     }

@@ -36,6 +36,8 @@ export async function searchContributors(
   };
 }
 
+export const recentWork = (deps: Deps, limit: number) => store.listRecentWork(deps.db, limit);
+
 export async function getProof(deps: Deps, contributionId: number) {
   const proof = await store.findProof(deps.db, contributionId);
   if (!proof) throw notFound('Proof');

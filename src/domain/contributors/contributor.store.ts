@@ -57,6 +57,16 @@ export type WorkRow = Awaited<ReturnType<typeof listAcceptedWork>>[number];
 export const listAcceptedWork = (db: Db, accountId: number, limit: number) =>
   acceptedWork(db).where('c.account_id', '=', accountId).orderBy('c.accepted_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
 
+/** The newest accepted work anywhere, with who did it (the home page's activity). */
+export const listRecentWork = (db: Db, limit: number) =>
+  acceptedWork(db)
+    .innerJoin('accounts as a', 'a.id', 'c.account_id')
+    .select(['a.username', 'a.name'])
+    .orderBy('c.accepted_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(limit)
+    .execute();
+
 /** The newest accepted contribution of each account, in one query. */
 export async function latestWorkOf(db: Db, accountIds: number[]): Promise<Map<number, WorkRow>> {
   if (accountIds.length === 0) return new Map();

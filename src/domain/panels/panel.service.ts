@@ -204,6 +204,17 @@ export async function getStatement(deps: Deps, rawSlug: string, version?: number
   return viewOf(row, await store.listEntries(deps.db, [row.id]));
 }
 
+/** Every version of a statement, oldest first; 404 for an unknown statement. */
+export async function getStatementHistory(deps: Deps, rawSlug: string): Promise<StatementView[]> {
+  const rows = await store.listVersionsOf(deps.db, rawSlug.toLowerCase());
+  if (rows.length === 0) throw notFound('Panel statement');
+  const entries = await store.listEntries(
+    deps.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => viewOf(r, entries.filter((e) => e.version_id === r.id)));
+}
+
 /** Current versions, newest issue first; of one topic when `topic` is given. */
 export async function listStatements(deps: Deps, opts: { topic?: string | undefined; page: number; perPage: number }) {
   const topic = opts.topic === undefined ? undefined : normaliseTopic(opts.topic);

@@ -105,6 +105,10 @@ export const findVersion = (db: Db, slug: string, version: number | undefined) =
   return (version === undefined ? q.whereRef('v.version', '=', 's.current_version') : q.where('v.version', '=', version)).executeTakeFirst();
 };
 
+/** Every version of a statement, oldest first (the web page shows the history). */
+export const listVersionsOf = (db: Db, slug: string) =>
+  versionsWithStatement(db).where('s.slug', '=', slug).orderBy('v.version').execute();
+
 /** Current versions, newest issue first, optionally of one topic. */
 export const listCurrentVersions = (db: Db, opts: { topic: string | undefined; limit: number; offset: number }) => {
   let q = versionsWithStatement(db).whereRef('v.version', '=', 's.current_version');

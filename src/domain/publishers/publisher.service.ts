@@ -158,6 +158,14 @@ export async function listPublishers(deps: Deps, page: number, perPage: number) 
   };
 }
 
+/** Publications by slug or name, with their verified domains and page counts (the site search). */
+export async function searchPublishers(deps: Deps, q: string, limit: number) {
+  const rows = await store.searchPublishers(deps.db, q.trim(), limit);
+  const ids = rows.map((r) => r.id);
+  const [domains, pageCounts] = await Promise.all([store.verifiedDomainsOf(deps.db, ids), store.countPagesByPublisher(deps.db, ids)]);
+  return rows.map((p) => ({ publisher: p, domains: domains.get(p.id) ?? [], pages: pageCounts.get(p.id) ?? 0 }));
+}
+
 export async function getPublisher(deps: Deps, slug: string) {
   const publisher = await store.findPublisherBySlug(deps.db, slug.toLowerCase());
   if (!publisher) throw notFound('Publisher');

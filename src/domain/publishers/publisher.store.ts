@@ -1,4 +1,5 @@
 // All SQL about publishers, their members and their domains.
+import { sql } from 'kysely';
 import type { Db } from '../deps.js';
 
 export async function insertPublisher(db: Db, row: { slug: string; name: string; created_at: string }): Promise<number> {
@@ -115,6 +116,18 @@ export async function countPublishers(db: Db): Promise<number> {
 
 export const listPublishers = (db: Db, limit: number, offset: number) =>
   db.selectFrom('publishers').selectAll().orderBy('slug').limit(limit).offset(offset).execute();
+
+/** Publications whose slug or name contains `q` (case-insensitive), by slug. */
+export function searchPublishers(db: Db, q: string, limit: number) {
+  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .selectFrom('publishers')
+    .selectAll()
+    .where((eb) => eb.or([eb(sql`lower(name)`, 'like', sql`${like} escape '\\'`), eb(sql`lower(slug)`, 'like', sql`${like} escape '\\'`)]))
+    .orderBy('slug')
+    .limit(limit)
+    .execute();
+}
 
 export async function countPagesByPublisher(db: Db, publisherIds: number[]): Promise<Map<number, number>> {
   if (publisherIds.length === 0) return new Map();

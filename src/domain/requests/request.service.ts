@@ -89,6 +89,8 @@ export const marketplace = (
   perPage: number,
 ) => store.listOpenRequests(deps.db, { ...filter, topic: filter.topic?.trim().toLowerCase() }, perPage, (page - 1) * perPage);
 
+export const listTakenRequests = (deps: Deps, accountId: number) => store.listTakenBy(deps.db, accountId);
+
 function stateConflict(r: store.RequestRow, action: string): AppError {
   return conflict(`The request is ${r.status}; it cannot be ${action}`);
 }

@@ -86,6 +86,10 @@ export async function listOpenRequests(
   return { rows, total: Number(total.n) };
 }
 
+/** Requests a specialist holds now, newest first. */
+export const listTakenBy = (db: Db, accountId: number) =>
+  requestsWithPage(db).where('r.taken_by', '=', accountId).where('r.status', '=', 'taken').orderBy('r.id', 'desc').limit(100).execute();
+
 /** Move a request between states; returns false when it was not in `from` (someone else moved it first). */
 export async function moveRequest(
   db: Db,

@@ -12,7 +12,7 @@ import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { IdParam, Nullable, Ok, StringEnum } from '../../http/schemas.js';
 import { AccountData, ApiKeyData, DomainData, presentAccount, presentApiKey, presentDomain } from './account.presenter.js';
 
-const ProfileBody = Type.Object(
+export const ProfileBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     summary: Type.Optional(Type.String({ maxLength: 500 })),
@@ -31,7 +31,7 @@ const MemberBody = Type.Object(
   { additionalProperties: false },
 );
 const Member = Type.Object({ username: Type.String(), name: Type.String(), role: Type.String() });
-const ApiKeyBody = Type.Object(
+export const ApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),

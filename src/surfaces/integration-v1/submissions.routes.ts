@@ -15,7 +15,7 @@ import { proofUrl } from '../urls.js';
 import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
 import { ApiSubmission, presentApiSubmission } from './work.presenter.js';
 
-const SubmissionItem = Type.Object(
+export const SubmissionItem = Type.Object(
   {
     url: Type.Optional(Type.String({ description: 'A registered page' })),
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),

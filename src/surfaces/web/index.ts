@@ -11,6 +11,8 @@ import { embedScriptRoute } from '../embed/embed.routes.js';
 import { authPages } from './auth.pages.js';
 import { html } from './html.js';
 import { Redirect, sendPage } from './kit.js';
+import { mePages } from './me.pages.js';
+import { publicPages } from './public.pages.js';
 import { recordRoutes } from './records.routes.js';
 import { resolveWebUser } from './session.js';
 
@@ -83,5 +85,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     embedScriptRoute(app);
     embedDemoPage(app, deps);
     authPages(app, deps);
+    publicPages(app, deps);
+    mePages(app, deps);
   };
 }

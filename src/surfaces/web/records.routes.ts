@@ -1,5 +1,5 @@
-// The public addresses of records and proofs (SPEC §12). JSON for now; the server-rendered pages replace the
-// representation later, at the same URLs.
+// The public addresses of records and proofs (SPEC §12): a server-rendered page for browsers, the same JSON as
+// before for API clients (content negotiation on Accept; see wantsHtml).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -10,6 +10,9 @@ import { optional } from '../../http/auth.js';
 import { IdParam, Nullable } from '../../http/schemas.js';
 import { TrustRecord, presentTrustRecord } from '../integration-v1/record.presenter.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
+import { wantsHtml } from './index.js';
+import { sendPage } from './kit.js';
+import { proofPage, recordPage } from './record.pages.js';
 
 const Proof = Type.Object({
   id: Type.String({ description: '`ctb_<id>`' }),
@@ -46,9 +49,16 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
 
   app.get(
     '/records/:id',
-    { preValidation: [optional], schema: { tags, summary: 'A page’s public trust record (record_url)', params: IdParam, response: { 200: TrustRecord } } },
-    async (req) => {
+    {
+      preValidation: [optional],
+      config: { negotiated: true },
+      schema: { tags, summary: 'A page’s public trust record (record_url)', params: IdParam, response: { 200: TrustRecord } },
+    },
+    async (req, reply) => {
+      // One address, two representations (errors too): caches must key on Accept.
+      void reply.header('vary', 'Accept');
       const record = await pages.recordById(deps, req.params.id);
+      if (wantsHtml(req)) return sendPage(deps, req, reply, recordPage(site, record));
       return presentTrustRecord(site, record.page.url, record);
     },
   );
@@ -57,10 +67,14 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
     '/proofs/:id',
     {
       preValidation: [optional],
+      config: { negotiated: true },
       schema: { tags, summary: 'The proof of one accepted contribution: the evidence and the decision (proof_url)', params: IdParam, response: { 200: Proof } },
     },
-    async (req) => {
+    async (req, reply) => {
+      // One address, two representations (errors too): caches must key on Accept.
+      void reply.header('vary', 'Accept');
       const p = await contributors.getProof(deps, req.params.id);
+      if (wantsHtml(req)) return sendPage(deps, req, reply, proofPage(site, p));
       return {
         id: contributionRef(p.id),
         role: p.role,

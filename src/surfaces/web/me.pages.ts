@@ -1,0 +1,479 @@
+// The contributor panel at /me (issue 7, part 4): the marketplace with take and release, a submission form with
+// errors next to its fields, one's own submissions by status with withdraw, the public profile, and API keys.
+// Every form posts to /me/..., checks CSRF first, and answers with a 303 back to its page and `?done=<key>`;
+// invalid input re-renders the form with status 400. Input is checked with the API's own TypeBox schemas.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import * as accounts from '../../domain/accounts/account.service.js';
+import * as apiKeys from '../../domain/api-keys/api-key.service.js';
+import type { Deps } from '../../domain/deps.js';
+import type { RequestRow } from '../../domain/requests/request.store.js';
+import * as requests from '../../domain/requests/request.service.js';
+import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
+import * as submissions from '../../domain/submissions/submission.service.js';
+import { SUBMITTABLE_ROLES } from '../../domain/work-kinds.js';
+import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { IdParam } from '../../http/schemas.js';
+import { itemValidator } from '../../http/validation.js';
+import { ApiKeyBody, ProfileBody } from '../integration-v1/account.routes.js';
+import { SubmissionItem } from '../integration-v1/submissions.routes.js';
+import { html, raw, type SafeHtml } from './html.js';
+import { csrfField, type PageContext } from './layout.js';
+import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
+import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
+import type { WebUser } from './session.js';
+import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
+
+const validSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(SubmissionItem);
+const validProfile = itemValidator<{ name?: string; summary?: string; topics?: string[] }>(ProfileBody);
+const validKey = itemValidator<{ name: string; expires_in_days?: number; publisher?: string | null }>(ApiKeyBody);
+
+const STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
+type Status = (typeof STATUSES)[number];
+const STATUS_TONE: Record<string, string> = { pending: 'warn', accepted: 'ok', rejected: 'bad', withdrawn: '' };
+const statusBadge = (s: string) => html`<span class="badge ${STATUS_TONE[s] ?? ''}">${s}</span>`;
+
+const TABS = [
+  ['/me', 'Overview'],
+  ['/me/requests', 'Requests'],
+  ['/me/submit', 'Submit work'],
+  ['/me/submissions', 'My submissions'],
+  ['/me/profile', 'Profile'],
+  ['/me/keys', 'API keys'],
+] as const;
+
+const tabs = (ctx: PageContext) =>
+  html`<nav class="tabs" aria-label="Your work">${TABS.map(([href, label]) => html`<a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`;
+
+const errorNotice = (message: string | undefined) => (message ? html`<p class="notice error" role="alert">${message}</p>` : html``);
+
+/** Ajv's wording, said the way a form says it. */
+function humane(message: string): string {
+  if (/must NOT have fewer than 1 characters?/.test(message) || message === 'is required') return 'Required';
+  const more = /must NOT have more than (\d+) (characters|items)/.exec(message);
+  if (more) return `At most ${more[1]} ${more[2]}`;
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/**
+ * An API error's details as messages keyed by the form's field names (`evidence.sources.2` → `sources`, saying
+ * which line). `rename` maps API field names the form calls something else.
+ */
+function formErrors(details: ErrorDetail[] | undefined, rename: Record<string, string> = {}): FieldErrors {
+  const out: FieldErrors = {};
+  for (const d of details ?? []) {
+    const path = d.field.replace(/^evidence\./, '').split('.');
+    const name = rename[path[0]!] ?? path[0]!;
+    const index = path[1] !== undefined && /^\d+$/.test(path[1]) ? Number(path[1]) : null;
+    const message = index !== null && (name === 'sources' || name === 'topics') ? `Line ${index + 1}: ${d.message}` : humane(d.message);
+    if (!(name in out)) out[name] = message;
+  }
+  return out;
+}
+
+/** Errors on fields the form does not show (a request id, say) are said above the form. */
+function generalError(errors: FieldErrors, shown: string[]): string | undefined {
+  const rest = Object.entries(errors).filter(([k]) => !shown.includes(k));
+  return rest.length ? rest.map(([k, m]) => `${k}: ${m}`).join('. ') : undefined;
+}
+
+function takenList(ctx: PageContext, taken: RequestRow[]): SafeHtml {
+  if (taken.length === 0) return empty('You hold no requests.', html`<a href="/me/requests#market">Take one from the marketplace</a>.`);
+  return html`<ul class="cards">${taken.map((r) =>
+    requestCard(
+      r,
+      html`<div class="actions"><a class="button small" href="/me/submit?request=${r.id}">Submit work<span class="sr-only"> on ${r.title || r.page_title}</span></a>
+<form method="post" action="/me/requests/${r.id}/release" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Release<span class="sr-only"> ${r.title || r.page_title}</span></button></form></div>`,
+    ),
+  )}</ul>`;
+}
+
+function submissionCard(ctx: PageContext, s: SubmissionRow, level: 2 | 3 = 3): SafeHtml {
+  return html`<li class="card">
+<p class="who">${statusBadge(s.status)} ${role(s.kind)} <span class="muted">submitted ${date(s.created_at)}${s.decided_at ? html`, ${s.status} ${date(s.decided_at)}` : ''}</span></p>
+${cardHeading(level, s.summary)}
+<p class="meta">On ${recordLink({ id: s.page_id, title: s.page_title, url: s.page_url })} · ${s.publisher_name}${s.request_id !== null ? ` · request ${s.request_id}` : ''}</p>
+${s.decision_note ? html`<p><strong>Note from the publisher:</strong> ${s.decision_note}</p>` : ''}
+${
+  s.status === 'pending'
+    ? html`<form method="post" action="/me/submissions/${s.id}/withdraw" class="actions">${csrfField(ctx)}<button type="submit" class="small danger">Withdraw<span class="sr-only"> “${s.summary}”</span></button></form>`
+    : ''
+}</li>`;
+}
+
+export function mePages(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const page = { config: { html: true } };
+  const withId = { config: { html: true }, schema: { params: IdParam } };
+
+  /** Form posts check CSRF before anything else; then they need someone signed in. */
+  const formUser = (req: FastifyRequest): { form: Record<string, string | string[]>; user: WebUser } => {
+    const form = readForm(deps, req);
+    if (!req.webUser) throw new Redirect('/login?next=/me');
+    return { form, user: req.webUser };
+  };
+
+  /** `tab`: the section to mark current when a form post re-renders a page under another path. */
+  const frame = (req: FastifyRequest, reply: FastifyReply, title: string, body: (ctx: PageContext) => SafeHtml, status = 200, tab?: string) => {
+    const ctx = pageContext(deps, req, reply);
+    return sendPage(deps, req, reply, { title, noindex: true, body: html`${tabs({ ...ctx, path: tab ?? ctx.path })}${body(ctx)}` }, status);
+  };
+
+  // ---- Overview ----
+
+  app.get('/me', page, async (req, reply) => {
+    const user = requireUser(req);
+    const [{ account }, taken, pending] = await Promise.all([
+      accounts.getOwnAccount(deps, user.accountId),
+      requests.listTakenRequests(deps, user.accountId),
+      submissions.listOwnSubmissions(deps, user.accountId, 'pending', 1, 5),
+    ]);
+    return frame(req, reply, 'My work', (ctx) => html`${notice(req, { welcome: `Welcome to Credence, ${account.name}. Take a request below, or submit work on any registered page.` })}
+<h1>Hello, ${account.name}</h1>
+<p class="muted">Your public profile: <a href="/contributors/${encodeURIComponent(account.username)}">/contributors/${account.username}</a></p>
+<ul class="stats">
+<li><strong>${account.level}</strong> level</li>
+<li><strong>${percent(account.trust_score)}</strong> trust score</li>
+<li><strong>${account.contribution_score}</strong> contribution score</li>
+<li><strong>${account.accepted_count}</strong> accepted</li>
+</ul>
+<h2>Requests you hold</h2>
+${takenList(ctx, taken)}
+<h2>Waiting for a decision</h2>
+${
+  pending.rows.length === 0
+    ? empty('Nothing pending.', html`<a href="/me/submit">Submit work</a>.`)
+    : html`<ul class="cards">${pending.rows.map((s) => submissionCard(ctx, s))}</ul>${pending.total > pending.rows.length ? html`<p><a href="/me/submissions?status=pending">All ${pending.total} pending</a></p>` : ''}`
+}`);
+  });
+
+  // ---- The marketplace: take and release ----
+
+  const requestsPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, error?: string, status = 200) => {
+    const f = marketFilters(req);
+    const n = pageNumber(req);
+    const [taken, market] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, f, n)]);
+    return frame(
+      req,
+      reply,
+      'Requests',
+      (ctx) => html`${notice(req, { taken: 'You took the request. Submit your work when it is ready.', released: 'You released the request; it is open again.' })}${errorNotice(error)}
+<h1>Requests</h1>
+<h2>Yours</h2>
+${takenList(ctx, taken)}
+<h2 id="market">Open in the marketplace</h2>
+${marketplaceSection(ctx, '/me/requests', f, n, market)}`,
+      status,
+    );
+  };
+
+  app.get('/me/requests', page, async (req, reply) => requestsPage(req, reply, requireUser(req)));
+
+  for (const [action, run, done] of [
+    ['take', requests.takeRequest, 'taken'],
+    ['release', requests.releaseRequest, 'released'],
+  ] as const) {
+    app.post(`/me/requests/:id/${action}`, withId, async (req, reply) => {
+      const { user } = formUser(req);
+      try {
+        await run(deps, user.accountId, req.params.id);
+      } catch (err) {
+        // Someone else took it first, or work on it is pending: say so on the page, nothing changed.
+        if (err instanceof AppError && err.status < 500 && err.status !== 404) return requestsPage(req, reply, user, err.message, err.status);
+        throw err;
+      }
+      return reply.redirect(`/me/requests?done=${done}`, 303);
+    });
+  }
+
+  // ---- Submitting work ----
+
+  interface SubmitValues {
+    request: string;
+    url: string;
+    role: string;
+    summary: string;
+    before: string;
+    after: string;
+    reason: string;
+    sources: string;
+  }
+  const blank: SubmitValues = { request: '', url: '', role: '', summary: '', before: '', after: '', reason: '', sources: '' };
+
+  const submitPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, values: SubmitValues, errors: FieldErrors = {}, status = 200) => {
+    const requestId = /^[1-9][0-9]{0,9}$/.test(values.request) ? Number(values.request) : null;
+    const request = requestId !== null && requestId <= 2_147_483_647 ? await requests.getRequest(deps, requestId) : null;
+    const mine = request !== null && request.status === 'taken' && request.taken_by === user.accountId;
+    const shown = mine ? ['summary', 'before', 'after', 'reason', 'sources'] : ['url', 'role', 'summary', 'before', 'after', 'reason', 'sources'];
+    return frame(
+      req,
+      reply,
+      'Submit work',
+      (ctx) => {
+        const target = mine
+          ? html`<input type="hidden" name="request_id" value="${request.id}"><ul class="cards">${requestCard(request, html``, 2)}</ul>`
+          : html`${field({ name: 'url', label: 'Page URL', type: 'url', value: values.url, error: errors.url, required: true, hint: 'A page a publisher has registered' })}
+<div><label for="f-role">Kind of work</label>
+<select id="f-role" name="role" required${errors.role ? html` aria-invalid="true" aria-describedby="f-role-error"` : ''}><option value="">Choose…</option>${SUBMITTABLE_ROLES.map(
+              (k) => html`<option value="${k}"${values.role === k ? html` selected` : ''}>${roleLabel(k)}</option>`,
+            )}</select>${errors.role ? html`<p class="field-error" id="f-role-error">${errors.role}</p>` : ''}</div>`;
+        const unavailable =
+          request && !mine
+            ? request.status === 'open'
+              ? html`<div class="notice warn">Take request ${request.id} before you submit work on it.
+<form method="post" action="/me/requests/${request.id}/take" class="inline">${csrfField(ctx)}<button type="submit" class="small">Take it</button></form></div>`
+              : html`<p class="notice warn">Request ${request.id} is ${request.status === 'taken' ? 'taken by someone else' : request.status}; you can still submit unasked work on the page below.</p>`
+            : '';
+        return html`<h1>Submit work</h1>
+<p class="lede">Propose a change to a page with the evidence for it. The publisher decides; accepted work joins the page's public record with this evidence.</p>
+${unavailable}${errorNotice(generalError(errors, shown))}
+${Object.keys(errors).length ? html`<p class="notice error" role="alert">Please correct the ${Object.keys(errors).length === 1 ? 'field' : 'fields'} marked below.</p>` : ''}
+<form method="post" action="/me/submissions" class="stack wide" novalidate>${csrfField(ctx)}
+${target}
+${field({ name: 'summary', label: 'Summary', value: values.summary, error: errors.summary, required: true, hint: 'One line: what your work changes (at most 300 characters)' })}
+${field({ name: 'before', label: 'Before', textarea: true, value: values.before, error: errors.before, hint: 'The text as it is now (needed for a correction)' })}
+${field({ name: 'after', label: 'After', textarea: true, value: values.after, error: errors.after, hint: 'The text as it should read' })}
+${field({ name: 'reason', label: 'Reason', textarea: true, value: values.reason, error: errors.reason, required: true, hint: 'Why the change is right' })}
+${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sources, error: errors.sources, hint: 'One http(s) link per line, at most 20' })}
+<div><button type="submit">Submit for review</button></div></form>`;
+      },
+      status,
+      '/me/submit',
+    );
+  };
+
+  app.get('/me/submit', page, async (req, reply) => {
+    const user = requireUser(req);
+    return submitPage(req, reply, user, { ...blank, request: queryOf(req).request ?? '' });
+  });
+
+  app.post('/me/submissions', page, async (req, reply) => {
+    const { form, user } = formUser(req);
+    const values: SubmitValues = {
+      request: str(form.request_id),
+      url: str(form.url),
+      role: str(form.role),
+      summary: str(form.summary),
+      // Evidence keeps its inner line breaks; only the ends are trimmed.
+      before: str(form.before),
+      after: str(form.after),
+      reason: str(form.reason),
+      sources: str(form.sources),
+    };
+    const sources = values.sources
+      .split(/\r?\n/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const evidence: Record<string, unknown> = { reason: values.reason, sources };
+    if (values.before) evidence.before = values.before;
+    if (values.after) evidence.after = values.after;
+    const item: Record<string, unknown> = { summary: values.summary, evidence };
+    if (values.request) item.request_id = /^[0-9]{1,10}$/.test(values.request) ? Number(values.request) : values.request;
+    else {
+      if (values.url) item.url = values.url;
+      if (values.role) item.role = values.role;
+    }
+    // Without a request the page and the kind are needed; say so with the schema's findings, all at once.
+    const missing: FieldErrors = values.request ? {} : { ...(values.url ? {} : { url: 'Required' }), ...(values.role ? {} : { role: 'Required' }) };
+    const checked = validSubmission(item);
+    if (!checked.ok || Object.keys(missing).length > 0) {
+      const errors = { ...missing, ...(checked.ok ? {} : formErrors(checked.error.details, { request_id: 'request' })) };
+      return submitPage(req, reply, user, values, errors, 400);
+    }
+    const [result] = await submissions.submitWork(deps, user.accountId, [{ index: 0, ok: true, value: checked.value }]);
+    const error = result?.error;
+    if (error) {
+      if (error.status >= 500) throw error;
+      // A page nobody registered is the URL's problem; other refusals (a request someone else holds) are general.
+      const errors =
+        error.status === 404 && !values.request ? { url: 'No registered page has this address; only pages a publisher registered take work' } : formErrors(error.details, { request_id: 'request' });
+      if (Object.keys(errors).length === 0) errors.request = error.message;
+      return submitPage(req, reply, user, values, errors, error.status);
+    }
+    return reply.redirect('/me/submissions?done=submitted', 303);
+  });
+
+  // ---- My submissions ----
+
+  const submissionsPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, error?: string, status = 200) => {
+    const wanted = queryOf(req).status;
+    const filter = (STATUSES as readonly string[]).includes(wanted ?? '') ? (wanted as Status) : undefined;
+    const n = pageNumber(req);
+    const { rows, total } = await submissions.listOwnSubmissions(deps, user.accountId, filter, n, 20);
+    return frame(
+      req,
+      reply,
+      'My submissions',
+      (ctx) => html`${notice(req, { submitted: 'Your work is submitted. The publisher will decide; you can withdraw it while it is pending.', withdrawn: 'You withdrew the submission.' })}${errorNotice(error)}
+<h1>My submissions</h1>
+<nav class="filters" aria-label="By status">${[undefined, ...STATUSES].map(
+        (s) => html`<a href="/me/submissions${s ? `?status=${s}` : ''}"${s === filter ? html` aria-current="page"` : ''}>${s ? s.charAt(0).toUpperCase() + s.slice(1) : 'All'}</a>`,
+      )}</nav>
+<p class="muted" role="status">${total} ${filter ?? ''} ${total === 1 ? 'submission' : 'submissions'}.</p>
+${rows.length === 0 ? empty('Nothing here.', html`<a href="/me/submit">Submit work</a>.`) : html`<ul class="cards">${rows.map((s) => submissionCard(ctx, s, 2))}</ul>`}
+${pager('/me/submissions', { status: filter }, n, 20, total)}`,
+      status,
+    );
+  };
+
+  app.get('/me/submissions', page, async (req, reply) => submissionsPage(req, reply, requireUser(req)));
+
+  app.post('/me/submissions/:id/withdraw', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    try {
+      // Owned: another contributor's submission is a 404, as on the API.
+      await submissions.withdrawSubmission(deps, user.accountId, req.params.id);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 409) return submissionsPage(req, reply, user, err.message, 409);
+      throw err;
+    }
+    return reply.redirect('/me/submissions?done=withdrawn', 303);
+  });
+
+  // ---- Profile ----
+
+  const profilePage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, values?: Record<string, string>, errors: FieldErrors = {}, status = 200) => {
+    const { account } = await accounts.getOwnAccount(deps, user.accountId);
+    const v = values ?? { name: account.name, summary: account.summary, topics: (JSON.parse(account.topics) as string[]).join(', ') };
+    return frame(
+      req,
+      reply,
+      'Profile',
+      (ctx) => html`${notice(req, { saved: 'Your profile is saved.' })}
+<h1>Profile</h1>
+<p class="lede">What everyone sees on <a href="/contributors/${encodeURIComponent(account.username)}">your public profile</a>. Your email (${account.email}) is never shown to anyone.</p>
+<form method="post" action="/me/profile" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'name', label: 'Name', value: v.name, error: errors.name, required: true, autocomplete: 'name' })}
+${field({ name: 'summary', label: 'Summary', textarea: true, value: v.summary, error: errors.summary, hint: 'A line or two about your expertise (at most 500 characters)' })}
+${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics, hint: 'Separated by commas, e.g. health, climate (at most 20)' })}
+<div><button type="submit">Save profile</button></div></form>`,
+      status,
+    );
+  };
+
+  app.get('/me/profile', page, async (req, reply) => profilePage(req, reply, requireUser(req)));
+
+  app.post('/me/profile', page, async (req, reply) => {
+    const { form, user } = formUser(req);
+    const values = { name: str(form.name), summary: str(form.summary), topics: str(form.topics) };
+    const topics = values.topics
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const checked = validProfile({ name: values.name, summary: values.summary, topics });
+    if (!checked.ok) return profilePage(req, reply, user, values, formErrors(checked.error.details), 400);
+    try {
+      await accounts.updateOwnProfile(deps, user.accountId, checked.value);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 400) return profilePage(req, reply, user, values, formErrors(err.details), 400);
+      throw err;
+    }
+    return reply.redirect('/me/profile?done=saved', 303);
+  });
+
+  // ---- API keys ----
+
+  const keysPage = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    user: WebUser,
+    opts: { values?: Record<string, string>; errors?: FieldErrors; created?: { name: string; secret: string }; status?: number } = {},
+  ) => {
+    const keys = await apiKeys.listApiKeys(deps, user.accountId);
+    const now = deps.clock.now();
+    const v = opts.values ?? { name: '', expires: '', publisher: '' };
+    const errors = opts.errors ?? {};
+    return frame(
+      req,
+      reply,
+      'API keys',
+      (ctx) => html`${notice(req, { revoked: 'The key is revoked. Calls with it now fail.' })}
+<h1>API keys</h1>
+<p class="lede">A contributor key takes requests, submits and withdraws your work through the <a href="/docs">API</a>. Keys are shown once, when you create them.</p>
+${
+  opts.created
+    ? html`<section class="card created" aria-labelledby="new-key-h"><h2 id="new-key-h">Your new key “${opts.created.name}”</h2>
+<p><strong>Copy it now: it will not be shown again.</strong> Anyone with it can act as you.</p>
+<div class="copy-row"><label class="sr-only" for="new-key">The new key</label><input id="new-key" class="secret" readonly value="${opts.created.secret}">
+<button type="button" class="secondary" data-copy="new-key" hidden>Copy</button></div>
+<p class="hint" id="copy-status" role="status"></p></section>
+${raw(COPY_SCRIPT)}`
+    : ''
+}
+<h2>Create a key</h2>
+<form method="post" action="/me/keys" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'name', label: 'Name', value: v.name, error: errors.name, required: true, hint: 'Where you will use it, e.g. “my scripts”' })}
+<div><label for="f-expires">Expires</label><select id="f-expires" name="expires">${[
+        ['', 'Never'],
+        ['30', 'In 30 days'],
+        ['90', 'In 90 days'],
+        ['365', 'In a year'],
+      ].map(([value, label]) => html`<option value="${value}"${v.expires === value ? html` selected` : ''}>${label}</option>`)}</select>
+${errors.expires ? html`<p class="field-error">${errors.expires}</p>` : ''}</div>
+${
+  user.publishers.length > 0
+    ? html`<div><label for="f-publisher">Acts for</label><select id="f-publisher" name="publisher"${errors.publisher ? html` aria-invalid="true" aria-describedby="f-publisher-error"` : ''}>
+<option value="">Me, as a contributor</option>${user.publishers.map((p) => html`<option value="${p.slug}"${v.publisher === p.slug ? html` selected` : ''}>${p.name} (publisher key)</option>`)}</select>
+${errors.publisher ? html`<p class="field-error" id="f-publisher-error">${errors.publisher}</p>` : ''}</div>`
+    : ''
+}
+<div><button type="submit">Create key</button></div></form>
+<h2>Your keys</h2>
+${
+  keys.length === 0
+    ? empty('No keys yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Acts for</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
+${keys.map((k) => {
+  const status = apiKeys.keyStatus(k, now);
+  return html`<tr><td>${k.name}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${k.publisher_name ?? 'Me (contributor)'}</td><td>${date(k.last_used_at)}</td><td>${k.expires_at ? date(k.expires_at) : 'never'}</td>
+<td><span class="badge ${status === 'active' ? 'ok' : status === 'revoked' ? 'bad' : 'warn'}">${status}</span></td>
+<td>${status === 'active' ? html`<form method="post" action="/me/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="small danger">Revoke<span class="sr-only"> ${k.name}</span></button></form>` : ''}</td></tr>`;
+})}</tbody></table></div>`
+}`,
+      opts.status ?? 200,
+    );
+  };
+
+  app.get('/me/keys', page, async (req, reply) => keysPage(req, reply, requireUser(req)));
+
+  app.post('/me/keys', page, async (req, reply) => {
+    const { form, user } = formUser(req);
+    const values = { name: str(form.name), expires: str(form.expires), publisher: str(form.publisher) };
+    const body: Record<string, unknown> = { name: values.name, publisher: values.publisher || null };
+    if (values.expires) body.expires_in_days = /^[0-9]{1,4}$/.test(values.expires) ? Number(values.expires) : values.expires;
+    const checked = validKey(body);
+    const rename = { expires_in_days: 'expires' };
+    if (!checked.ok) return keysPage(req, reply, user, { values, errors: formErrors(checked.error.details, rename), status: 400 });
+    try {
+      const { key, secret } = await apiKeys.createApiKey(deps, user.accountId, checked.value);
+      // The secret goes into this page only: never a URL, a cookie or a log.
+      return keysPage(req, reply, user, { created: { name: key.name, secret }, status: 201 });
+    } catch (err) {
+      // A publication the account is not a member of: 404 from the service, said next to the field.
+      if (err instanceof AppError && err.status === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });
+      throw err;
+    }
+  });
+
+  app.post('/me/keys/:id/revoke', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await apiKeys.revokeApiKey(deps, user.accountId, req.params.id);
+    return reply.redirect('/me/keys?done=revoked', 303);
+  });
+}
+
+// Progressive enhancement: without JavaScript the key sits selectable in a read-only field.
+const COPY_SCRIPT = `<script>
+document.querySelectorAll('[data-copy]').forEach(function (button) {
+  var input = document.getElementById(button.getAttribute('data-copy'));
+  var status = document.getElementById('copy-status');
+  button.hidden = false;
+  button.addEventListener('click', function () {
+    input.select();
+    var done = function () { status.textContent = 'Copied to the clipboard.'; };
+    var manual = function () { status.textContent = 'Press Ctrl+C (or ⌘C) to copy the selected key.'; };
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, manual); else manual();
+  });
+});
+</script>`;

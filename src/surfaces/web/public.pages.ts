@@ -1,0 +1,440 @@
+// The public pages (issue 7, part 1): home and search, contributor profiles, publishers, expert panels and the
+// marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import * as contributors from '../../domain/contributors/contributor.service.js';
+import type { Deps } from '../../domain/deps.js';
+import * as pages from '../../domain/pages/page.service.js';
+import type { StatementView } from '../../domain/panels/panel.service.js';
+import * as panels from '../../domain/panels/panel.service.js';
+import { changesBetween, type StatementContent } from '../../domain/panels/rules.js';
+import * as publishers from '../../domain/publishers/publisher.service.js';
+import type { RequestRow } from '../../domain/requests/request.store.js';
+import * as requests from '../../domain/requests/request.service.js';
+import { REQUESTABLE, type WorkKind } from '../../domain/work-kinds.js';
+import { AppError } from '../../http/errors.js';
+import { profileUrl } from '../urls.js';
+import { renderDiff } from './diff.js';
+import { html, type SafeHtml } from './html.js';
+import { csrfField, type PageContext } from './layout.js';
+import { pageContext, sendPage } from './kit.js';
+import {
+  date,
+  empty,
+  externalLink,
+  levelBadge,
+  organizationLd,
+  pageNumber,
+  pager,
+  percent,
+  personLd,
+  personLink,
+  publisherLink,
+  queryOf,
+  recordLink,
+  role,
+  roleLabel,
+} from './views.js';
+
+const PER_PAGE = 20;
+
+const SearchForm = (q = '', opts: { big?: boolean } = {}) => html`<form method="get" action="/search" class="search${opts.big ? ' big' : ''}" role="search">
+<label class="sr-only" for="q">Search a page URL, a contributor or a publisher</label>
+<input type="search" id="q" name="q" value="${q}" placeholder="https://example.com/article, a name or a publication" maxlength="2048">
+<button type="submit">Search</button></form>`;
+
+// ---- The marketplace, shared with the contributor panel (/me/requests) ----
+
+export interface MarketFilters {
+  topic: string;
+  kind: WorkKind | '';
+}
+
+export function marketFilters(req: FastifyRequest): MarketFilters {
+  const q = queryOf(req);
+  const kind = (REQUESTABLE as string[]).includes(q.kind ?? '') ? (q.kind as WorkKind) : '';
+  return { topic: (q.topic ?? '').trim().slice(0, 100), kind };
+}
+
+export const loadMarket = (deps: Deps, f: MarketFilters, page: number) =>
+  requests.marketplace(deps, { topic: f.topic || undefined, kind: f.kind || undefined }, page, PER_PAGE);
+
+/** A card's title at the level its page needs (headings must not skip a level). */
+export const cardHeading = (level: 2 | 3, text: string): SafeHtml =>
+  level === 2 ? html`<h2 class="card-h">${text}</h2>` : html`<h3 class="card-h">${text}</h3>`;
+
+/** One request as a card; `actions` adds the take/release/submit buttons where the viewer may use them. */
+export function requestCard(r: RequestRow, actions: SafeHtml = html``, level: 2 | 3 = 3): SafeHtml {
+  return html`<li class="card request">
+<p class="who">${role(r.kind)} ${r.topic ? html`<span class="badge">${r.topic}</span>` : ''} <span class="muted">opened ${date(r.created_at)}</span></p>
+${cardHeading(level, r.title || r.page_title || r.page_url)}
+${r.brief ? html`<p>${r.brief}</p>` : ''}
+<p class="meta">On ${recordLink({ id: r.page_id, title: r.page_title, url: r.page_url })} · ${publisherLink({ slug: r.publisher_slug, name: r.publisher_name })} · ${externalLink(r.page_url, 'open the page')}</p>
+${actions}</li>`;
+}
+
+/** The filters, the list and its pager. Signed-in visitors get a Take button on each request. */
+export function marketplaceSection(
+  ctx: PageContext,
+  path: string,
+  f: MarketFilters,
+  page: number,
+  result: { rows: RequestRow[]; total: number },
+  level: 2 | 3 = 3,
+): SafeHtml {
+  const take = (r: RequestRow) =>
+    ctx.user
+      ? html`<form method="post" action="/me/requests/${r.id}/take" class="actions">${csrfField(ctx)}<button type="submit" class="small">Take this request<span class="sr-only">: ${r.title || r.page_title}</span></button></form>`
+      : html`<p class="actions"><a class="button small secondary" href="/login?next=${encodeURIComponent(path)}">Log in to take it</a></p>`;
+  return html`<form method="get" action="${path}" class="market-filters" aria-label="Filter requests">
+<div><label for="f-topic">Topic</label><input type="search" id="f-topic" name="topic" value="${f.topic}" placeholder="health, climate…" maxlength="100"></div>
+<div><label for="f-kind">Kind of work</label><select id="f-kind" name="kind"><option value="">Any kind</option>${REQUESTABLE.map(
+    (k) => html`<option value="${k}"${f.kind === k ? html` selected` : ''}>${roleLabel(k)}</option>`,
+  )}</select></div>
+<div><button type="submit" class="secondary">Filter</button></div></form>
+<p class="muted" role="status">${result.total} open ${result.total === 1 ? 'request' : 'requests'}${f.topic || f.kind ? ' match these filters' : ''}.</p>
+${
+  result.rows.length === 0
+    ? empty('Nothing open here right now.', f.topic || f.kind ? html`<a href="${path}">Clear the filters</a>.` : undefined)
+    : html`<ul class="cards">${result.rows.map((r) => requestCard(r, take(r), level))}</ul>`
+}
+${pager(path, { topic: f.topic, kind: f.kind }, page, PER_PAGE, result.total)}`;
+}
+
+// ---- Panels: what changed between two versions ----
+
+const TRIGGERS: Record<string, string> = {
+  new_study: 'A new study is published',
+  source_corrected: 'A cited source is corrected',
+  alert_extended: 'A public-health alert is extended',
+};
+const FIELD_LABELS: Record<string, string> = {
+  topic: 'Topic',
+  question: 'Question',
+  answer: 'Answer',
+  certainty: 'Certainty',
+  vote: 'Vote',
+  panel: 'Panel',
+  revisit_by: 'Revisit by',
+  reopen_triggers: 'Reopened when',
+};
+
+const voteText = (v: StatementContent['vote']) => `${v.agree} agree, ${v.dissent} dissent`;
+const certaintyBadge = (c: string) => html`<span class="badge ${c === 'high' ? 'ok' : c === 'moderate' ? '' : 'warn'}">${c.replace('-', ' ')} certainty</span>`;
+
+function panelChanges(previous: StatementContent, next: StatementContent): SafeHtml {
+  const changes = changesBetween(previous, next);
+  const rows = Object.keys(changes).map((field) => {
+    let what: SafeHtml;
+    if (field === 'question' || field === 'answer') what = html`<div class="diff">${renderDiff(previous[field], next[field])}</div>`;
+    else if (field === 'vote') what = html`${voteText(previous.vote)} → ${voteText(next.vote)}`;
+    else if (field === 'reopen_triggers') {
+      const added = next.reopen_triggers.filter((t) => !previous.reopen_triggers.includes(t));
+      const removed = previous.reopen_triggers.filter((t) => !next.reopen_triggers.includes(t));
+      what = html`${added.map((t) => html`<ins>${TRIGGERS[t] ?? t}</ins> `)}${removed.map((t) => html`<del>${TRIGGERS[t] ?? t}</del> `)}`;
+    } else if (field === 'panel') {
+      const key = (p: StatementContent['panel'][number]) => `${p.name}|${p.role}|${p.vote}`;
+      const before = new Set(previous.panel.map(key));
+      const after = new Set(next.panel.map(key));
+      const joined = next.panel.filter((p) => !before.has(key(p)));
+      const left = previous.panel.filter((p) => !after.has(key(p)));
+      what = html`${joined.map((p) => html`<ins>${p.name} (${p.role}, ${p.vote})</ins> `)}${left.map((p) => html`<del>${p.name} (${p.role}, ${p.vote})</del> `)}`;
+    } else if (field === 'revisit_by') what = html`${date(previous.revisit_by)} → ${date(next.revisit_by)}`;
+    else what = html`${String(previous[field as 'topic'])} → ${String(next[field as 'topic'])}`;
+    return html`<dt>${FIELD_LABELS[field] ?? field}</dt><dd>${what}</dd>`;
+  });
+  return rows.length ? html`<dl class="facts changes">${rows}</dl>` : html`<p class="muted">No content changed.</p>`;
+}
+
+function panelContent(c: StatementContent): SafeHtml {
+  const abstain = c.panel.filter((p) => p.vote === 'abstain').length;
+  return html`<ul class="stats">
+<li><strong>${c.vote.agree}</strong> agree</li><li><strong>${c.vote.dissent}</strong> dissent</li>${abstain ? html`<li><strong>${abstain}</strong> abstain</li>` : ''}
+<li><strong>${date(c.revisit_by)}</strong> revisit by</li></ul>
+<div class="table-wrap"><table><caption class="sr-only">Panellists and their votes</caption><thead><tr><th scope="col">Panellist</th><th scope="col">Role</th><th scope="col">Vote</th></tr></thead><tbody>
+${c.panel.map(
+  (p) => html`<tr><td>${p.username ? personLink({ username: p.username, name: p.name }) : p.name}</td><td>${p.role}</td><td><span class="badge ${p.vote === 'agree' ? 'ok' : p.vote === 'dissent' ? 'bad' : ''}">${p.vote}</span></td></tr>`,
+)}
+</tbody></table></div>`;
+}
+
+function panelPage(siteUrl: string, history: StatementView[]): { title: string; description: string; structured: unknown; body: SafeHtml } {
+  const current = history.find((v) => v.version === v.current_version) ?? history[history.length - 1]!;
+  const c = current.content;
+  const previous = history.find((v) => v.version === current.version - 1);
+  const earlier = history.filter((v) => v.version < current.version).reverse();
+  return {
+    title: `Expert panel: ${c.question}`,
+    description: c.answer.slice(0, 200),
+    structured: {
+      '@context': 'https://schema.org',
+      '@type': 'CreativeWork',
+      name: c.question,
+      text: c.answer,
+      url: `${siteUrl}/panels/${current.id}`,
+      version: current.version,
+      keywords: c.topic,
+      datePublished: history[0]!.issued_at,
+      dateModified: current.issued_at,
+      contributor: c.panel.map((p) => (p.username ? personLd(siteUrl, { username: p.username, name: p.name }) : { '@type': 'Person', name: p.name })),
+    },
+    body: html`<p class="crumbs"><a href="/panels">Expert panels</a> · <a href="/panels?topic=${encodeURIComponent(c.topic)}">${c.topic}</a></p>
+<h1>${c.question}</h1>
+<p>${certaintyBadge(c.certainty)} <span class="badge">Version ${current.version}</span> <span class="muted">issued ${date(current.issued_at)}</span></p>
+<section class="card answer" aria-labelledby="answer-h"><h2 id="answer-h">The panel's answer</h2><p class="text">${c.answer}</p></section>
+<h2>Vote and panel</h2>
+${panelContent(c)}
+<h2>When the panel looks again</h2>
+<p>The panel revisits this statement by ${date(c.revisit_by)}${c.reopen_triggers.length ? ', or sooner when:' : '.'}</p>
+${c.reopen_triggers.length ? html`<ul>${c.reopen_triggers.map((t) => html`<li>${TRIGGERS[t] ?? t}</li>`)}</ul>` : ''}
+${previous ? html`<h2>What changed in version ${current.version}</h2>${panelChanges(previous.content, c)}` : ''}
+<h2>Earlier versions</h2>
+${
+  earlier.length === 0
+    ? empty('This is the first version.')
+    : earlier.map((v) => {
+        const before = history.find((h) => h.version === v.version - 1);
+        return html`<details class="card version"><summary>Version ${v.version} <span class="muted">issued ${date(v.issued_at)}, superseded</span></summary>
+<h3>Question</h3><p class="text">${v.content.question}</p>
+<h3>Answer</h3><p class="text">${v.content.answer}</p>
+<p>${certaintyBadge(v.content.certainty)}</p>
+${panelContent(v.content)}
+<h3>${before ? `What changed from version ${before.version}` : 'The first version'}</h3>
+${before ? panelChanges(before.content, v.content) : html`<p class="muted">Issued ${date(v.issued_at)}.</p>`}
+</details>`;
+      })
+}`,
+  };
+}
+
+// ---- Routes ----
+
+export function publicPages(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const site = deps.config.siteUrl;
+  const page = (req: FastifyRequest, reply: FastifyReply, opts: Parameters<typeof sendPage>[3], status = 200) => sendPage(deps, req, reply, opts, status);
+
+  app.get('/', { config: { html: true } }, async (req, reply) => {
+    const [recent, top, statements, market] = await Promise.all([
+      contributors.recentWork(deps, 6),
+      contributors.searchContributors(deps, {}, 1, 6),
+      panels.listStatements(deps, { page: 1, perPage: 3 }),
+      requests.marketplace(deps, {}, 1, 3),
+    ]);
+    const loggedOut = (req.query as Record<string, unknown>).done === 'logged-out';
+    return page(req, reply, {
+      title: 'Who worked on this page, with the evidence',
+      description: 'Credence shows who wrote, reviewed, fact-checked and corrected a web page, and the evidence behind each change.',
+      structured: { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Credence', url: `${site}/` },
+      body: html`${loggedOut ? html`<p class="notice" role="status">You are logged out.</p>` : ''}
+<section class="hero">
+<h1>Who wrote, checked and corrected this page?</h1>
+<p class="lede">Credence keeps a public record of the people behind a web page: its authors, reviewers, fact-checkers and the corrections they made, each with the evidence a publisher accepted.</p>
+${SearchForm('', { big: true })}
+</section>
+<ol class="grid how">
+<li class="card"><h2>Publishers ask</h2><p>A publication verifies its domain, registers its pages and asks for a review, a fact-check or a correction.</p></li>
+<li class="card"><h2>Specialists answer</h2><p>Contributors take a request and submit the change with their reason and sources.</p><p><a href="/requests">Browse ${market.total} open ${market.total === 1 ? 'request' : 'requests'}</a></p></li>
+<li class="card"><h2>Readers see the proof</h2><p>Accepted work joins the page's trust record, shown on the article itself and here, with every change's evidence.</p></li>
+</ol>
+<div class="grid two">
+<section aria-labelledby="recent-h"><h2 id="recent-h">Recently accepted work</h2>
+${
+  recent.length === 0
+    ? empty('No accepted work yet.')
+    : html`<ul class="list">${recent.map(
+        (w) => html`<li>${role(w.role)} ${personLink(w)} on ${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })} <span class="muted">· ${date(w.accepted_at)} · <a href="/proofs/${w.id}">evidence<span class="sr-only"> for ${roleLabel(w.role)} by ${w.name}</span></a></span></li>`,
+      )}</ul>`
+}</section>
+<section aria-labelledby="top-h"><h2 id="top-h">Contributors</h2>
+${
+  top.items.length === 0
+    ? empty('Nobody has contributed yet.', html`<a href="/signup">Be the first</a>.`)
+    : html`<ul class="list">${top.items.map(
+        (i) => html`<li>${personLink(i.account)} ${levelBadge(i.account.level)} <span class="muted">trust ${percent(i.account.trust_score)} · ${i.account.accepted_count} accepted</span></li>`,
+      )}</ul>`
+}</section></div>
+${
+  statements.items.length
+    ? html`<section aria-labelledby="panels-h"><h2 id="panels-h">Expert panels</h2><div class="grid">${statements.items.map(
+        (s) => html`<article class="card"><h3><a href="/panels/${s.id}">${s.content.question}</a></h3><p>${certaintyBadge(s.content.certainty)} <span class="muted">version ${s.version} · ${date(s.issued_at)}</span></p></article>`,
+      )}</div><p><a href="/panels">All panel statements</a></p></section>`
+    : ''
+}`,
+    });
+  });
+
+  app.get('/search', { config: { html: true } }, async (req, reply) => {
+    const q = (queryOf(req).q ?? '').trim().slice(0, 2048);
+    if (!q) {
+      return page(req, reply, { title: 'Search', noindex: true, body: html`<h1>Search</h1>${SearchForm()}` });
+    }
+    // A URL (with or without its scheme) is looked up as a page; names search contributors and publications.
+    const asUrl = /^https?:\/\//i.test(q) ? q : /^[^\s/@]+\.[a-z]{2,}(?:[/?#:]|$)/i.test(q) ? `https://${q}` : null;
+    const short = q.slice(0, 100);
+    const [lookup, people, pubs] = await Promise.all([
+      asUrl ? pages.lookupByUrl(deps, asUrl).catch((err) => (err instanceof AppError && err.status === 400 ? null : Promise.reject(err))) : null,
+      contributors.searchContributors(deps, { q: short }, 1, 10),
+      publishers.searchPublishers(deps, short, 10),
+    ]);
+    const pageResult = lookup
+      ? lookup.record
+        ? html`<ul class="cards"><li class="card"><h3>${recordLink({ id: lookup.record.page.id, title: lookup.record.page.title, url: lookup.record.page.url })}</h3>
+<p class="meta">${lookup.record.page.url} · ${publisherLink({ slug: lookup.record.page.publisher_slug, name: lookup.record.page.publisher_name })} · ${lookup.record.contributions.length} accepted ${lookup.record.contributions.length === 1 ? 'contribution' : 'contributions'}</p></li></ul>`
+        : empty(`No page is on record at ${lookup.url.lookupKey}.`)
+      : null;
+    const found = (lookup?.record ? 1 : 0) + people.total + pubs.length;
+    return page(req, reply, {
+      title: `Search: ${short}`,
+      noindex: true,
+      body: html`<h1>Search</h1>${SearchForm(q)}
+<p class="muted" role="status">${found === 0 ? 'Nothing matched.' : `${found} ${found === 1 ? 'result' : 'results'}.`}</p>
+${pageResult ? html`<h2>Page</h2>${pageResult}` : ''}
+<h2>Contributors</h2>
+${
+  people.items.length === 0
+    ? empty('No contributor matches.')
+    : html`<ul class="list">${people.items.map(
+        (i) => html`<li>${personLink(i.account)} <span class="muted">@${i.account.username}</span> ${levelBadge(i.account.level)} <span class="muted">trust ${percent(i.account.trust_score)}</span></li>`,
+      )}</ul>${people.total > people.items.length ? html`<p class="muted">Showing ${people.items.length} of ${people.total}; add more of the name to narrow it down.</p>` : ''}`
+}
+<h2>Publishers</h2>
+${
+  pubs.length === 0
+    ? empty('No publisher matches.')
+    : html`<ul class="list">${pubs.map((p) => html`<li>${publisherLink(p.publisher)} <span class="muted">${p.domains.join(', ')} · ${p.pages} pages</span></li>`)}</ul>`
+}`,
+    });
+  });
+
+  app.get(
+    '/contributors/:username',
+    { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },
+    async (req, reply) => {
+      const { account: a, topics, work } = await contributors.getProfile(deps, req.params.username);
+      const name = a.name || a.username;
+      return page(req, reply, {
+        title: `${name} (@${a.username})`,
+        description: a.summary || `${name}'s accepted work on Credence, with the evidence.`,
+        structured: {
+          '@context': 'https://schema.org',
+          '@type': 'ProfilePage',
+          url: profileUrl(site, a.username),
+          mainEntity: {
+            ...personLd(site, a),
+            ...(a.summary ? { description: a.summary } : {}),
+            ...(topics.length ? { knowsAbout: topics.map((t) => t.topic) } : {}),
+          },
+        },
+        body: html`<p class="crumbs">Contributor</p>
+<h1>${name} ${levelBadge(a.level)}</h1>
+<p class="muted">@${a.username} · joined ${date(a.created_at)}</p>
+${a.summary ? html`<p class="lede">${a.summary}</p>` : ''}
+<ul class="stats">
+<li><strong>${percent(a.trust_score)}</strong> trust score</li>
+<li><strong>${a.contribution_score}</strong> contribution score</li>
+<li><strong>${a.accepted_count}</strong> accepted</li>
+</ul>
+<p class="hint">Trust is the lower bound of the share of decided work that was accepted (Wilson, 95%); the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3.</p>
+<h2>Topic authority</h2>
+${
+  topics.length === 0
+    ? empty('No topics yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Topic</th><th scope="col">Authority</th><th scope="col">Accepted</th></tr></thead><tbody>
+${topics.map(
+  (t) => html`<tr><td><a href="/requests?topic=${encodeURIComponent(t.topic)}">${t.topic}</a></td><td><span class="bar" aria-hidden="true"><span style="width:${Math.round(t.authority * 100)}%"></span></span> ${percent(t.authority)}</td><td>${t.accepted}</td></tr>`,
+)}</tbody></table></div>`
+}
+<h2>Accepted work</h2>
+${
+  work.length === 0
+    ? empty('No accepted work yet.')
+    : html`<ol class="work">${work.map(
+        (w) => html`<li class="card"><p class="who">${role(w.role)} ${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })}</p>
+${w.summary ? html`<p>${w.summary}</p>` : ''}
+${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? html`<p class="diff">${renderDiff(w.change_from, w.change_to)}</p>` : ''}
+<p class="meta">${publisherLink({ slug: w.publisher_slug, name: w.publisher_name })} · accepted ${date(w.accepted_at)} · <a href="/proofs/${w.id}">evidence<span class="sr-only"> for ${w.page_title}</span></a></p></li>`,
+      )}</ol>`
+}`,
+      });
+    },
+  );
+
+  app.get(
+    '/publishers/:slug',
+    { config: { html: true }, schema: { params: Type.Object({ slug: Type.String({ maxLength: 100 }) }) } },
+    async (req, reply) => {
+      const p = await publishers.getPublisher(deps, req.params.slug);
+      return page(req, reply, {
+        title: p.publisher.name,
+        description: `${p.publisher.name} on Credence: ${p.pages} pages on record and the people who worked on them.`,
+        structured: { '@context': 'https://schema.org', ...organizationLd(site, p.publisher, p.domains) },
+        body: html`<p class="crumbs">Publisher</p>
+<h1>${p.publisher.name}</h1>
+<p>${
+          p.domains.length
+            ? p.domains.map((d) => html`<span class="badge ok">✓ ${d}</span> `)
+            : html`<span class="badge warn">No verified domain</span>`
+        } <span class="muted">on Credence since ${date(p.publisher.created_at)}</span></p>
+<ul class="stats"><li><strong>${p.pages}</strong> pages on record</li><li><strong>${p.contributors.length}</strong> contributors</li></ul>
+<h2>Recent pages</h2>
+${
+  p.recentPages.length === 0
+    ? empty('No pages registered yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Page</th><th scope="col">Topic</th><th scope="col">Registered</th></tr></thead><tbody>
+${p.recentPages.map((r) => html`<tr><td>${recordLink(r)}</td><td>${r.topic || '—'}</td><td>${date(r.created_at)}</td></tr>`)}</tbody></table></div>`
+}
+<h2>Contributors</h2>
+${
+  p.contributors.length === 0
+    ? empty('Nobody has accepted work on these pages yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Contributor</th><th scope="col">Level</th><th scope="col">Trust</th><th scope="col">Contributions here</th></tr></thead><tbody>
+${p.contributors.map((c) => html`<tr><td>${personLink(c)}</td><td>${levelBadge(c.level)}</td><td>${percent(c.trust_score)}</td><td>${Number(c.contributions)}</td></tr>`)}</tbody></table></div>`
+}`,
+      });
+    },
+  );
+
+  app.get('/panels', { config: { html: true } }, async (req, reply) => {
+    const topic = (queryOf(req).topic ?? '').trim().slice(0, 50);
+    const n = pageNumber(req);
+    const { total, items } = await panels.listStatements(deps, { topic: topic || undefined, page: n, perPage: PER_PAGE });
+    return page(req, reply, {
+      title: topic ? `Expert panels on ${topic}` : 'Expert panels',
+      description: 'Versioned statements of expert panels: the answer, the certainty, the vote and what changed.',
+      body: html`<h1>Expert panels${topic ? html` <span class="muted">on ${topic}</span>` : ''}</h1>
+<p class="lede">Panels of specialists answer contested questions. Every statement is versioned: each revision shows what changed and why the panel looked again.</p>
+${topic ? html`<p><a href="/panels">All topics</a></p>` : ''}
+${
+  items.length === 0
+    ? empty('No statements yet.')
+    : html`<ul class="cards">${items.map(
+        (s) => html`<li class="card"><h2 class="h3"><a href="/panels/${s.id}">${s.content.question}</a></h2>
+<p>${certaintyBadge(s.content.certainty)} <a class="badge" href="/panels?topic=${encodeURIComponent(s.content.topic)}">${s.content.topic}</a> <span class="muted">version ${s.version} · issued ${date(s.issued_at)} · ${voteText(s.content.vote)}</span></p></li>`,
+      )}</ul>`
+}
+${pager('/panels', { topic }, n, PER_PAGE, total)}`,
+    });
+  });
+
+  app.get(
+    '/panels/:id',
+    { config: { html: true }, schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } },
+    async (req, reply) => page(req, reply, panelPage(site, await panels.getStatementHistory(deps, req.params.id))),
+  );
+
+  app.get('/requests', { config: { html: true } }, async (req, reply) => {
+    const f = marketFilters(req);
+    const n = pageNumber(req);
+    const result = await loadMarket(deps, f, n);
+    const ctx = pageContext(deps, req, reply);
+    return page(req, reply, {
+      title: f.topic ? `Open requests on ${f.topic}` : 'Open requests',
+      description: 'Publishers ask for reviews, fact-checks, edits, corrections and sources. Take one and submit your evidence.',
+      body: html`<h1>Open requests</h1>
+<p class="lede">Publishers ask specialists for reviews, fact-checks, edits, corrections and sources on their pages. Take a request, then submit the change with your reason and sources.</p>
+${marketplaceSection(ctx, '/requests', f, n, result, 2)}`,
+    });
+  });
+}

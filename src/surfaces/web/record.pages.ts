@@ -1,0 +1,120 @@
+// The HTML of a page's trust record and of one contribution's proof (SPEC §12): what people see at record_url and
+// proof_url. The routes (records.routes.ts) answer JSON to API clients at the same addresses.
+import type { getProof } from '../../domain/contributors/contributor.service.js';
+import type { PageRecord } from '../../domain/pages/record.js';
+import { proofUrl, recordUrl } from '../urls.js';
+import { renderDiff } from './diff.js';
+import { html } from './html.js';
+import type { PageOptions } from './layout.js';
+import { date, empty, externalLink, levelBadge, organizationLd, percent, personLd, personLink, publisherLink, role, roleLabel } from './views.js';
+
+type Proof = Awaited<ReturnType<typeof getProof>>;
+
+const verifiedBadge = (verified: boolean) =>
+  verified
+    ? html`<span class="badge ok" title="The page's site is a verified domain of its publisher">✓ Verified site</span>`
+    : html`<span class="badge warn" title="The publisher's verification of this site has lapsed">Unverified site</span>`;
+
+export function recordPage(siteUrl: string, record: PageRecord): PageOptions {
+  const { page, contributions } = record;
+  const title = page.title || page.url;
+  const people = new Set(contributions.map((c) => c.account_id)).size;
+  const latest = contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');
+  // Newest first: a reader wants the latest correction before the original byline.
+  const entries = [...contributions].reverse();
+  const authors = contributions.filter((c) => c.role === 'author');
+  const others = contributions.filter((c) => c.role !== 'author');
+  const unique = <T extends { username: string }>(list: T[]) => [...new Map(list.map((c) => [c.username, c])).values()];
+  const snippet = `<script async src="${siteUrl}/embed.js" data-page="${page.url}"></script>`;
+  return {
+    title: `Trust record: ${title}`,
+    description: `Who wrote, reviewed, fact-checked and corrected “${title}”, with the evidence.`,
+    structured: {
+      '@context': 'https://schema.org',
+      '@type': 'CreativeWork',
+      name: title,
+      url: page.url,
+      ...(page.topic ? { keywords: page.topic } : {}),
+      publisher: organizationLd(siteUrl, { slug: page.publisher_slug, name: page.publisher_name }),
+      ...(authors.length > 0 ? { author: unique(authors).map((c) => personLd(siteUrl, c)) } : {}),
+      ...(others.length > 0 ? { contributor: unique(others).map((c) => personLd(siteUrl, c)) } : {}),
+      subjectOf: { '@type': 'WebPage', url: recordUrl(siteUrl, page.id) },
+    },
+    body: html`<p class="crumbs">${publisherLink({ slug: page.publisher_slug, name: page.publisher_name })}${page.topic ? html` · <a href="/requests?topic=${encodeURIComponent(page.topic)}">${page.topic}</a>` : ''}</p>
+<h1>${title}</h1>
+<p class="page-url">${externalLink(page.url)}</p>
+<p>${verifiedBadge(record.verified)}</p>
+<ul class="stats">
+<li><strong>${contributions.length}</strong> accepted ${contributions.length === 1 ? 'contribution' : 'contributions'}</li>
+<li><strong>${people}</strong> ${people === 1 ? 'person' : 'people'}</li>
+<li><strong>${latest ? date(latest) : '—'}</strong> last change</li>
+</ul>
+<h2>Who worked on this page</h2>
+${
+  entries.length === 0
+    ? empty('No accepted work on this page yet.', html`<a href="/requests">See what publishers are asking for</a>.`)
+    : html`<ol class="work">${entries.map(
+        (c) => html`<li class="card">
+<p class="who">${role(c.role)} ${personLink(c)} ${levelBadge(c.level)} <span class="muted">trust ${percent(c.trust_score)}</span></p>
+${c.summary ? html`<p>${c.summary}</p>` : ''}
+${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? html`<p class="diff">${renderDiff(c.change_from, c.change_to)}</p>` : ''}
+<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">${c.role === 'author' ? 'Proof' : 'Evidence'}<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
+</li>`,
+      )}</ol>`
+}
+<details class="card"><summary>Show this record on the page itself</summary>
+<p>Publishers add one line to the article; it shows the accepted work above and updates by itself.</p>
+<pre><code>${snippet}</code></pre></details>`,
+  };
+}
+
+export function proofPage(siteUrl: string, p: Proof): PageOptions {
+  const pageTitle = p.page_title || p.page_url;
+  const named = p.submission_id === null;
+  const sources = JSON.parse(p.sources ?? '[]') as string[];
+  const hasChange = p.before_text !== null && p.after_text !== null && (p.before_text !== '' || p.after_text !== '');
+  const decidedAt = p.decided_at ?? p.accepted_at;
+  return {
+    title: `${roleLabel(p.role)} by ${p.name || p.username}: ${pageTitle}`,
+    description: `The evidence for ${p.name || p.username}'s ${roleLabel(p.role).toLowerCase()} on “${pageTitle}”: ${p.summary}`,
+    structured: {
+      '@context': 'https://schema.org',
+      '@type': 'CreativeWork',
+      name: p.summary || roleLabel(p.role),
+      url: proofUrl(siteUrl, p.id),
+      author: personLd(siteUrl, p),
+      dateCreated: p.accepted_at,
+      about: { '@type': 'CreativeWork', name: pageTitle, url: p.page_url },
+      isPartOf: { '@type': 'WebPage', url: recordUrl(siteUrl, p.page_id) },
+      ...(sources.length > 0 ? { citation: sources } : {}),
+    },
+    body: html`<p class="crumbs"><a href="/records/${p.page_id}">Trust record of “${pageTitle}”</a></p>
+<h1>${role(p.role)} ${p.summary || roleLabel(p.role)}</h1>
+<p class="lede">By ${personLink(p)} on ${externalLink(p.page_url, pageTitle)}, published by ${publisherLink({ slug: p.publisher_slug, name: p.publisher_name })}.</p>
+${
+  named
+    ? html`<p class="notice">${p.name || p.username} is named as an author of this page by ${p.publisher_name}. Authorship needs no evidence here: the publisher vouches for it.</p>`
+    : html`${
+        hasChange
+          ? html`<h2>The change</h2>
+<p class="hint" id="diff-legend">Removed words are <del>struck through</del>; added words are <ins>underlined</ins>.</p>
+<p class="diff" aria-describedby="diff-legend">${renderDiff(p.before_text ?? '', p.after_text ?? '')}</p>
+<details><summary>Before and after, in full</summary><div class="grid two">
+<div><h3>Before</h3><p class="text">${p.before_text ?? ''}</p></div>
+<div><h3>After</h3><p class="text">${p.after_text ?? ''}</p></div></div></details>`
+          : ''
+      }
+<h2>Reason</h2>
+<p class="text">${p.reason ?? ''}</p>
+<h2>Sources</h2>
+${sources.length > 0 ? html`<ol class="sources">${sources.map((s) => html`<li>${externalLink(s)}</li>`)}</ol>` : empty('No sources were given.')}`
+}
+<h2>Decision</h2>
+<dl class="facts">
+<dt>Decision</dt><dd>${named ? 'Named by the publisher' : html`<span class="badge ok">Accepted</span> by ${p.publisher_name}`}</dd>
+<dt>Decided</dt><dd>${date(decidedAt)}</dd>
+${p.decision_note ? html`<dt>Note</dt><dd class="text">${p.decision_note}</dd>` : ''}
+${p.request_id !== null ? html`<dt>Requested</dt><dd>Yes: in answer to a request by ${p.publisher_name}</dd>` : ''}
+</dl>`,
+  };
+}
