@@ -22,7 +22,8 @@ export const EnvSchema = Type.Object({
   REQUIRE_HTTPS: Type.Optional(Bool),
   // Believe X-Forwarded-* headers from these proxies: "true", a hop count, or a comma list of addresses/CIDRs.
   TRUST_PROXY: Type.Optional(Type.String()),
-  // Allow webhook targets on private addresses (local development and tests only).
+  // Allow webhook targets (and domain checks) on private addresses, and plain-http webhook URLs: a receiver on a
+  // developer's machine. Local development and tests only.
   WEBHOOK_ALLOW_PRIVATE: Type.Optional(Bool),
   // Callers (addresses or CIDRs, comma separated) that skip rate limits: a trusted CMS backend, or a benchmark.
   RATE_LIMIT_ALLOWLIST: Type.Optional(Type.String()),

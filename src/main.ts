@@ -12,6 +12,7 @@ import { issueFromFile } from './domain/panels/panel.service.js';
 import { verifyDomainByOperator } from './domain/publishers/publisher.service.js';
 import { seedDemo } from './demo/seed.js';
 import { AppError } from './http/errors.js';
+import { startWebhookRelay } from './jobs/relay.js';
 
 const HELP = `Usage: credence <verb> [options]
 
@@ -143,9 +144,16 @@ async function serve(config: Config, demo: boolean): Promise<number> {
   const rt = await createRuntime(config);
   if (demo) await seedDemo(rt.deps, (line) => console.log(line));
   const { app } = await buildApp(rt.deps);
+  // The webhook relay delivers the outbox; a write answered by this process wakes it at once (it polls as well,
+  // for writes made by other processes).
+  const relay = startWebhookRelay(rt.deps, { log: app.log });
+  app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => relay.wake());
+  });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await relay.stop();
     await rt.close();
     process.exit(0);
   };

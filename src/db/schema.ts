@@ -154,6 +154,8 @@ export interface EventsTable {
   /** The event's facts as JSON; each surface's presenter turns them into its payload. */
   payload: string;
   created_at: string;
+  /** When the webhook relay fanned the event out to its endpoints; null until then. */
+  relayed_at: string | null;
 }
 
 /** An expert panel's statement (SPEC §14); `topic` and `updated_at` mirror its current version for listing. */
@@ -197,6 +199,77 @@ export interface PanelEntriesTable {
   account_id: number | null;
 }
 
+/** A webhook endpoint (SPEC §10). `events` is a JSON array of event names; booleans are 0/1. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  publisher_id: number;
+  format: 'v1' | 'api_v1';
+  url: string;
+  events: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  enabled: Generated<number>;
+  disabled_at: string | null;
+  /** `failures` (20 in a row) or `owner`. */
+  disabled_reason: string | null;
+  consecutive_failures: Generated<number>;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_failure_at: string | null;
+  last_status_code: number | null;
+  from_event_id: Generated<number>;
+  /** When the head of the endpoint's queue is due; null when nothing is queued. */
+  next_due_at: string | null;
+  /** Grows with every new delivery, so a sender cannot clear `next_due_at` over one it did not see. */
+  wake_seq: Generated<number>;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'held' | 'succeeded' | 'failed';
+
+/** One event for one endpoint; `body` is the exact JSON sent on every attempt. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_id: number;
+  event_type: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  retry_step: Generated<number>;
+  first_attempt_at: string | null;
+  next_attempt_at: string;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  webhook_id: number;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  success: number;
+  error: string | null;
+  /** The first 1 KB of the answer, as text. */
+  response_body: Generated<string>;
+  manual: Generated<number>;
+}
+
+export interface WebhookRelayTable {
+  name: string;
+  updated_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -213,6 +286,10 @@ export interface DB {
   requests: RequestsTable;
   submissions: SubmissionsTable;
   account_topics: AccountTopicsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_relay: WebhookRelayTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -21,12 +21,25 @@ export interface FetchOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** The resolver behind the connect-time check (default: the system's). */
+  resolve?: Resolve;
 }
 
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+/** A resolver with dns.lookup's shape for `all: true`; tests inject one to play a DNS answer that changes. */
+export type Resolve = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+export const guardedLookup: LookupFunction = (hostname, options, callback) =>
+  guardedLookupWith(dns.lookup as Resolve)(hostname, options, callback);
+
+/** The connect-time check over any resolver: every address of the answer must be public. */
+export const guardedLookupWith = (resolve: Resolve): LookupFunction => (hostname, options, callback) => {
+  resolve(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 4);
-    const list = addresses as dns.LookupAddress[];
+    const list = addresses;
     const bad = list.find((a) => isPrivateAddress(a.address));
     if (bad || list.length === 0) {
       return callback(Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EPRIVATE' }), '', 4);
@@ -68,7 +81,7 @@ export function fetchSmall(url: string, opts: FetchOptions): Promise<SmallRespon
       {
         method: opts.method ?? 'GET',
         headers: { 'user-agent': 'Credence/1 (+verification)', ...opts.headers },
-        ...(opts.allowPrivate ? {} : { lookup: guardedLookup }),
+        ...(opts.allowPrivate ? {} : { lookup: opts.resolve ? guardedLookupWith(opts.resolve) : guardedLookup }),
         agent: false,
       },
       (res) => {

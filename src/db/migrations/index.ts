@@ -2,10 +2,12 @@
 import * as m0001 from './0001_backbone.js';
 import * as m0002 from './0002_workflow.js';
 import * as m0003 from './0003_panels.js';
+import * as m0004 from './0004_webhooks.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
   '0001_backbone': m0001,
   '0002_workflow': m0002,
   '0003_panels': m0003,
+  '0004_webhooks': m0004,
 };

@@ -13,6 +13,7 @@ import { contributorRoutes } from './contributors.routes.js';
 import { publisherRoutes } from './publishers.routes.js';
 import { requestRoutes } from './requests.routes.js';
 import { submissionRoutes } from './submissions.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -39,5 +40,6 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     contributorRoutes(app, deps);
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);
+    webhookRoutes(app, deps, openapi);
   };
 }

@@ -6,6 +6,7 @@ import { callerKey, setupSurface } from '../../http/surface.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
+import { documentV1Webhooks } from './webhook-events.presenter.js';
 
 export const V1_PREFIX = '/v1';
 
@@ -25,5 +26,6 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     app.get('/openapi.json', { config: { hidden: true, unlimited: true } }, async () => openapi.document(deps.config.siteUrl));
     pageRecordRoutes(app, deps);
     panelRoutes(app, deps);
+    documentV1Webhooks(openapi);
   };
 }

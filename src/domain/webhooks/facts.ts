@@ -1,0 +1,53 @@
+// The facts each event carries in the outbox (`events.payload`), as the services that write them lay them out
+// (pages, requests, submissions, panels). Each surface's webhook presenter reads these and nothing else, so a
+// payload never needs a database read at send time and every retry sends what was true when the event happened.
+import type { WorkKind } from '../work-kinds.js';
+
+export interface PageFacts {
+  id: number;
+  url: string;
+  title: string;
+}
+
+export interface SubmissionFacts {
+  submission: {
+    id: number;
+    kind: WorkKind;
+    status: 'pending' | 'accepted' | 'rejected' | 'withdrawn';
+    summary: string;
+    request_id: number | null;
+    evidence: { before: string | null; after: string | null; reason: string; sources: string[] };
+  };
+  contributor: { username: string; name: string };
+  page: PageFacts;
+}
+
+export interface AcceptedFacts extends SubmissionFacts {
+  contribution: { id: number; role: WorkKind; accepted_at: string; change: { from: string | null; to: string | null } | null };
+}
+
+export interface RequestTakenFacts {
+  request: { id: number; kind: WorkKind; status: string; taken_by: string | null; topic: string };
+  page: PageFacts;
+}
+
+export interface PageRegisteredFacts {
+  page_id: number;
+  url: string;
+  title: string;
+  topic: string;
+}
+
+export interface PanelUpdatedFacts {
+  panel_id: string;
+  version: number;
+  previous_version: number | null;
+  topic: string;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+
+/** The topics a `panel.updated` concerns: the statement's topic now, and the one it had if that changed. */
+export function panelTopics(f: PanelUpdatedFacts): string[] {
+  const before = f.changes.topic?.from;
+  return [...new Set([f.topic, ...(typeof before === 'string' ? [before] : [])])];
+}

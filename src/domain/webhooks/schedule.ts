@@ -1,0 +1,23 @@
+// When a failed delivery is tried again (SPEC §10): after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every
+// 8 h, each delay stretched or shrunk by up to 10% so that endpoints that failed together do not retry together,
+// and never later than 24 h after the first attempt. Pure: the caller passes the time and the randomness.
+
+export const RETRY_DELAYS_MS = [30e3, 120e3, 600e3, 1_800e3, 3_600e3, 7_200e3, 14_400e3, 28_800e3] as const;
+export const RETRY_WINDOW_MS = 24 * 3_600e3;
+export const JITTER = 0.1;
+/** Failed attempts in a row that disable an endpoint. */
+export const DISABLE_AFTER = 20;
+
+/**
+ * The time of the next attempt after failed attempt number `failures` (1 for the first failure) of a delivery
+ * first attempted at `firstAttemptMs`; null when the retry window is over and the delivery is given up.
+ * `random` is in [0, 1); 0.5 means no jitter.
+ */
+export function nextAttemptMs(firstAttemptMs: number, failures: number, nowMs: number, random: number): number | null {
+  const base = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS[RETRY_DELAYS_MS.length - 1]!;
+  const deadline = firstAttemptMs + RETRY_WINDOW_MS;
+  // The plan decides whether there is another attempt; the jitter only moves it, and never past the window.
+  if (nowMs + base > deadline) return null;
+  const jittered = nowMs + Math.round(base * (1 + JITTER * (2 * random - 1)));
+  return Math.min(jittered, deadline);
+}

@@ -1,0 +1,206 @@
+// Account webhooks (SPEC §10, §16): register, list with delivery health, change (re-enable, disable, rotate the
+// secret, new URL or events), delete, read the attempt log, redeliver. Session only; every read takes the owner.
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
+import { recordManual, sendOnce } from '../../jobs/sender.js';
+import { addDays, isoNow } from '../clock.js';
+import type { Deps } from '../deps.js';
+import { requireMember } from '../publishers/publisher.service.js';
+import { listMemberships } from '../publishers/publisher.store.js';
+import { EVENTS_BY_FORMAT, type WebhookFormat } from './events.js';
+import { newWebhookSecret } from './signature.js';
+import { checkWebhookUrl } from './target.js';
+import * as store from './webhook.store.js';
+
+/** After a rotation the previous secret keeps signing for this long, so receivers can switch without a gap. */
+export const ROTATION_OVERLAP_DAYS = 1;
+
+export interface WebhookView {
+  row: store.WebhookRow;
+  health: { pending: number; attempts24h: number; successes24h: number };
+}
+
+export interface RegisterInput {
+  url: string;
+  events?: string[] | undefined;
+  format?: WebhookFormat | undefined;
+  publisher?: string | undefined;
+}
+
+export interface ChangeInput {
+  url?: string | undefined;
+  events?: string[] | undefined;
+  enabled?: boolean | undefined;
+  rotate_secret?: boolean | undefined;
+}
+
+/** The events asked for, each one of the format's; all of them when none are named. */
+function checkEvents(format: WebhookFormat, events: string[] | undefined): string[] {
+  const allowed = EVENTS_BY_FORMAT[format];
+  if (events === undefined) return [...allowed];
+  const details = events.flatMap((e, i) =>
+    (allowed as readonly string[]).includes(e) ? [] : [{ field: `events.${i}`, message: `must be one of: ${allowed.join(', ')}` }],
+  );
+  if (details.length > 0) {
+    const bad = events.filter((e) => !(allowed as readonly string[]).includes(e));
+    throw new AppError(
+      400,
+      'invalid_request',
+      `${bad.join(', ')} ${bad.length === 1 ? 'is not an event' : 'are not events'} of ${format} webhooks; the events are: ${allowed.join(', ')}`,
+      details,
+    );
+  }
+  return [...new Set(events)];
+}
+
+/** The publication whose pages' events the webhook receives: named, or the caller's only one (api_v1 only). */
+async function publisherFor(deps: Deps, accountId: number, format: WebhookFormat, slug: string | undefined) {
+  if (slug) return (await requireMember(deps, accountId, slug)).publisher;
+  if (format === 'v1') {
+    throw new AppError(400, 'missing_parameter', 'A v1 webhook is the one endpoint of a publisher: name it with publisher (its slug)', [
+      { field: 'publisher', message: 'is required for format v1' },
+    ]);
+  }
+  const memberships = await listMemberships(deps.db, accountId);
+  if (memberships.length === 1) return memberships[0]!;
+  if (memberships.length === 0) throw forbidden('Webhooks carry the events of a publication’s pages; this account is not a member of any publication');
+  throw new AppError(400, 'missing_parameter', 'This account belongs to several publications; name one with publisher', [
+    { field: 'publisher', message: 'is required when the account belongs to several publications' },
+  ]);
+}
+
+async function view(deps: Deps, rows: store.WebhookRow[]): Promise<WebhookView[]> {
+  const since = new Date(deps.clock.now().getTime() - 86_400_000).toISOString();
+  const health = await store.healthOf(
+    deps.db,
+    rows.map((r) => r.id),
+    since,
+  );
+  return rows.map((row) => {
+    const h = health.get(row.id) ?? { pending: 0, attempts: 0, successes: 0 };
+    return { row, health: { pending: h.pending, attempts24h: h.attempts, successes24h: h.successes } };
+  });
+}
+
+async function requireWebhook(deps: Deps, accountId: number, id: number): Promise<store.WebhookRow> {
+  const row = await store.findWebhook(deps.db, accountId, id);
+  // Another account's webhook is indistinguishable from one that does not exist.
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function getWebhook(deps: Deps, accountId: number, id: number): Promise<WebhookView> {
+  return (await view(deps, [await requireWebhook(deps, accountId, id)]))[0]!;
+}
+
+export async function registerWebhook(deps: Deps, accountId: number, input: RegisterInput): Promise<{ webhook: WebhookView; secret: string }> {
+  const format = input.format ?? 'api_v1';
+  const url = checkWebhookUrl(input.url, deps.config.webhookAllowPrivate);
+  const events = checkEvents(format, input.events);
+  const publisher = await publisherFor(deps, accountId, format, input.publisher);
+  const secret = newWebhookSecret();
+  let id: number;
+  try {
+    id = await store.insertWebhook(deps.db, {
+      account_id: accountId,
+      publisher_id: publisher.id,
+      format,
+      url,
+      events,
+      secret,
+      from_event_id: await store.newestEventId(deps.db),
+      now: isoNow(deps.clock),
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`${publisher.slug} has a v1 webhook already; change it or delete it first`);
+    throw err;
+  }
+  return { webhook: await getWebhook(deps, accountId, id), secret };
+}
+
+export async function listWebhooks(deps: Deps, accountId: number, page: number, perPage: number) {
+  const [total, rows] = await Promise.all([
+    store.countWebhooks(deps.db, accountId),
+    store.listWebhooks(deps.db, accountId, perPage, (page - 1) * perPage),
+  ]);
+  return { total, items: await view(deps, rows) };
+}
+
+export async function changeWebhook(
+  deps: Deps,
+  accountId: number,
+  id: number,
+  input: ChangeInput,
+): Promise<{ webhook: WebhookView; secret: string | null }> {
+  const row = await requireWebhook(deps, accountId, id);
+  const now = isoNow(deps.clock);
+  const url = input.url === undefined ? undefined : checkWebhookUrl(input.url, deps.config.webhookAllowPrivate);
+  const events = input.events === undefined ? undefined : checkEvents(row.format, input.events);
+  const secret = input.rotate_secret ? newWebhookSecret() : null;
+  await deps.db.transaction().execute(async (trx) => {
+    if (url !== undefined || events !== undefined) {
+      await store.updateWebhook(trx, accountId, id, {
+        ...(url !== undefined ? { url } : {}),
+        ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
+        updated_at: now,
+      });
+    }
+    if (secret) {
+      const until = addDays(deps.clock.now(), ROTATION_OVERLAP_DAYS).toISOString();
+      await store.rotateSecret(trx, accountId, id, secret, until, now);
+    }
+    if (input.enabled === true && row.enabled === 0) {
+      // Re-enabling starts afresh: no failures counted, and every held delivery due now with a new 24-hour window.
+      await store.updateWebhook(trx, accountId, id, {
+        enabled: 1,
+        consecutive_failures: 0,
+        disabled_at: null,
+        disabled_reason: null,
+        updated_at: now,
+      });
+      await store.resumeDeliveries(trx, id, now);
+    } else if (input.enabled === false && row.enabled === 1) {
+      await store.updateWebhook(trx, accountId, id, { enabled: 0, disabled_at: now, disabled_reason: 'owner', updated_at: now });
+      await store.holdDeliveries(trx, id, now);
+    }
+  });
+  return { webhook: await getWebhook(deps, accountId, id), secret };
+}
+
+export async function deleteWebhook(deps: Deps, accountId: number, id: number): Promise<void> {
+  if (!(await store.deleteWebhook(deps.db, accountId, id))) throw notFound('Webhook');
+}
+
+export async function listAttempts(deps: Deps, accountId: number, id: number, page: number, perPage: number) {
+  await requireWebhook(deps, accountId, id);
+  const [total, items] = await Promise.all([
+    store.countAttempts(deps.db, id),
+    store.listAttempts(deps.db, id, perPage, (page - 1) * perPage),
+  ]);
+  return { total, items };
+}
+
+/**
+ * Send one delivery again. A delivery still in the endpoint's queue is not sent out of turn: its queue becomes due
+ * now and the relay sends it in order (`queued`). A delivery that went through, was given up, or is held by a
+ * disabled endpoint is attempted once, now, and the attempt is returned.
+ */
+export async function redeliver(deps: Deps, accountId: number, id: number, deliveryId: number) {
+  await requireWebhook(deps, accountId, id);
+  const delivery = await store.findDelivery(deps.db, id, deliveryId);
+  if (!delivery) throw notFound('Delivery');
+  if (delivery.status === 'pending') {
+    await store.pullQueuesForward(deps.db, [id], isoNow(deps.clock));
+    return { queued: true, delivery: (await store.findDelivery(deps.db, id, deliveryId))!, attempt: null };
+  }
+  const endpoint = await store.endpointForSend(deps.db, id);
+  if (!endpoint) throw notFound('Webhook');
+  const started = deps.clock.now();
+  const result = await sendOnce(endpoint, delivery, started, { allowPrivate: deps.config.webhookAllowPrivate });
+  const attemptId = await recordManual(deps, delivery, result, started);
+  return {
+    queued: false,
+    delivery: (await store.findDelivery(deps.db, id, deliveryId))!,
+    attempt: (await store.findAttempt(deps.db, attemptId))!,
+  };
+}

@@ -1,0 +1,481 @@
+// All SQL about webhooks: endpoints, their deliveries and attempts, and the relay's bookkeeping (fan-out, due
+// endpoints, leases). Reads and writes of an account's endpoints take the account, so another's cannot be touched
+// by mistake; the relay's functions act on any endpoint and are not reachable from a route.
+import { sql, type Updateable } from 'kysely';
+import type { Dialect } from '../../db/client.js';
+import type { DeliveryStatus, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { Db } from '../deps.js';
+import type { EventType } from '../events/outbox.js';
+import type { WebhookFormat } from './events.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Endpoints, as their owner sees them.
+
+const webhookColumns = [
+  'w.id',
+  'w.account_id',
+  'w.publisher_id',
+  'w.format',
+  'w.url',
+  'w.events',
+  'w.enabled',
+  'w.disabled_at',
+  'w.disabled_reason',
+  'w.consecutive_failures',
+  'w.last_attempt_at',
+  'w.last_success_at',
+  'w.last_failure_at',
+  'w.last_status_code',
+  'w.previous_secret_expires_at',
+  'w.created_at',
+  'w.updated_at',
+  'p.slug as publisher_slug',
+  'p.name as publisher_name',
+] as const;
+
+const webhooksWithPublisher = (db: Db) =>
+  db.selectFrom('webhooks as w').innerJoin('publishers as p', 'p.id', 'w.publisher_id').select(webhookColumns);
+
+export type WebhookRow = NonNullable<Awaited<ReturnType<typeof findWebhook>>>;
+
+export const findWebhook = (db: Db, accountId: number, id: number) =>
+  webhooksWithPublisher(db).where('w.account_id', '=', accountId).where('w.id', '=', id).executeTakeFirst();
+
+export const listWebhooks = (db: Db, accountId: number, limit: number, offset: number) =>
+  webhooksWithPublisher(db).where('w.account_id', '=', accountId).orderBy('w.id', 'desc').limit(limit).offset(offset).execute();
+
+export async function countWebhooks(db: Db, accountId: number): Promise<number> {
+  const r = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** The newest event id: a new endpoint receives only what happens after it exists. */
+export async function newestEventId(db: Db): Promise<number> {
+  const r = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return Number(r?.id ?? 0);
+}
+
+export async function insertWebhook(
+  db: Db,
+  row: {
+    account_id: number;
+    publisher_id: number;
+    format: WebhookFormat;
+    url: string;
+    events: string[];
+    secret: string;
+    from_event_id: number;
+    now: string;
+  },
+): Promise<number> {
+  const { now, events, ...rest } = row;
+  const r = await db
+    .insertInto('webhooks')
+    .values({ ...rest, events: JSON.stringify(events), created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export async function updateWebhook(
+  db: Db,
+  accountId: number,
+  id: number,
+  patch: Partial<{
+    url: string;
+    events: string;
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_expires_at: string | null;
+    enabled: number;
+    disabled_at: string | null;
+    disabled_reason: string | null;
+    consecutive_failures: number;
+    updated_at: string;
+  }>,
+): Promise<void> {
+  await db.updateTable('webhooks').set(patch).where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+export async function deleteWebhook(db: Db, accountId: number, id: number): Promise<boolean> {
+  // Attempts and deliveries go with it (ON DELETE CASCADE).
+  const r = await db.deleteFrom('webhooks').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Per endpoint: deliveries not yet through (pending or held), and attempts and successes since `since`. */
+export async function healthOf(db: Db, ids: number[], since: string) {
+  const out = new Map<number, { pending: number; attempts: number; successes: number }>();
+  if (ids.length === 0) return out;
+  for (const id of ids) out.set(id, { pending: 0, attempts: 0, successes: 0 });
+  const pending = await db
+    .selectFrom('webhook_deliveries')
+    .select(['webhook_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('webhook_id', 'in', ids)
+    .where('status', 'in', ['pending', 'held'])
+    .groupBy('webhook_id')
+    .execute();
+  for (const r of pending) out.get(r.webhook_id)!.pending = Number(r.n);
+  const recent = await db
+    .selectFrom('webhook_attempts')
+    .select(['webhook_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('success').as('ok')])
+    .where('webhook_id', 'in', ids)
+    .where('attempted_at', '>', since)
+    .groupBy('webhook_id')
+    .execute();
+  for (const r of recent) Object.assign(out.get(r.webhook_id)!, { attempts: Number(r.n), successes: Number(r.ok ?? 0) });
+  return out;
+}
+
+/** Deliveries of a disabled endpoint wait, untouched, until it is enabled again. */
+export async function holdDeliveries(db: Db, webhookId: number, now: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'held', updated_at: now })
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Re-enabling: every held delivery is due now, with a fresh 24-hour window. */
+export async function resumeDeliveries(db: Db, webhookId: number, now: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: now, first_attempt_at: null, retry_step: 0, updated_at: now })
+    .where('webhook_id', '=', webhookId)
+    .where('status', 'in', ['pending', 'held'])
+    .execute();
+  await markDue(db, [webhookId], now);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The attempt log.
+
+const attemptColumns = [
+  'a.id',
+  'a.delivery_id',
+  'a.attempted_at',
+  'a.status_code',
+  'a.duration_ms',
+  'a.success',
+  'a.error',
+  'a.response_body',
+  'a.manual',
+  'd.event_id',
+  'd.event_type',
+  'd.status as delivery_status',
+] as const;
+
+export type AttemptRow = Awaited<ReturnType<typeof listAttempts>>[number];
+
+export const listAttempts = (db: Db, webhookId: number, limit: number, offset: number) =>
+  db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .select(attemptColumns)
+    .where('a.webhook_id', '=', webhookId)
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+export const findAttempt = (db: Db, id: number) =>
+  db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .select(attemptColumns)
+    .where('a.id', '=', id)
+    .executeTakeFirst();
+
+export async function countAttempts(db: Db, webhookId: number): Promise<number> {
+  const r = await db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('webhook_id', '=', webhookId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export type DeliveryRow = NonNullable<Awaited<ReturnType<typeof findDelivery>>>;
+
+/** A delivery of one endpoint (the endpoint's ownership is checked by the caller). */
+export const findDelivery = (db: Db, webhookId: number, id: number) =>
+  db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).where('id', '=', id).executeTakeFirst();
+
+// ---------------------------------------------------------------------------------------------------------------
+// The relay: fan-out.
+
+/**
+ * Take the fan-out lock for this transaction. On PostgreSQL several processes may run the relay: one fans out at
+ * a time (the others skip the step; they still send). SQLite has one writer at a time anyway.
+ */
+export async function lockFanout(trx: Db, dialect: Dialect): Promise<boolean> {
+  if (dialect !== 'postgres') return true;
+  const row = await trx.selectFrom('webhook_relay').select('name').where('name', '=', 'fanout').forUpdate().skipLocked().executeTakeFirst();
+  return row !== undefined;
+}
+
+export const unrelayedEvents = (db: Db, limit: number) =>
+  db
+    .selectFrom('events')
+    .select(['id', 'type', 'publisher_id', 'page_id', 'payload', 'created_at'])
+    .where('relayed_at', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+
+export async function markRelayed(db: Db, ids: number[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('events').set({ relayed_at: now }).where('id', 'in', ids).execute();
+}
+
+export type FanoutTarget = Awaited<ReturnType<typeof endpointsOfPublishers>>[number];
+
+/** Every endpoint of these publishers, enabled or not (a disabled one holds what it receives). */
+export const endpointsOfPublishers = (db: Db, publisherIds: number[]) =>
+  publisherIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('webhooks')
+        .select(['id', 'publisher_id', 'format', 'events', 'enabled', 'from_event_id'])
+        .where('publisher_id', 'in', publisherIds)
+        .execute();
+
+/** The topics of these publishers' pages (panel statements reach publishers by topic). */
+export const pageTopicsOfPublishers = (db: Db, publisherIds: number[]) =>
+  publisherIds.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('pages').select(['publisher_id', 'topic']).where('publisher_id', 'in', publisherIds).where('topic', '!=', '').distinct().execute();
+
+/** The publishers that have at least one endpoint of a format. */
+export async function publishersWithEndpoints(db: Db, format: WebhookFormat): Promise<number[]> {
+  const rows = await db.selectFrom('webhooks').select('publisher_id').where('format', '=', format).distinct().execute();
+  return rows.map((r) => r.publisher_id);
+}
+
+export async function insertDeliveries(
+  db: Db,
+  rows: { webhook_id: number; event_id: number; event_type: EventType; body: string; status: DeliveryStatus; now: string }[],
+): Promise<void> {
+  // Bound the statement's parameters (SQLite allows 32,766).
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500).map(({ now, ...r }) => ({ ...r, next_attempt_at: now, created_at: now, updated_at: now }));
+    await db
+      .insertInto('webhook_deliveries')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+      .execute();
+  }
+}
+
+/**
+ * SPEC §10: a new event for an endpoint also retries its waiting deliveries first. Every pending delivery of the
+ * endpoint becomes due now (the queue order decides which goes first), and so does the endpoint.
+ */
+export async function pullQueuesForward(db: Db, webhookIds: number[], now: string): Promise<void> {
+  if (webhookIds.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now })
+    .where('webhook_id', 'in', webhookIds)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '>', now)
+    .execute();
+  await markDue(db, webhookIds, now);
+}
+
+/** The endpoints have something due now. The sequence moves on every time, whatever `next_due_at` was. */
+export async function markDue(db: Db, webhookIds: number[], now: string): Promise<void> {
+  if (webhookIds.length === 0) return;
+  await db
+    .updateTable('webhooks')
+    .set((eb) => ({ next_due_at: now, wake_seq: eb('wake_seq', '+', 1) }))
+    .where('id', 'in', webhookIds)
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The relay: sending.
+
+/** Enabled endpoints with something due and nobody sending to them, the longest waiting first. */
+export async function dueEndpoints(db: Db, now: string, limit: number, exclude: number[]): Promise<number[]> {
+  let q = db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('enabled', '=', 1)
+    .where('next_due_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]));
+  if (exclude.length > 0) q = q.where('id', 'not in', exclude);
+  const rows = await q.orderBy('next_due_at').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A sender leaves the endpoint: `next_due_at` becomes its queue head's time (null when empty), unless a delivery
+ * arrived since the sender read `wake_seq` (false: look at the queue again). On PostgreSQL a concurrent fan-out
+ * holds the row until it commits, and the condition is then checked against what it wrote.
+ */
+export async function settleDue(db: Db, id: number, nextDueAt: string | null, seenSeq: number): Promise<boolean> {
+  const r = await db.updateTable('webhooks').set({ next_due_at: nextDueAt }).where('id', '=', id).where('wake_seq', '=', seenSeq).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A safety net: an enabled endpoint with deliveries queued but nothing due is made due at its head's time. */
+export async function repairDue(db: Db): Promise<number> {
+  const r = await db
+    .updateTable('webhooks')
+    .set((eb) => ({
+      next_due_at: eb
+        .selectFrom('webhook_deliveries as d')
+        .select((e) => e.fn.min('d.next_attempt_at').as('due'))
+        .whereRef('d.webhook_id', '=', 'webhooks.id')
+        .where('d.status', '=', 'pending'),
+      wake_seq: eb('wake_seq', '+', 1),
+    }))
+    .where('enabled', '=', 1)
+    .where('next_due_at', 'is', null)
+    .where((eb) =>
+      eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.webhook_id', '=', 'webhooks.id').where('d.status', '=', 'pending')),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Claim an endpoint for one relay process until `until`; false when another holds it or it is disabled. */
+export async function claimEndpoint(db: Db, id: number, owner: string, now: string, until: string): Promise<boolean> {
+  const r = await db
+    .updateTable('webhooks')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function renewLease(db: Db, id: number, owner: string, until: string): Promise<boolean> {
+  const r = await db.updateTable('webhooks').set({ lease_until: until }).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function releaseEndpoint(db: Db, id: number, owner: string): Promise<void> {
+  await db.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+}
+
+/** At start on the embedded database (one process by design): leases left by a process that died are void. */
+export async function clearLeases(db: Db): Promise<void> {
+  await db.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('lease_owner', 'is not', null).execute();
+}
+
+/** What a sender needs of an endpoint: where, how, and with which secrets. */
+export const endpointForSend = (db: Db, id: number) =>
+  db
+    .selectFrom('webhooks')
+    .select(['id', 'format', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'enabled', 'wake_seq'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export type SendEndpoint = NonNullable<Awaited<ReturnType<typeof endpointForSend>>>;
+
+/** The first deliveries of an endpoint's queue, in order: strict order, so a later one waits while an earlier
+ * one is pending. */
+export const queue = (db: Db, webhookId: number, limit: number) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .orderBy('event_id')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+
+export async function insertAttempt(
+  db: Db,
+  row: {
+    delivery_id: number;
+    webhook_id: number;
+    attempted_at: string;
+    status_code: number | null;
+    duration_ms: number;
+    success: boolean;
+    error: string | null;
+    response_body: string;
+    manual: boolean;
+  },
+): Promise<number> {
+  const r = await db
+    .insertInto('webhook_attempts')
+    .values({ ...row, success: row.success ? 1 : 0, manual: row.manual ? 1 : 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** The delivery after an attempt; `onlyIf` leaves it alone if its status changed meanwhile (held by a disable). */
+export async function updateDelivery(
+  db: Db,
+  id: number,
+  patch: Omit<Updateable<WebhookDeliveriesTable>, 'id' | 'attempts'> & { updated_at: string },
+  onlyIf?: DeliveryStatus,
+): Promise<void> {
+  let q = db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ ...patch, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id);
+  if (onlyIf) q = q.where('status', '=', onlyIf);
+  await q.execute();
+}
+
+/** Health after an attempt; returns the endpoint as it is now (the failures in a row, and what the next send
+ * needs), or undefined when it was deleted meanwhile. */
+export async function recordEndpointOutcome(
+  db: Db,
+  id: number,
+  o: { success: boolean; statusCode: number | null; now: string; counts: boolean },
+): Promise<(SendEndpoint & { consecutive_failures: number }) | undefined> {
+  return db
+    .updateTable('webhooks')
+    .set((eb) => ({
+      last_attempt_at: o.now,
+      last_status_code: o.statusCode,
+      ...(o.success ? { last_success_at: o.now } : { last_failure_at: o.now }),
+      ...(o.counts ? { consecutive_failures: o.success ? sql<number>`0` : eb('consecutive_failures', '+', 1) } : {}),
+    }))
+    .where('id', '=', id)
+    .returning(['id', 'format', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'enabled', 'wake_seq', 'consecutive_failures'])
+    .executeTakeFirst();
+}
+
+/** Disable after too many failures in a row (only if still enabled: the owner may have acted meanwhile). */
+export async function disableForFailures(db: Db, id: number, now: string): Promise<boolean> {
+  const r = await db
+    .updateTable('webhooks')
+    .set({ enabled: 0, disabled_at: now, disabled_reason: 'failures', updated_at: now, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Retention.
+
+/** Finished deliveries (and their attempts) older than `before` are forgotten. */
+export async function pruneFinished(db: Db, before: string): Promise<number> {
+  const r = await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', 'in', ['succeeded', 'failed'])
+    .where('updated_at', '<', before)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * A new secret; the old one stays valid until `previousExpiresAt` (one rotation at a time: rotating again during an
+ * overlap retires the older secret at once).
+ */
+export async function rotateSecret(db: Db, accountId: number, id: number, secret: string, previousExpiresAt: string, now: string): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set((eb) => ({ previous_secret: eb.ref('secret'), secret, previous_secret_expires_at: previousExpiresAt, updated_at: now }))
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,150 @@
+// The /api/v1 webhook payloads (seed §6, SPEC §10): `{id, event, created, data}`, `data` holding the page and the
+// contribution, the submission with its evidence, or the registration. Built from the event's facts, field by
+// field. The schemas are the OpenAPI `webhooks` section of the /api/v1 document.
+import Type, { type TSchema } from 'typebox';
+import type { OutboxEvent } from '../../domain/webhooks/events.js';
+import type { AcceptedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
+import { Nullable } from '../../http/schemas.js';
+import type { OpenApiCollector } from '../docs/openapi.js';
+import { proofUrl, recordUrl } from '../urls.js';
+
+const Page = Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() });
+const Contributor = Type.Object({ username: Type.String(), name: Type.String() });
+
+const Envelope = (name: string, data: TSchema) =>
+  Type.Object({
+    id: Type.Integer({ description: 'The event id; also in `X-Service-Delivery`, the same on every retry' }),
+    event: Type.Literal(name),
+    created: Type.String({ format: 'date-time' }),
+    data,
+  });
+
+export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSchema }> = {
+  'contribution.accepted': {
+    summary: 'The publisher accepted work on a page; its public trust record changed, so cached attribution blocks should be refreshed',
+    schema: Envelope(
+      'contribution.accepted',
+      Type.Object({
+        page: Page,
+        contribution: Type.Object({
+          id: Type.Integer({ description: 'The public contribution' }),
+          role: Type.String(),
+          summary: Type.String(),
+          submission_id: Type.Integer(),
+          contributor: Contributor,
+          accepted_at: Type.String({ format: 'date-time' }),
+          change: Nullable(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Corrections: the text before and after' })),
+          proof_url: Type.String(),
+        }),
+      }),
+    ),
+  },
+  'submission.received': {
+    summary: 'A contributor responded to one of the publisher’s requests, or proposed work on one of its pages',
+    schema: Envelope(
+      'submission.received',
+      Type.Object({
+        page: Page,
+        submission: Type.Object({
+          id: Type.Integer(),
+          role: Type.String(),
+          status: Type.String({ description: '`pending`' }),
+          summary: Type.String(),
+          request_id: Nullable(Type.Integer()),
+          contributor: Contributor,
+          evidence: Type.Object({
+            before: Nullable(Type.String()),
+            after: Nullable(Type.String()),
+            reason: Type.String(),
+            sources: Type.Array(Type.String()),
+          }),
+        }),
+      }),
+    ),
+  },
+  'page.registered': {
+    summary: 'A page was added to the publisher’s publication',
+    schema: Envelope(
+      'page.registered',
+      Type.Object({
+        page: Page,
+        registration: Type.Object({ topic: Type.String(), registered_at: Type.String({ format: 'date-time' }) }),
+      }),
+    ),
+  },
+};
+
+const page = (siteUrl: string, p: PageFacts) => ({ id: p.id, url: p.url, title: p.title, record_url: recordUrl(siteUrl, p.id) });
+
+/** The /api/v1 payload of an event, or null when account webhooks do not receive it. */
+export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown {
+  const envelope = (data: unknown) => ({ id: e.id, event: e.type, created: e.createdAt, data });
+  switch (e.type) {
+    case 'page.registered': {
+      const f = e.facts as PageRegisteredFacts;
+      return envelope({
+        page: page(siteUrl, { id: f.page_id, url: f.url, title: f.title }),
+        registration: { topic: f.topic, registered_at: e.createdAt },
+      });
+    }
+    case 'submission.received': {
+      const f = e.facts as SubmissionFacts;
+      const s = f.submission;
+      return envelope({
+        page: page(siteUrl, f.page),
+        submission: {
+          id: s.id,
+          role: s.kind,
+          status: s.status,
+          summary: s.summary,
+          request_id: s.request_id,
+          contributor: { username: f.contributor.username, name: f.contributor.name },
+          evidence: { before: s.evidence.before, after: s.evidence.after, reason: s.evidence.reason, sources: [...s.evidence.sources] },
+        },
+      });
+    }
+    case 'contribution.accepted': {
+      const f = e.facts as AcceptedFacts;
+      const c = f.contribution;
+      return envelope({
+        page: page(siteUrl, f.page),
+        contribution: {
+          id: c.id,
+          role: c.role,
+          summary: f.submission.summary,
+          submission_id: f.submission.id,
+          contributor: { username: f.contributor.username, name: f.contributor.name },
+          accepted_at: c.accepted_at,
+          change: c.change && c.change.from !== null && c.change.to !== null ? { from: c.change.from, to: c.change.to } : null,
+          proof_url: proofUrl(siteUrl, c.id),
+        },
+      });
+    }
+    default:
+      return null;
+  }
+}
+
+/** The /api/v1 document's `webhooks` section: every event an account webhook can select, with its headers. */
+export function documentApiWebhooks(openapi: OpenApiCollector): void {
+  const headers = [
+    { name: 'X-Service-Event', description: 'The event name' },
+    { name: 'X-Service-Delivery', description: 'The event id, the same on every retry; use it to drop repeats' },
+    { name: 'X-Service-Timestamp', description: 'Unix time in seconds; refuse one more than five minutes from your clock' },
+    {
+      name: 'X-Service-Signature',
+      description:
+        '`sha256=<hex>`: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over ' +
+        '`<timestamp>.<raw body>`, compared in constant time. During a secret rotation one `sha256=` per valid secret, ' +
+        'comma separated; accept the request when any matches.',
+    },
+  ];
+  for (const [name, p] of Object.entries(API_WEBHOOK_PAYLOADS)) {
+    openapi.addWebhook(name, {
+      summary: p.summary,
+      description: 'Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.',
+      body: p.schema,
+      headers,
+    });
+  }
+}

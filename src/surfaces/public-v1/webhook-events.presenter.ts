@@ -1,0 +1,162 @@
+// The /v1 webhook payloads (seed §6, SPEC §10): `{event, created, page, ...}` with `contribution`, `request`, or
+// for `panel.updated` the panel and its changes. Built from the event's facts, field by field. The schemas are
+// the OpenAPI `webhooks` section of the /v1 document.
+import Type, { type TSchema } from 'typebox';
+import type { OutboxEvent } from '../../domain/webhooks/events.js';
+import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
+import { V1_REQUEST_TYPES } from '../../domain/work-kinds.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
+import type { OpenApiCollector } from '../docs/openapi.js';
+import { contributionRef, proofUrl } from '../urls.js';
+
+/** A submission as the /v1 webhooks name it: the contribution proposed, `sub_<id>` through its whole life. */
+export const submissionRef = (id: number) => `sub_${id}`;
+
+const Base = {
+  created: Type.String({ format: 'date-time', description: 'When the event happened' }),
+  page: Type.String({ description: 'URL of the page' }),
+};
+
+const Contribution = {
+  id: Type.String({ description: '`sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work' }),
+  type: Type.String({ description: 'The kind of work: `review`, `fact_check`, `edit`, `correction` or `source`' }),
+  contributor: Type.String({ description: 'Contributor username (profile slug)' }),
+  status: Type.String({ description: '`pending`, `accepted` or `withdrawn`' }),
+  summary: Type.String({ description: 'One line: what the work changes' }),
+};
+
+const ContributionEvent = (name: string, extra: Record<string, TSchema> = {}) =>
+  Type.Object({
+    event: Type.Literal(name),
+    ...Base,
+    contribution: Type.Object({ ...Contribution, ...extra }),
+  });
+
+export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSchema }> = {
+  'contribution.submitted': {
+    summary: 'Someone proposes work on one of the publisher’s pages',
+    schema: ContributionEvent('contribution.submitted'),
+  },
+  'contribution.accepted': {
+    summary: 'The publisher or a teammate accepts the contribution',
+    schema: ContributionEvent('contribution.accepted', {
+      accepted: Type.String({ format: 'date', description: 'Acceptance date, YYYY-MM-DD' }),
+      change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Present on corrections' })),
+      record_id: Type.String({ description: '`ctb_<id>`: the public contribution, as page records list it' }),
+      proof_url: Type.String(),
+    }),
+  },
+  'contribution.withdrawn': {
+    summary: 'The contributor withdraws the contribution',
+    schema: ContributionEvent('contribution.withdrawn'),
+  },
+  'request.taken': {
+    summary: 'A specialist takes an open request',
+    schema: Type.Object({
+      event: Type.Literal('request.taken'),
+      ...Base,
+      request: Type.Object({
+        id: Type.String({ description: '`req_<id>`' }),
+        type: StringEnum(V1_REQUEST_TYPES),
+        status: Type.String({ description: '`taken`' }),
+        taken_by: Nullable(Type.String({ description: 'Username of the specialist' })),
+      }),
+    }),
+  },
+  'panel.updated': {
+    summary: 'A new version of a panel statement on a topic of the publisher’s pages is issued',
+    schema: Type.Object({
+      event: Type.Literal('panel.updated'),
+      created: Base.created,
+      page: Type.Null({ description: 'A statement concerns a topic, not one page' }),
+      topic: Type.String(),
+      panel: Type.Object({ id: Type.String(), version: Type.Integer(), previous_version: Nullable(Type.Integer()) }),
+      changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
+        description: 'Each field that changed: `{from, to}` (`from` is null on version 1)',
+      }),
+    }),
+  },
+};
+
+function contribution(f: SubmissionFacts, status: string) {
+  return {
+    id: submissionRef(f.submission.id),
+    type: f.submission.kind,
+    contributor: f.contributor.username,
+    status,
+    summary: f.submission.summary,
+  };
+}
+
+/** The /v1 payload of an event, or null when /v1 endpoints do not receive it. */
+export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown {
+  switch (e.type) {
+    case 'contribution.submitted':
+    case 'contribution.withdrawn': {
+      const f = e.facts as SubmissionFacts;
+      const status = e.type === 'contribution.submitted' ? 'pending' : 'withdrawn';
+      return { event: e.type, created: e.createdAt, page: f.page.url, contribution: contribution(f, status) };
+    }
+    case 'contribution.accepted': {
+      const f = e.facts as AcceptedFacts;
+      const c = f.contribution;
+      return {
+        event: e.type,
+        created: e.createdAt,
+        page: f.page.url,
+        contribution: {
+          ...contribution(f, 'accepted'),
+          accepted: c.accepted_at.slice(0, 10),
+          ...(c.change && c.change.from !== null && c.change.to !== null ? { change: { from: c.change.from, to: c.change.to } } : {}),
+          record_id: contributionRef(c.id),
+          proof_url: proofUrl(siteUrl, c.id),
+        },
+      };
+    }
+    case 'request.taken': {
+      const f = e.facts as RequestTakenFacts;
+      return {
+        event: e.type,
+        created: e.createdAt,
+        page: f.page.url,
+        request: { id: `req_${f.request.id}`, type: f.request.kind, status: f.request.status, taken_by: f.request.taken_by },
+      };
+    }
+    case 'panel.updated': {
+      const f = e.facts as PanelUpdatedFacts;
+      return {
+        event: e.type,
+        created: e.createdAt,
+        page: null,
+        topic: f.topic,
+        panel: { id: f.panel_id, version: f.version, previous_version: f.previous_version },
+        changes: f.changes,
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The /v1 document's `webhooks` section: every event a /v1 endpoint receives, with its headers. */
+export function documentV1Webhooks(openapi: OpenApiCollector): void {
+  const headers = [
+    { name: 'Service-Event', description: 'The event name' },
+    { name: 'Service-Delivery', description: '`evt_<id>`: the event id, the same on every retry; use it to drop repeats' },
+    {
+      name: 'Service-Signature',
+      description:
+        '`t=<unix seconds>,sha256=<hex>`: HMAC-SHA256 keyed with the endpoint secret (the whole `whsec_…` string) over ' +
+        '`<t>.<raw body>`. During a secret rotation one `sha256=` per valid secret; accept the request when any matches. ' +
+        'Refuse a `t` more than five minutes from your clock.',
+    },
+  ];
+  for (const [name, p] of Object.entries(V1_WEBHOOK_PAYLOADS)) {
+    openapi.addWebhook(name, {
+      summary: p.summary,
+      description: 'Sent to the publisher’s /v1 endpoint (POST /api/v1/account/webhooks with `format: "v1"`). At least once, in order.',
+      body: p.schema,
+      headers,
+    });
+  }
+}

@@ -1,0 +1,189 @@
+// The retry schedule and the disabling rule (SPEC §10), on the test clock: attempts after 30 s, 2 min, 10 min,
+// 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h after the first; a new event retries the waiting ones
+// first; 20 failures in a row disable the endpoint and hold its deliveries; re-enabling resumes them, in order.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookRelay } from '../../src/jobs/relay.js';
+import type { TestPublisher } from '../factories.js';
+import { startTestApp, type TestApp } from '../harness.js';
+import { WebhookReceiver } from '../webhook-receiver.js';
+import { getHook, newPublisher, registerHook, registerPage, relayFor } from '../api/webhooks.fixtures.js';
+
+let t: TestApp;
+let rx: WebhookReceiver;
+let relay: WebhookRelay;
+
+beforeAll(async () => {
+  t = await startTestApp({ webhookAllowPrivate: true });
+  rx = await WebhookReceiver.start();
+  relay = relayFor(t);
+});
+afterAll(async () => {
+  await rx?.close();
+  await t?.close();
+});
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+
+async function deliveriesOf(webhookId: number) {
+  return t.runtime.deps.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('event_id').execute();
+}
+
+describe('the 24-hour schedule', () => {
+  let pub: TestPublisher;
+  let hookId: number;
+  const start = () => Date.parse('2026-11-21T10:00:00.000Z');
+
+  beforeAll(async () => {
+    pub = await newPublisher(t);
+    const hook = await registerHook(pub.owner, { url: rx.url('/down'), events: ['page.registered'] });
+    hookId = hook.id;
+    rx.trust('/down', hook.secret);
+    rx.answer('/down', { status: 500, body: 'nope' });
+  });
+
+  it('retries after 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 8 h, and gives up 24 h after the first attempt', async () => {
+    const t0 = t.clock.now().getTime();
+    await registerPage(pub);
+    expect((await relay.tick()).attempts).toBe(1);
+    // Offsets of every attempt from the first: each delay after the previous attempt.
+    const delays = [30 * S, 2 * M, 10 * M, 30 * M, 1 * H, 2 * H, 4 * H, 8 * H, 8 * H];
+    let at = t0;
+    for (const delay of delays) {
+      // One second early: nothing is due.
+      t.clock.advance(at + delay - 1000 - t.clock.now().getTime());
+      expect((await relay.tick()).attempts, `nothing before ${delay / 1000} s`).toBe(0);
+      t.clock.advance(1000);
+      expect((await relay.tick()).attempts, `an attempt ${delay / 1000} s later`).toBe(1);
+      at += delay;
+    }
+    expect(at - t0).toBe(23 * H + 42 * M + 30 * S);
+    const [d] = await deliveriesOf(hookId);
+    // The next would come 8 h later, past the 24 hours: given up.
+    expect(d).toMatchObject({ status: 'failed', attempts: 10 });
+    t.clock.advance(48 * H);
+    expect((await relay.tick()).attempts).toBe(0);
+    const hits = rx.at('/down');
+    expect(hits).toHaveLength(10);
+    // The same event every time, the same bytes, each signed at its own time.
+    expect(new Set(hits.map((h) => h.delivery)).size).toBe(1);
+    expect(new Set(hits.map((h) => h.raw.toString())).size).toBe(1);
+    expect(hits.every((h) => h.verified)).toBe(true);
+    expect(hits.map((h) => (h.timestamp! * 1000 - t0) / 1000)).toEqual([0, 30, 150, 750, 2550, 6150, 13350, 27750, 56550, 85350]);
+    const h = await getHook(pub.owner, hookId);
+    expect(h).toMatchObject({ status: 'enabled', consecutive_failures: 10, pending: 0, last_status_code: 500 });
+    expect(start()).toBeLessThanOrEqual(t0);
+  });
+
+  it('with jitter, each wait moves by at most 10%', async () => {
+    const jittery = relayFor(t, { random: () => 0.999 });
+    const pub2 = await newPublisher(t);
+    const hook = await registerHook(pub2.owner, { url: rx.url('/jitter'), events: ['page.registered'] });
+    rx.answer('/jitter', { status: 500 });
+    await registerPage(pub2);
+    await jittery.tick();
+    t.clock.advance(30 * S);
+    expect((await jittery.tick()).attempts, 'not yet at 30 s').toBe(0);
+    t.clock.advance(3 * S);
+    expect((await jittery.tick()).attempts, 'by 33 s').toBe(1);
+    const [d] = await deliveriesOf(hook.id);
+    expect(Date.parse(d!.next_attempt_at) - t.clock.now().getTime()).toBe(Math.round(120 * S * (1 + 0.1 * (2 * 0.999 - 1))));
+    expect((await pub2.owner.client.delete(`/api/v1/account/webhooks/${hook.id}`)).status).toBe(200);
+  });
+});
+
+describe('20 failures in a row', () => {
+  let pub: TestPublisher;
+  let hookId: number;
+
+  beforeAll(async () => {
+    pub = await newPublisher(t);
+    const hook = await registerHook(pub.owner, { url: rx.url('/flaky'), events: ['page.registered'] });
+    hookId = hook.id;
+    rx.trust('/flaky', hook.secret);
+    rx.answer('/flaky', { status: 502 });
+  });
+
+  it('a new event retries the waiting delivery first, and the later one waits behind it', async () => {
+    await registerPage(pub, 'one');
+    await relay.tick();
+    await registerPage(pub, 'two');
+    expect((await relay.tick()).attempts).toBe(1); // the first one again, not the second
+    const hits = rx.at('/flaky');
+    expect(hits).toHaveLength(2);
+    expect(hits[0]!.delivery).toBe(hits[1]!.delivery);
+    const [first, second] = await deliveriesOf(hookId);
+    expect(first).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(second).toMatchObject({ status: 'pending', attempts: 0 });
+    // The queue waits for its head: nothing for this endpoint is due before the first's retry.
+    expect(await relay.tick()).toMatchObject({ attempts: 0 });
+    const endpoint = await t.runtime.deps.db.selectFrom('webhooks').select('next_due_at').where('id', '=', hookId).executeTakeFirstOrThrow();
+    expect(endpoint.next_due_at).toBe(first!.next_attempt_at);
+  });
+
+  it('disables the endpoint at the 20th; its deliveries are held, not dropped', async () => {
+    for (let i = 3; i <= 20; i++) {
+      await registerPage(pub, `n${i}`);
+      await relay.tick();
+    }
+    const h = await getHook(pub.owner, hookId);
+    expect(h).toMatchObject({ status: 'disabled', disabled_reason: 'failures', consecutive_failures: 20, pending: 20 });
+    expect(h.disabled_at).toBe(t.clock.now().toISOString());
+    expect(rx.at('/flaky')).toHaveLength(20);
+    const rows = await deliveriesOf(hookId);
+    expect(rows.every((d) => d.status === 'held')).toBe(true);
+
+    // Disabled: nothing is sent, whatever happens and however long we wait; new events are held too.
+    await registerPage(pub, 'while-disabled');
+    t.clock.advance(30 * H);
+    expect((await relay.tick()).attempts).toBe(0);
+    expect(rx.at('/flaky')).toHaveLength(20);
+    expect((await getHook(pub.owner, hookId)).pending).toBe(21);
+  });
+
+  it('re-enabling resets the count and resumes every held delivery, in order', async () => {
+    rx.answer('/flaky', { status: 200 });
+    const res = await pub.owner.client.patch(`/api/v1/account/webhooks/${hookId}`, { enabled: true });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'enabled', consecutive_failures: 0, disabled_at: null, disabled_reason: null, pending: 21 });
+    expect((await relay.tick()).attempts).toBe(21);
+    const ok = rx.at('/flaky').slice(20);
+    const ids = ok.map((r) => r.json.id as number);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(21);
+    expect(ok.map((r) => r.json.data.page.url.split('/').pop())).toEqual([
+      'one',
+      'two',
+      ...Array.from({ length: 18 }, (_, i) => `n${i + 3}`),
+      'while-disabled',
+    ]);
+    expect(await getHook(pub.owner, hookId)).toMatchObject({ status: 'enabled', pending: 0, consecutive_failures: 0, last_status_code: 200 });
+  });
+
+  it('the owner can pause and resume; paused deliveries wait', async () => {
+    const pause = await pub.owner.client.patch(`/api/v1/account/webhooks/${hookId}`, { enabled: false });
+    expect(pause.body.data).toMatchObject({ status: 'disabled', disabled_reason: 'owner' });
+    await registerPage(pub, 'paused');
+    expect((await relay.tick()).attempts).toBe(0);
+    await pub.owner.client.patch(`/api/v1/account/webhooks/${hookId}`, { enabled: true });
+    expect((await relay.tick()).attempts).toBe(1);
+    expect(rx.at('/flaky').at(-1)!.json.data.page.url).toMatch(/paused$/);
+  });
+
+  it('a held delivery can be redelivered by hand while disabled, without counting towards the schedule', async () => {
+    rx.answer('/flaky', { status: 500 });
+    for (let i = 0; i < 20; i++) {
+      await registerPage(pub, `again${i}`);
+      await relay.tick();
+    }
+    expect((await getHook(pub.owner, hookId)).status).toBe('disabled');
+    const [held] = (await deliveriesOf(hookId)).filter((d) => d.status === 'held');
+    rx.answer('/flaky', { status: 200 });
+    const res = await pub.owner.client.post(`/api/v1/account/webhooks/${hookId}/deliveries/${held!.id}/redeliver`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data).toMatchObject({ queued: false, delivery: { status: 'succeeded' }, attempt: { manual: true, status_code: 200 } });
+    const h = await getHook(pub.owner, hookId);
+    expect(h).toMatchObject({ status: 'disabled', consecutive_failures: 20, pending: 19, last_status_code: 200 });
+  });
+});
