@@ -310,7 +310,7 @@ ${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sourc
 <nav class="filters" aria-label="By status">${[undefined, ...STATUSES].map(
         (s) => html`<a href="/me/submissions${s ? `?status=${s}` : ''}"${s === filter ? html` aria-current="page"` : ''}>${s ? s.charAt(0).toUpperCase() + s.slice(1) : 'All'}</a>`,
       )}</nav>
-<p class="muted" role="status">${total} ${filter ?? ''} ${total === 1 ? 'submission' : 'submissions'}.</p>
+<p class="muted" role="status">${[String(total), filter, total === 1 ? 'submission' : 'submissions'].filter(Boolean).join(' ')}.</p>
 ${rows.length === 0 ? empty('Nothing here.', html`<a href="/me/submit">Submit work</a>.`) : html`<ul class="cards">${rows.map((s) => submissionCard(ctx, s, 2))}</ul>`}
 ${pager('/me/submissions', { status: filter }, n, 20, total)}`,
       status,
