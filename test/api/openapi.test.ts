@@ -28,6 +28,7 @@ describe('OpenAPI', () => {
         'GET /v1/openapi.json',
         'GET /embed/demo',
         'GET /assets/app.css',
+        'GET /assets/dashboard.js',
         'OPTIONS /api/v1/embed/article/:id',
         'OPTIONS /api/v1/embed/by-url',
       ].sort(),

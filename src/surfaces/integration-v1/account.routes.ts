@@ -20,13 +20,13 @@ export const ProfileBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const PublisherBody = Type.Object(
+export const PublisherBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100 }), slug: Type.String({ pattern: SLUG_PATTERN }) },
   { additionalProperties: false },
 );
 const SlugParam = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const DomainParam = Type.Object({ slug: Type.String({ maxLength: 100 }), domain: Type.String({ maxLength: 253 }) });
-const MemberBody = Type.Object(
+export const MemberBody = Type.Object(
   { username: Type.String({ pattern: USERNAME_PATTERN }), role: StringEnum(['owner', 'editor'] as const) },
   { additionalProperties: false },
 );

@@ -13,7 +13,7 @@ import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
 
-const PageItem = Type.Object(
+export const PageItem = Type.Object(
   {
     // Length and scheme are checked by the URL rules (SPEC §3) so that they answer invalid_url.
     url: Type.String({ description: `http(s), at most ${MAX_URL_LENGTH} characters` }),

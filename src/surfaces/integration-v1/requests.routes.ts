@@ -13,7 +13,7 @@ import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
 import { ApiRequest, presentApiRequest } from './work.presenter.js';
 
-const RequestItem = Type.Object(
+export const RequestItem = Type.Object(
   {
     url: Type.Optional(Type.String({ description: `The page (http(s), at most ${MAX_URL_LENGTH} characters); registered first if new` })),
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The page, by id (instead of url)' })),

@@ -36,7 +36,7 @@ export const SubmissionItem = Type.Object(
 );
 const validateSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(SubmissionItem);
 
-const DecisionItem = Type.Object(
+export const DecisionItem = Type.Object(
   {
     submission_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
     decision: StringEnum(['accept', 'reject'] as const),

@@ -8,7 +8,9 @@ import { callerKey, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { embedDemoPage } from '../embed/demo.page.js';
 import { embedScriptRoute } from '../embed/embed.routes.js';
+import { adminPages } from './admin.pages.js';
 import { authPages } from './auth.pages.js';
+import { dashboardPages } from './dashboard.pages.js';
 import { html } from './html.js';
 import { Redirect, sendPage } from './kit.js';
 import { mePages } from './me.pages.js';
@@ -87,5 +89,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     authPages(app, deps);
     publicPages(app, deps);
     mePages(app, deps);
+    dashboardPages(app, deps);
+    adminPages(app, deps);
   };
 }

@@ -29,7 +29,7 @@ function nav(ctx: PageContext): SafeHtml {
   const link = (href: string, label: string) =>
     html`<a href="${href}"${ctx.path === href || (href !== '/' && ctx.path.startsWith(`${href}/`)) ? html` aria-current="page"` : ''}>${label}</a>`;
   const account = ctx.user
-    ? html`${ctx.user.publishers.length > 0 ? link('/dashboard', 'Dashboard') : ''}${link('/me', 'My work')}${ctx.user.isAdmin ? link('/admin', 'Admin') : ''}
+    ? html`${link('/dashboard', ctx.user.publishers.length > 0 ? 'Dashboard' : 'For publishers')}${link('/me', 'My work')}${ctx.user.isAdmin ? link('/admin', 'Admin') : ''}
 <form method="post" action="/logout" class="inline">${csrfField(ctx)}<button type="submit" class="link">Log out</button></form>`
     : html`${link('/login', 'Log in')}<a class="button small" href="/signup">Sign up</a>`;
   return html`<header class="site"><nav aria-label="Main">

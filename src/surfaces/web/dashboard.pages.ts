@@ -1,0 +1,244 @@
+// The publisher dashboard (issue 7 ★): the way in (create a publication, or pick one), the overview with members,
+// and domains with their verification. The other sections live in dashboard.*.pages.ts and are registered here, so
+// the web root registers the dashboard with one line. Every page reads and writes through the same services as
+// the APIs; membership is the services' check (404 for anyone else).
+import fs from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import * as pages from '../../domain/pages/page.service.js';
+import * as publishers from '../../domain/publishers/publisher.service.js';
+import * as requests from '../../domain/requests/request.service.js';
+import { AppError } from '../../http/errors.js';
+import { itemValidator } from '../../http/validation.js';
+import { MemberBody, PublisherBody } from '../integration-v1/account.routes.js';
+import { integrationPages } from './dashboard.integrations.pages.js';
+import { inboxPages } from './dashboard.inbox.pages.js';
+import { copyable, day, errorsFor, type Publication, publicationOf, selectField, sendDashboard, stackable, statusBadge } from './dashboard.kit.js';
+import { workPages } from './dashboard.work.pages.js';
+import { html, type SafeHtml } from './html.js';
+import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
+import { csrfField } from './layout.js';
+
+const SCRIPT = fs.readFileSync(new URL('../../../public/dashboard.js', import.meta.url), 'utf8');
+
+const validPublication = itemValidator<{ name: string; slug: string }>(PublisherBody);
+const validMember = itemValidator<{ username: string; role: 'owner' | 'editor' }>(MemberBody);
+
+const page = { config: { html: true } };
+
+export function dashboardPages(app: FastifyInstance, deps: Deps) {
+  // The copy buttons: a progressive enhancement, so pages work the same without it.
+  app.get('/assets/dashboard.js', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(SCRIPT),
+  );
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // The way in: a member of one publication lands on it; anyone else picks one or creates their first.
+
+  const startPage = (req: FastifyRequest, reply: FastifyReply, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
+    const user = requireUser(req);
+    const ctx = pageContext(deps, req, reply);
+    const list = user.publishers;
+    const body = html`${notice(req, { 'logged-in': 'Welcome back.' })}
+<h1>${list.length === 0 ? 'Create your publication' : 'Your publications'}</h1>
+${
+  list.length === 0
+    ? html`<p class="lede">A publication registers its pages, asks specialists for reviews, fact-checks and corrections, decides on the work, and shows the record on its own site. Start by naming it; you become its owner.</p>`
+    : html`<ul class="grid plain">${list.map(
+        (p) => html`<li class="card"><h2 class="card-title"><a href="/dashboard/${p.slug}">${p.name}</a></h2><p class="muted">${p.slug} · ${p.role}</p></li>`,
+      )}</ul><h2>Create another publication</h2>`
+}
+<form method="post" action="/dashboard" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'name', label: 'Name', value: values.name, error: errors.name, required: true, hint: 'As readers know it, e.g. The Daily Ledger' })}
+${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.slug, required: true, hint: 'Lower-case letters, digits and hyphens; used in addresses' })}
+<div><button type="submit">Create publication</button></div></form>`;
+    return sendPage(deps, req, reply, { title: list.length === 0 ? 'Create your publication' : 'Your publications', body, noindex: true }, status);
+  };
+
+  app.get('/dashboard', page, async (req, reply) => {
+    const user = requireUser(req);
+    const all = (req.query as Record<string, unknown>).all !== undefined;
+    if (user.publishers.length === 1 && !all) throw new Redirect(`/dashboard/${user.publishers[0]!.slug}`);
+    return startPage(req, reply);
+  });
+
+  app.post('/dashboard', page, async (req, reply) => {
+    const user = requireUser(req);
+    const form = readForm(deps, req);
+    const values = { name: str(form.name), slug: str(form.slug).toLowerCase() };
+    const checked = validPublication(values);
+    if (!checked.ok) return startPage(req, reply, values, fieldErrorsOf(checked.error.details), 400);
+    let created;
+    try {
+      created = await publishers.createPublisher(deps, user.accountId, checked.value);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 409) return startPage(req, reply, values, { slug: err.message }, 409);
+      throw err;
+    }
+    throw new Redirect(`/dashboard/${created.slug}?done=created`);
+  });
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Overview: where things stand, what to do next, and the members.
+
+  const overview = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
+    const ctx = pageContext(deps, req, reply);
+    const [domains, pageList, requestList, members] = await Promise.all([
+      publishers.listDomains(deps, pub.user.accountId, pub.slug),
+      pages.listPages(deps, pub.id, 1, 5),
+      requests.listPublisherRequests(deps, pub.id, 1, 5),
+      publishers.listMembers(deps, pub.user.accountId, pub.slug),
+    ]);
+    const verified = domains.filter((d) => d.status === 'verified').length;
+    const steps: { done: boolean; text: SafeHtml }[] = [
+      { done: verified > 0, text: html`<a href="${pub.base}/domains">Claim and verify your domain</a>, so your pages can be registered and show their record.` },
+      { done: pageList.total > 0, text: html`<a href="${pub.base}/pages">Register your pages</a>, one at a time or as a pasted list.` },
+      { done: requestList.total > 0, text: html`<a href="${pub.base}/requests">Ask for a review, a fact-check or a correction</a>.` },
+      { done: false, text: html`<a href="${pub.base}/embed">Put the record on your articles</a> with one script tag.` },
+    ];
+    const body = html`${notice(req, { created: 'Your publication is ready. Next: claim your domain.', 'member-added': 'The member was added.' })}
+<ul class="stats">
+<li><strong>${verified}</strong> verified ${verified === 1 ? 'domain' : 'domains'}</li>
+<li><strong>${pageList.total}</strong> ${pageList.total === 1 ? 'page' : 'pages'} on record</li>
+<li><strong>${requestList.total}</strong> ${requestList.total === 1 ? 'request' : 'requests'}</li>
+<li><strong>${members.length}</strong> ${members.length === 1 ? 'member' : 'members'}</li>
+</ul>
+${
+  steps.some((s) => !s.done)
+    ? html`<section class="card" aria-labelledby="next-steps"><h2 id="next-steps" class="card-title">Getting started</h2><ol class="steps">${steps.map(
+        (s) => html`<li${s.done ? html` class="done"` : ''}>${s.done ? html`<span class="badge ok">done</span> ` : ''}${s.text}</li>`,
+      )}</ol></section>`
+    : ''
+}
+<div class="split">
+<section aria-labelledby="recent-pages"><h2 id="recent-pages">Recent pages</h2>
+${
+  pageList.records.length === 0
+    ? html`<p class="muted">No pages yet.</p>`
+    : html`<ul class="plain list">${pageList.records.map(
+        (r) => html`<li><a href="${pub.base}/pages/${r.page.id}">${r.page.title || r.page.url}</a> ${statusBadge(r.verified ? 'verified' : 'unverified')}<br><span class="muted small">${r.contributions.length} accepted</span></li>`,
+      )}</ul>`
+}</section>
+<section aria-labelledby="recent-requests"><h2 id="recent-requests">Recent requests</h2>
+${
+  requestList.rows.length === 0
+    ? html`<p class="muted">No requests yet.</p>`
+    : html`<ul class="plain list">${requestList.rows.map(
+        (r) => html`<li>${r.title || r.page_title || r.page_url} ${statusBadge(r.status)}<br><span class="muted small">${r.taken_by_username ? `taken by ${r.taken_by_username}` : `opened ${r.created_at.slice(0, 10)}`}</span></li>`,
+      )}</ul><p><a href="${pub.base}/requests">All requests</a></p>`
+}</section>
+</div>
+<section aria-labelledby="members"><h2 id="members">Members</h2>
+${stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Username</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead><tbody>
+${members.map((m) => html`<tr><td><a href="/contributors/${m.username}">${m.name}</a></td><td>${m.username}</td><td>${m.role}</td><td>${day(m.created_at)}</td></tr>`)}
+</tbody></table></div>`)}
+${
+  pub.role === 'owner'
+    ? html`<h3>Add a member</h3><form method="post" action="${pub.base}/members" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, hint: 'They need an account first' })}
+${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', error: errors.role, options: [{ value: 'editor', label: 'Editor: registers pages, opens requests, decides work' }, { value: 'owner', label: 'Owner: also manages members' }] })}
+<div><button type="submit">Add member</button></div></form>`
+    : html`<p class="muted">Owners add members.</p>`
+}</section>`;
+    return sendDashboard(deps, req, reply, pub, 'overview', { title: 'Overview', body }, status);
+  };
+
+  app.get('/dashboard/:slug', page, async (req, reply) => overview(req, reply, await publicationOf(deps, req)));
+
+  app.post('/dashboard/:slug/members', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    const form = readForm(deps, req);
+    const values = { username: str(form.username).toLowerCase(), role: str(form.role) };
+    const checked = validMember(values);
+    if (!checked.ok) return overview(req, reply, pub, values, fieldErrorsOf(checked.error.details), 400);
+    try {
+      await publishers.addMember(deps, pub.user.accountId, pub.slug, checked.value);
+    } catch (err) {
+      // An editor asking for an owner's action gets the 403 page; a bad username goes beside its field.
+      if (err instanceof AppError && err.status === 400) return overview(req, reply, pub, values, errorsFor(err, 'username'), err.status);
+      throw err;
+    }
+    throw new Redirect(`${pub.base}?done=member-added`);
+  });
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // Domains: claim, the two ways to prove control, and a Verify button that runs the real check.
+
+  const domainsPage = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    pub: Publication,
+    opts: { values?: Record<string, string>; errors?: FieldErrors; failed?: { domain: string; error: AppError } } = {},
+    status = 200,
+  ) => {
+    const ctx = pageContext(deps, req, reply);
+    const domains = await publishers.listDomains(deps, pub.user.accountId, pub.slug);
+    const card = (d: (typeof domains)[number], i: number) => {
+      const how = publishers.verificationInstructions(d.domain, d.token);
+      const failure = opts.failed?.domain === d.domain ? opts.failed.error : undefined;
+      if (d.status === 'verified') {
+        return html`<li class="card"><h3 class="card-title">${d.domain} ${statusBadge('verified')}</h3>
+<p class="muted">Verified ${day(d.verified_at)} by ${d.verified_by === 'dns' ? 'DNS record' : d.verified_by === 'file' ? 'well-known file' : 'an operator'}. Pages on ${d.domain} and its subdomains can be registered.</p></li>`;
+      }
+      return html`<li class="card"><h3 class="card-title">${d.domain} ${statusBadge('pending', 'not verified yet')}</h3>
+${
+  failure
+    ? html`<div class="notice error" role="alert"><p><strong>Not verified yet.</strong> Here is what we found:</p><ul>${(failure.details ?? [{ field: '', message: failure.message }]).map(
+        (f) => html`<li>${f.field === 'dns' ? 'DNS: ' : f.field === 'file' ? 'File: ' : ''}${f.message}</li>`,
+      )}</ul></div>`
+    : ''
+}
+<p>Prove that you control ${d.domain} in one of two ways, then press Verify.</p>
+<div class="split">
+<div><h4>A DNS TXT record</h4>
+<dl class="facts"><dt>Type</dt><dd>${how.dns.type}</dd><dt>Name</dt><dd><code>${how.dns.name}</code></dd><dt>Value</dt><dd>${copyable(`txt-${i}`, how.dns.value, { label: `the TXT value for ${d.domain}` })}</dd></dl></div>
+<div><h4>Or a file on the site</h4>
+<p>At <code class="wrap">${how.file.url}</code>, holding:</p>${copyable(`file-${i}`, how.file.content, { label: `the file content for ${d.domain}` })}</div>
+</div>
+<form method="post" action="${pub.base}/domains/${d.domain}/verify" class="inline">${csrfField(ctx)}<button type="submit">Verify ${d.domain}</button></form></li>`;
+    };
+    const body = html`${notice(req, { claimed: 'Domain claimed. Publish the record or the file, then press Verify.', verified: 'Verified. Pages on this domain now show their record.' })}
+<h2>Domains</h2>
+<p class="lede">Your pages can be registered, and their record shown, only on domains you have proved you control. A verified domain covers its subdomains.</p>
+${domains.length === 0 ? html`<p class="muted">No domains claimed yet.</p>` : html`<ul class="plain">${domains.map(card)}</ul>`}
+<h3>Claim a domain</h3>
+<form method="post" action="${pub.base}/domains" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'domain', label: 'Domain', value: opts.values?.domain, error: opts.errors?.domain, required: true, hint: 'e.g. example.com' })}
+<div><button type="submit">Claim domain</button></div></form>`;
+    return sendDashboard(deps, req, reply, pub, 'domains', { title: 'Domains', body }, status);
+  };
+
+  app.get('/dashboard/:slug/domains', page, async (req, reply) => domainsPage(req, reply, await publicationOf(deps, req)));
+
+  app.post('/dashboard/:slug/domains', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    const form = readForm(deps, req);
+    const values = { domain: str(form.domain) };
+    if (values.domain === '') return domainsPage(req, reply, pub, { values, errors: { domain: 'is required' } }, 400);
+    try {
+      await publishers.claimDomain(deps, pub.user.accountId, pub.slug, values.domain.slice(0, 253));
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return domainsPage(req, reply, pub, { values, errors: errorsFor(err, 'domain') }, err.status);
+      throw err;
+    }
+    throw new Redirect(`${pub.base}/domains?done=claimed`);
+  });
+
+  app.post('/dashboard/:slug/domains/:domain/verify', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    readForm(deps, req);
+    const domain = (req.params as { domain: string }).domain;
+    try {
+      await publishers.verifyDomain(deps, pub.user.accountId, pub.slug, domain);
+    } catch (err) {
+      // Not verified yet: the page again, with what the check found beside that domain.
+      if (err instanceof AppError && err.status === 400) return domainsPage(req, reply, pub, { failed: { domain, error: err } }, 400);
+      throw err;
+    }
+    throw new Redirect(`${pub.base}/domains?done=verified`);
+  });
+
+  workPages(app, deps);
+  inboxPages(app, deps);
+  integrationPages(app, deps);
+}
