@@ -23,7 +23,7 @@ import * as store from '../domain/webhooks/webhook.store.js';
 import type { Resolve } from '../net/safe-fetch.js';
 import { presentApiWebhookEvent } from '../surfaces/integration-v1/webhook-events.presenter.js';
 import { presentV1WebhookEvent } from '../surfaces/public-v1/webhook-events.presenter.js';
-import { ATTEMPT_TIMEOUT_MS, recordScheduled, sendOnce, type SendOptions } from './sender.js';
+import { ATTEMPT_TIMEOUT_MS, recordScheduled, recordSuccesses, sendOnce, type SendOptions, type Success } from './sender.js';
 
 export interface RelayLog {
   error(obj: object, msg: string): void;
@@ -51,6 +51,10 @@ export interface RelayOptions {
 const FANOUT_BATCH = 500;
 /** Deliveries of one endpoint read at once; they are still sent one by one, in order. */
 const QUEUE_BATCH = 50;
+/** Successes recorded together at most: a crash sends at most this many deliveries again. */
+const SUCCESS_RUN = 20;
+/** …and for this long at most, so the health fields stay current with a slow receiver. */
+const SUCCESS_RUN_MS = 100;
 const PRUNE_EVERY_MS = 3_600_000;
 const REPAIR_EVERY_MS = 60_000;
 /** Finished deliveries and their attempts are kept this long, for the attempt log and redelivery. */
@@ -277,8 +281,19 @@ export class WebhookRelay {
   /** Send one endpoint's due deliveries in order, while this process holds its lease. */
   private async work(webhookId: number, leaseUntilMs: number): Promise<void> {
     const db = this.deps.db;
+    // Successes are recorded a few at a time (recordSuccesses); always before the queue is read again, so a
+    // delivery that went through is never read as pending by the sender that sent it.
+    let successes: Success[] = [];
+    let runStarted = 0;
+    let endpoint = await store.endpointForSend(db, webhookId);
+    const flush = async () => {
+      if (successes.length === 0) return;
+      const run = successes;
+      successes = [];
+      this.attempts += run.length;
+      endpoint = await recordSuccesses(this.deps, webhookId, run);
+    };
     try {
-      let endpoint = await store.endpointForSend(db, webhookId);
       while (!this.stopping && endpoint && endpoint.enabled === 1) {
         // Read before the queue: a delivery made after this read moves the sequence, and settleDue then refuses.
         const seq = endpoint.wake_seq;
@@ -292,14 +307,22 @@ export class WebhookRelay {
         }
         for (const delivery of batch) {
           const now = this.deps.clock.now();
-          if (this.stopping || delivery.next_attempt_at > now.toISOString()) break;
+          if (this.stopping || !endpoint || endpoint.enabled !== 1 || delivery.next_attempt_at > now.toISOString()) break;
           // Every attempt starts with the lease good for longer than the attempt can last, so no other process can
           // take the endpoint and send the same delivery meanwhile. A lost lease means another process took over.
           if (leaseUntilMs - now.getTime() < ATTEMPT_TIMEOUT_MS + 5_000) {
+            await flush();
             leaseUntilMs = now.getTime() + this.leaseMs;
             if (!(await store.renewLease(db, webhookId, this.instanceId, new Date(leaseUntilMs).toISOString()))) return;
           }
           const result = await sendOnce(endpoint, delivery, now, this.sendOptions);
+          if (result.success) {
+            if (successes.length === 0) runStarted = performance.now();
+            successes.push({ delivery, result, started: now });
+            if (successes.length >= SUCCESS_RUN || performance.now() - runStarted >= SUCCESS_RUN_MS) await flush();
+            continue;
+          }
+          await flush();
           let recorded;
           try {
             recorded = await recordScheduled(this.deps, delivery, result, { started: now, finished: this.deps.clock.now() }, this.random);
@@ -314,13 +337,17 @@ export class WebhookRelay {
             this.log.info({ webhookId }, 'webhook disabled after 20 failed attempts in a row; its deliveries are held');
             return;
           }
-          if (!recorded.endpoint) return;
           endpoint = recorded.endpoint;
           // A failure holds the queue until its retry: read it again (its head is no longer due).
-          if (recorded.status !== 'succeeded' || endpoint.enabled !== 1) break;
+          break;
         }
+        await flush();
       }
+    } catch (err) {
+      // The endpoint was deleted while its successes waited to be recorded: they went with it.
+      if (await store.endpointForSend(db, webhookId)) throw err;
     } finally {
+      await flush().catch(() => {});
       await store.releaseEndpoint(db, webhookId, this.instanceId).catch(() => {});
     }
   }

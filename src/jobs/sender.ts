@@ -150,6 +150,44 @@ export async function recordScheduled(
   });
 }
 
+/** A scheduled attempt that got through, waiting to be recorded with others of its run. */
+export interface Success {
+  delivery: { id: number; webhook_id: number; first_attempt_at: string | null };
+  result: AttemptResult;
+  started: Date;
+}
+
+/**
+ * Record a run of successful scheduled attempts of one endpoint in one transaction: each attempt, each delivery
+ * done, the endpoint's health once. Sending a few before recording them costs nothing in safety: a crash before
+ * this commit sends them again (at least once, still in order).
+ */
+export async function recordSuccesses(deps: Deps, webhookId: number, runs: Success[]): Promise<store.SendEndpoint | undefined> {
+  const last = runs.at(-1);
+  if (!last) return undefined;
+  return deps.db.transaction().execute(async (trx) => {
+    await store.insertAttempts(
+      trx,
+      runs.map((r) => attemptRow(r.delivery, r.result, r.started.toISOString(), false)),
+    );
+    for (const r of runs) {
+      const at = r.started.toISOString();
+      await store.updateDelivery(
+        trx,
+        r.delivery.id,
+        { status: 'succeeded', first_attempt_at: r.delivery.first_attempt_at ?? at, last_attempt_at: at, last_status_code: r.result.statusCode, delivered_at: at, updated_at: at },
+        'pending',
+      );
+    }
+    return store.recordEndpointOutcome(trx, webhookId, {
+      success: true,
+      statusCode: last.result.statusCode,
+      now: last.started.toISOString(),
+      counts: true,
+    });
+  });
+}
+
 /**
  * Record a manual redelivery: the attempt and the endpoint's last-attempt fields. It moves a held or given-up
  * delivery to `succeeded` when it gets through, but neither counts towards disabling nor resets the count: a

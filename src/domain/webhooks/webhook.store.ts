@@ -408,6 +408,18 @@ export async function insertAttempt(
   return r.id;
 }
 
+export type AttemptInsert = Parameters<typeof insertAttempt>[1];
+
+/** Several attempts in one statement (a sender's run of successes). */
+export async function insertAttempts(db: Db, rows: AttemptInsert[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insertInto('webhook_attempts')
+      .values(rows.slice(i, i + 200).map((row) => ({ ...row, success: row.success ? 1 : 0, manual: row.manual ? 1 : 0 })))
+      .execute();
+  }
+}
+
 /** The delivery after an attempt; `onlyIf` leaves it alone if its status changed meanwhile (held by a disable). */
 export async function updateDelivery(
   db: Db,
