@@ -18,7 +18,15 @@ export default tseslint.config(
   // Tests read JSON answers loosely; the app's own code may not.
   { files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['scripts/**/*.mjs', 'bin/**/*.js', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  // Code that runs in readers' and publishers' browsers.
+  {
+    files: ['embed/**/*.js', 'public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', location: 'readonly', navigator: 'readonly', fetch: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', console: 'readonly' },
+    },
   },
 );

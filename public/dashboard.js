@@ -1,4 +1,3 @@
-/* global document, window, navigator */
 // Copy buttons on the dashboard: a progressive enhancement. Without JavaScript the value is plain selectable text and
 // the button stays hidden; with it, one click (or Enter, or Space) copies the value and says so to screen readers.
 (function () {

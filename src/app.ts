@@ -55,7 +55,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const body = envelope(new AppError(status, 'invalid_request', status === 414 ? 'A path parameter is too long' : 'The URL is malformed'));
       // Typed loosely: this runs before any route, so no route's reply schema applies.
-      return (reply as FastifyReply).status(status).type('application/json; charset=utf-8').send(body);
+      void (reply as FastifyReply).status(status).type('application/json; charset=utf-8').send(body);
     },
     return503OnClosing: true,
   });

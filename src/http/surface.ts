@@ -14,6 +14,8 @@ export interface SurfaceOptions {
   rateLimit: (req: FastifyRequest) => { policy: RateLimitPolicy; key: string } | null;
   /** Set a 404 handler for the surface's prefix (false for routes mounted at the root, which has its own). */
   notFound?: boolean;
+  /** Identify the caller further before the limit is taken (the web pages read their session cookie). */
+  identify?: (req: FastifyRequest) => Promise<void>;
   /** Replace the envelope's error handler (the web pages answer errors as pages). */
   errorHandler?: Parameters<FastifyInstance['setErrorHandler']>[0];
 }
@@ -41,6 +43,7 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
 
   app.addHook('onRequest', async (req, reply) => {
     await resolvePrincipal(deps, req);
+    await opts.identify?.(req);
     // An attacker could probe keys or hunt for records without limit if failures were not rate limited too.
     const bucket = opts.rateLimit(req);
     if (!bucket || exempt(req.ip)) return;

@@ -303,6 +303,8 @@ export const ROUTES: RouteSpec[] = [
 
   // Outside the OpenAPI documents.
   { method: 'GET', path: '/healthz', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/app.css', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/dashboard.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/api/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },

@@ -7,6 +7,7 @@ import { OpenApiCollector } from '../docs/openapi.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
 import { documentV1Webhooks } from './webhook-events.presenter.js';
+import { v1WorkRoutes } from './work.routes.js';
 
 export const V1_PREFIX = '/v1';
 
@@ -26,6 +27,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     app.get('/openapi.json', { config: { hidden: true, unlimited: true } }, async () => openapi.document(deps.config.siteUrl));
     pageRecordRoutes(app, deps);
     panelRoutes(app, deps);
+    v1WorkRoutes(app, deps);
     documentV1Webhooks(openapi);
   };
 }

@@ -53,13 +53,19 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
   };
 
   return async function plugin(app: FastifyInstance) {
+    app.decorateRequest('webUser', null);
     setupSurface(app, deps, {
       envelope: v1Envelope,
       notFound: false,
       errorHandler: pageErrors,
+      // Pages read their cookie session first, so that signed-in people are limited per account.
+      identify: async (req) => {
+        req.webUser = null;
+        if (isHtmlRoute(req) || negotiated(req)) await resolveWebUser(deps, req);
+      },
       rateLimit: (req) => {
         if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
-        // People browsing pages are limited per signed-in account, else per address.
+        if (req.webUser) return { policy: keyPolicy, key: `v1:account:${req.webUser.accountId}` };
         const caller = callerKey(req);
         return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
       },
@@ -72,10 +78,6 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
         out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
       }
       done(null, out);
-    });
-    app.addHook('preHandler', async (req) => {
-      if (isHtmlRoute(req) || negotiated(req)) await resolveWebUser(deps, req);
-      else req.webUser = null;
     });
 
     app.get('/assets/app.css', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
