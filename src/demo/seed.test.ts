@@ -13,17 +13,23 @@ afterAll(async () => t?.close());
 
 const plan = planDemo();
 
+const count = async (table: keyof DB) =>
+  Number((await t.runtime.deps.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
 async function counts() {
   const db = t.runtime.deps.db;
-  const count = async (table: keyof DB) =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return {
     accounts: await count('accounts'),
     publishers: await count('publishers'),
     domains: await count('domains'),
     pages: await count('pages'),
-    contributions: await count('contributions'),
-    events: await count('events'),
+    // The base dataset's own rows; the work in progress (requests, submissions, accepted work) is counted apart.
+    contributions: Number(
+      (await db.selectFrom('contributions').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'author').executeTakeFirstOrThrow()).n,
+    ),
+    events: Number(
+      (await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 'page.registered').executeTakeFirstOrThrow()).n,
+    ),
   };
 }
 
@@ -65,9 +71,18 @@ describe('seedDemo', () => {
       events: plan.pages.length,
     });
 
+    const work = async () => ({
+      requests: await count('requests'),
+      submissions: await count('submissions'),
+      allContributions: await count('contributions'),
+      allEvents: await count('events'),
+    });
+    const workAfter = await work();
+    expect(workAfter.requests).toBeGreaterThan(0);
     const second = await seed();
     expect(second[0]).toMatch(/^demo data already present/);
     expect(await counts()).toEqual(after);
+    expect(await work()).toEqual(workAfter);
   });
 
   it('serves a seeded page’s record over HTTP', async () => {
@@ -98,5 +113,26 @@ describe('seedDemo', () => {
     const lines = await seed();
     expect(lines[0]).not.toMatch(/already present/);
     expect(await counts()).toEqual(full);
+  });
+});
+
+describe('the demo work', () => {
+  it('has requests and submissions in every state, and accepted corrections with their change', async () => {
+    await seed();
+    const db = t.runtime.deps.db;
+    const requestStates = (await db.selectFrom('requests').select('status').distinct().execute()).map((r) => r.status).sort();
+    expect(requestStates).toEqual(['cancelled', 'fulfilled', 'open', 'taken']);
+    const submissionStates = (await db.selectFrom('submissions').select('status').distinct().execute()).map((r) => r.status).sort();
+    expect(submissionStates).toEqual(['accepted', 'pending', 'rejected', 'withdrawn']);
+    const correction = await db
+      .selectFrom('contributions as c')
+      .innerJoin('pages as p', 'p.id', 'c.page_id')
+      .select(['p.url', 'c.change_to'])
+      .where('c.role', '=', 'correction')
+      .executeTakeFirstOrThrow();
+    const v1 = await new Client(t.baseUrl).get(`/v1/pages/record?url=${encodeURIComponent(correction.url)}`);
+    expect(v1.body.contributions).toContainEqual(expect.objectContaining({ role: 'correction', change: expect.objectContaining({ to: correction.change_to }) }));
+    const market = await new Client(t.baseUrl).get('/api/v1/review-requests');
+    expect(market.body.meta.total).toBeGreaterThan(10);
   });
 });

@@ -18,6 +18,8 @@ import {
 } from '../domain/publishers/publisher.store.js';
 import { DEMO_PASSWORD, demoEmail } from './demo-data.js';
 import { type DemoPage, type DemoPlan, planDemo } from './demo-plan.js';
+import { seedDemoPanels } from './panels.js';
+import { seedDemoWork } from './work.js';
 
 // The accounts and publications "joined" before the first demo page was written.
 const JOINED_AT = '2025-11-01T09:00:00.000Z';
@@ -31,6 +33,9 @@ export async function seedDemo(deps: Deps, log: (line: string) => void): Promise
   const example = examplePage(plan);
   if (await isComplete(deps, plan)) {
     log(`demo data already present: ${plan.publishers.length} publishers, ${plan.pages.length} pages, ${plan.people.length} accounts`);
+    // Each later part has its own marker, so a database seeded before it existed gains it now.
+    await seedDemoPanels(deps, log);
+    await seedDemoWork(deps, log);
     tryIt(deps, log, example);
     return;
   }
@@ -38,6 +43,8 @@ export async function seedDemo(deps: Deps, log: (line: string) => void): Promise
   const accountIds = await ensureAccounts(deps, plan, progress);
   const publisherIds = await ensurePublishers(deps, plan, accountIds, progress);
   await ensurePages(deps, plan, publisherIds, progress);
+  await seedDemoPanels(deps, log);
+  await seedDemoWork(deps, log);
   log(`demo data ready in ${((Date.now() - started) / 1000).toFixed(1)} s (every demo account's password is ${DEMO_PASSWORD})`);
   tryIt(deps, log, example);
 }

@@ -1,0 +1,73 @@
+// Nothing private in any public answer (the bar; issue 3): on a database seeded with the demo data and its work in
+// progress, every public route, JSON and HTML, is read for real ids, and no account's email, no hash and no secret
+// appears in any of them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../src/demo/seed.js';
+import { Client } from '../client.js';
+import { startTestApp, type TestApp } from '../harness.js';
+
+let t: TestApp;
+let anon: Client;
+let secrets: string[];
+beforeAll(async () => {
+  t = await startTestApp({ rateLimitAllowlist: ['0.0.0.0/0'] });
+  await seedDemo(t.runtime.deps, () => {});
+  anon = new Client(t.baseUrl);
+  const db = t.runtime.deps.db;
+  const accounts = await db.selectFrom('accounts').select(['email', 'password_hash']).execute();
+  const hashes = [
+    ...(await db.selectFrom('sessions').select('token_hash').execute()).map((r) => r.token_hash),
+    ...(await db.selectFrom('api_keys').select('key_hash').execute()).map((r) => r.key_hash),
+  ];
+  secrets = [...accounts.flatMap((a) => [a.email, a.password_hash.split('$').at(-1)!]), ...hashes];
+}, 120_000);
+afterAll(async () => t?.close());
+
+async function publicPaths(): Promise<string[]> {
+  const db = t.runtime.deps.db;
+  const pages = await db.selectFrom('pages').select(['id', 'url']).orderBy('id').limit(40).execute();
+  const contributions = await db.selectFrom('contributions').select('id').orderBy('id', 'desc').limit(40).execute();
+  const accounts = await db.selectFrom('accounts').select(['id', 'username']).execute();
+  const publishers = await db.selectFrom('publishers').select('slug').execute();
+  const requests = await db.selectFrom('requests').select('id').execute();
+  const statements = await db.selectFrom('panel_statements').select('slug').execute();
+  const enc = encodeURIComponent;
+  return [
+    '/',
+    '/requests',
+    '/panels',
+    '/api/v1/publishers?per_page=100',
+    '/api/v1/review-requests?per_page=100',
+    '/api/v1/contributors?per_page=100',
+    '/api/v1/contributors?topic=health&per_page=100',
+    ...pages.flatMap((p) => [
+      `/api/v1/pages/lookup?url=${enc(p.url)}`,
+      `/v1/pages/record?url=${enc(p.url)}`,
+      `/api/v1/articles/${p.id}`,
+      `/records/${p.id}`,
+      `/api/v1/embed/by-url?url=${enc(p.url)}`,
+    ]),
+    ...contributions.map((c) => `/proofs/${c.id}`),
+    ...accounts.flatMap((a) => [`/api/v1/contributors/${a.username}`, `/v1/contributors/${a.id}`, `/contributors/${a.username}`]),
+    ...publishers.flatMap((p) => [`/api/v1/publishers/${p.slug}`, `/publishers/${p.slug}`]),
+    ...requests.map((r) => `/api/v1/review-requests/${r.id}`),
+    ...statements.flatMap((s) => [`/v1/panels/${s.slug}`, `/panels/${s.slug}`]),
+  ];
+}
+
+describe('privacy of public answers', () => {
+  it('shows no email, hash or secret anywhere, as JSON or as a page', async () => {
+    const paths = await publicPaths();
+    expect(paths.length).toBeGreaterThan(300);
+    const leaks: string[] = [];
+    for (const path of paths) {
+      for (const accept of ['application/json', 'text/html']) {
+        const res = await anon.get(path, { headers: { accept } });
+        expect(res.status, `${path} (${accept})`).toBeLessThan(400);
+        for (const secret of secrets) if (res.text.includes(secret)) leaks.push(`${path} (${accept}) shows ${secret.slice(0, 12)}…`);
+        if (res.text.includes('@demo.credence.example')) leaks.push(`${path} (${accept}) shows a demo email`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  }, 120_000);
+});
