@@ -57,6 +57,7 @@ const SUCCESS_RUN = 20;
 const SUCCESS_RUN_MS = 100;
 const PRUNE_EVERY_MS = 3_600_000;
 const REPAIR_EVERY_MS = 60_000;
+const MIN_PASS_GAP_MS = 5;
 /** Finished deliveries and their attempts are kept this long, for the attempt log and redelivery. */
 export const RETENTION_DAYS = 30;
 
@@ -149,6 +150,7 @@ export class WebhookRelay {
     // The embedded database serves one process by design: leases it finds were left by a process that died.
     if (this.deps.dialect === 'sqlite') await store.clearLeases(this.deps.db).catch((err: unknown) => this.log.error({ err }, 'webhook relay: clearing leases failed'));
     while (this.running) {
+      const started = performance.now();
       try {
         await this.fanOut();
         await this.startDueWorkers();
@@ -156,17 +158,21 @@ export class WebhookRelay {
       } catch (err) {
         this.log.error({ err }, 'webhook relay pass failed; retrying');
       }
-      await this.sleep(this.pollMs);
+      // Woken by every commit, the relay would make a pass per event under load; one pass per few milliseconds
+      // takes the events of several commits at once for no visible delay.
+      await this.sleep(this.pollMs, started + MIN_PASS_GAP_MS);
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  private sleep(ms: number, notBefore: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.wakeUp = null;
         this.woken = false;
-        resolve();
+        const early = notBefore - performance.now();
+        if (early > 0 && this.running) setTimeout(resolve, early);
+        else resolve();
       };
       const timer = setTimeout(done, ms);
       if (this.woken || !this.running) done();
