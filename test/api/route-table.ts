@@ -3,6 +3,7 @@
 // (fuzz.error.test.ts) throws bad input at every row, and a coverage test fails when the app grows a route this
 // table does not name, so a new route cannot skip either suite.
 import { randomBytes } from 'node:crypto';
+import { WebhookRelay } from '../../src/jobs/relay.js';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
 import { Client, randomIp } from '../client.js';
@@ -158,6 +159,41 @@ export const ROUTES: RouteSpec[] = [
     auth: 'session',
     ok: [200],
     params: async (w) => ({ id: String(await newKeyId(w)) }),
+  },
+
+  // Account webhooks (SPEC §10, §16): session only.
+  { method: 'GET', path: '/api/v1/account/webhooks', auth: 'session', ok: [200], query: () => ({ page: '1', per_page: '20' }) },
+  {
+    method: 'POST',
+    path: '/api/v1/account/webhooks',
+    auth: 'session',
+    ok: [201],
+    body: (w) => ({ url: 'https://hooks.example.com/in', events: ['page.registered'], format: 'api_v1', publisher: w.pub.slug }),
+  },
+  { method: 'GET', path: '/api/v1/account/webhooks/{id}', auth: 'session', ok: [200], params: async (w) => ({ id: String(await newWebhookId(w)) }) },
+  {
+    method: 'PATCH',
+    path: '/api/v1/account/webhooks/{id}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => ({ id: String(await newWebhookId(w)) }),
+    body: () => ({ url: 'https://hooks.example.com/moved', events: ['page.registered'], enabled: true, rotate_secret: true }),
+  },
+  { method: 'DELETE', path: '/api/v1/account/webhooks/{id}', auth: 'session', ok: [200], params: async (w) => ({ id: String(await newWebhookId(w)) }) },
+  {
+    method: 'GET',
+    path: '/api/v1/account/webhooks/{id}/deliveries',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => ({ id: String(await newWebhookId(w)) }),
+    query: () => ({ page: '1', per_page: '20' }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+    auth: 'session',
+    ok: [200, 202],
+    params: (w) => newDelivery(w),
   },
 
   // Pages: publisher actions, and the public trust record.
@@ -408,6 +444,27 @@ async function pendingSubmission(w: World): Promise<number> {
   const res = await w.contributor.client.post('/api/v1/submissions', submissionBody(w));
   expect(res.status, res.text).toBe(201);
   return res.body.data.id as number;
+}
+
+async function newWebhookId(w: World): Promise<number> {
+  const res = await w.owner.client.post('/api/v1/account/webhooks', { url: 'https://hooks.example.com/in', publisher: w.pub.slug });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
+}
+
+/** A webhook with one queued delivery (fanned out, never sent: redelivering it answers 202 without the network). */
+async function newDelivery(w: World): Promise<Record<string, string>> {
+  const id = await newWebhookId(w);
+  const page = await w.pub.api.post('/api/v1/pages', { url: `https://${w.pub.domain}/hooked/${unique()}` });
+  expect(page.status, page.text).toBe(201);
+  await new WebhookRelay(w.t.runtime.deps).fanOut();
+  const delivery = await w.t.runtime.deps.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', id)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  return { id: String(id), delivery_id: String(delivery.id) };
 }
 
 async function newKeyId(w: World): Promise<number> {
