@@ -3,6 +3,7 @@ import * as m0001 from './0001_backbone.js';
 import * as m0002 from './0002_workflow.js';
 import * as m0003 from './0003_panels.js';
 import * as m0004 from './0004_webhooks.js';
+import * as m0005 from './0005_topic_rank_index.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0002_workflow': m0002,
   '0003_panels': m0003,
   '0004_webhooks': m0004,
+  '0005_topic_rank_index': m0005,
 };

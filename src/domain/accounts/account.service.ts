@@ -41,6 +41,8 @@ export async function signup(deps: Deps, input: SignupInput, opts: { admin?: boo
     const taken = await store.findAccountByUsername(deps.db, username);
     throw taken ? conflict(`The username ${username} is taken`) : conflict('An account with this email already exists');
   }
+  // A new account joins the contributor directory.
+  deps.recordCache.invalidateAll();
   const session = await startSession(deps, accountId);
   return { user_id: accountId, username, ...session };
 }

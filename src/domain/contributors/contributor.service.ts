@@ -22,18 +22,18 @@ export async function searchContributors(
   page: number,
   perPage: number,
 ) {
-  const { rows, total } = await store.searchContributors(
-    deps.db,
-    { topic: filter.topic?.trim().toLowerCase() || undefined, q: filter.q?.trim() || undefined },
-    perPage,
-    (page - 1) * perPage,
-  );
-  const ids = rows.map((r) => r.id);
-  const [topics, latest] = await Promise.all([store.topicsOf(deps.db, ids), store.latestWorkOf(deps.db, ids)]);
-  return {
-    total,
-    items: rows.map((account) => ({ account, topics: topics.get(account.id) ?? [], latest: latest.get(account.id) ?? null })),
-  };
+  const topic = filter.topic?.trim().toLowerCase() || undefined;
+  const q = filter.q?.trim() || undefined;
+  // Cached with the records: every write that changes a score, a name, a topic or the set of accounts clears it.
+  return deps.recordCache.getOrLoad(`contributors:${JSON.stringify([topic, q, page, perPage])}`, async () => {
+    const { rows, total } = await store.searchContributors(deps.db, { topic, q }, perPage, (page - 1) * perPage);
+    const ids = rows.map((r) => r.id);
+    const [topics, latest] = await Promise.all([store.topicsOf(deps.db, ids), store.latestWorkOf(deps.db, ids)]);
+    return {
+      total,
+      items: rows.map((account) => ({ account, topics: topics.get(account.id) ?? [], latest: latest.get(account.id) ?? null })),
+    };
+  });
 }
 
 export const recentWork = (deps: Deps, limit: number) => store.listRecentWork(deps.db, limit);

@@ -93,11 +93,12 @@ export async function searchContributors(
       eb.or([eb(sql`lower(a.name)`, 'like', sql`${like} escape '\\'`), eb(sql`lower(a.username)`, 'like', sql`${like} escape '\\'`)]),
     );
   }
+  // By topic: the index (topic, authority, account_id) gives this order directly, so a page is read, not sorted.
   const ordered = filter.topic
-    ? base.orderBy(sql`t.authority`, 'desc').orderBy('a.contribution_score', 'desc')
-    : base.orderBy('a.contribution_score', 'desc').orderBy('a.trust_score', 'desc');
+    ? base.orderBy(sql`t.authority`, 'desc').orderBy(sql`t.account_id`, 'desc')
+    : base.orderBy('a.contribution_score', 'desc').orderBy('a.trust_score', 'desc').orderBy('a.id');
   const [rows, total] = await Promise.all([
-    ordered.select(publicAccount).orderBy('a.id').limit(limit).offset(offset).execute(),
+    ordered.select(publicAccount).limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
