@@ -48,6 +48,18 @@ export const SCENARIOS: Scenario[] = [
     paths: (f) => randomPaths(f, '/bare?url=', 1),
   },
   {
+    name: 'bare-record',
+    description: 'Fastify route returning a constant object as large as a lookup answer (about 1 KB)',
+    target: 'bare',
+    paths: (f) => randomPaths(f, '/bare-record?url=', 7),
+  },
+  {
+    name: 'app-healthz',
+    description: 'GET /healthz on the app: its app-wide hooks and logger, none of a surface’s (auth, rate limit, schema)',
+    target: 'app',
+    paths: (f) => randomPaths(f, '/healthz?url=', 6),
+  },
+  {
     name: 'lookup-warm',
     description: `GET /api/v1/pages/lookup over ${WARM_SET.toLocaleString('en')} URLs (record cache warm)`,
     target: 'app',

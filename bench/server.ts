@@ -1,7 +1,8 @@
 // A benchmark target, run as a child process so the load generator does not share its event loop:
 //   app   the real service (createRuntime + buildApp) on the fixture database, rate limits lifted for 127.0.0.1
 //         through the operator setting RATE_LIMIT_ALLOWLIST, as an operator would for a trusted caller;
-//   bare  a Fastify route returning a constant object: the ceiling for this machine, process model and client.
+//   bare  a Fastify route returning a constant object: the ceiling for this machine, process model and client;
+//         and one returning a constant object as large as a lookup answer.
 // It listens on an ephemeral loopback port and tells the parent over IPC; the parent asks for cache counts
 // between scenarios and stops it with SIGTERM (a clean exit, so --cpu-prof can write its profile).
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -15,7 +16,16 @@ export type TargetName = 'app' | 'bare';
 export type ParentMessage = { type: 'stats' };
 export type ChildMessage =
   | { type: 'listening'; port: number }
-  | { type: 'stats'; cacheCalls: number; cacheMisses: number; rssBytes: number; cpuMicros: number; elapsedMicros: number };
+  | {
+      type: 'stats';
+      cacheCalls: number;
+      cacheMisses: number;
+      rssBytes: number;
+      cpuMicros: number;
+      /** The kernel's part of cpuMicros: sending on loopback sockets, mostly. */
+      systemMicros: number;
+      elapsedMicros: number;
+    };
 
 /** Counts record-cache calls and loads; one increment and one closure per lookup, too small to show. */
 class CountingCache implements RecordCache {
@@ -34,11 +44,50 @@ class CountingCache implements RecordCache {
   }
 }
 
+const RECORD_SIZED = {
+  success: true,
+  data: {
+    id: 90,
+    url: 'https://dailyledger.example/health/measles-cases-rise-in-three-states',
+    title: 'Measles cases rise in three states as vaccination rates slip',
+    topic: 'health',
+    has_record: true,
+    registered: true,
+    status: 'verified',
+    record_url: 'http://localhost:8080/records/90',
+    publisher: { slug: 'the-daily-ledger', name: 'The Daily Ledger', verified: true },
+    contributors: {
+      author: [
+        {
+          username: 'amara-okafor',
+          name: 'Amara Okafor',
+          level: 'trusted',
+          trust_score: 0.86,
+          summary: 'Wrote this page',
+          profile_url: 'http://localhost:8080/contributors/amara-okafor',
+          proof_url: 'http://localhost:8080/proofs/92',
+        },
+        {
+          username: 'priya-raman',
+          name: 'Priya Raman',
+          level: 'contributor',
+          trust_score: 0.7,
+          summary: 'Wrote this page',
+          profile_url: 'http://localhost:8080/contributors/priya-raman',
+          proof_url: 'http://localhost:8080/proofs/93',
+        },
+      ],
+    },
+  },
+};
+
 async function start(target: TargetName, dataDir: string): Promise<{ app: FastifyInstance; cache?: CountingCache; close(): Promise<void> }> {
   if (target === 'bare') {
     const app = Fastify({ logger: false });
     const body = { success: true, data: { ok: true } };
     app.get('/bare', async () => body);
+    // The same, with a body the size and shape of a lookup answer: separates the cost of bytes from app code.
+    app.get('/bare-record', async () => RECORD_SIZED);
     return { app, close: () => app.close() };
   }
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
@@ -79,6 +128,7 @@ async function main(): Promise<void> {
       cacheMisses: c?.misses ?? 0,
       rssBytes: process.memoryUsage().rss,
       cpuMicros: cpu.user + cpu.system,
+      systemMicros: cpu.system,
       elapsedMicros: Number((now - hrSince) / 1000n),
     });
     if (c) c.calls = c.misses = 0;
