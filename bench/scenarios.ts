@@ -78,6 +78,12 @@ export const SCENARIOS: Scenario[] = [
     paths: (f) => warmPaths(f, '/v1/pages/record?url=', 4),
   },
   {
+    name: 'embed-warm',
+    description: `GET /api/v1/embed/by-url over ${WARM_SET.toLocaleString('en')} URLs (server-side embed cache warm)`,
+    target: 'app',
+    paths: (f) => warmPaths(f, '/api/v1/embed/by-url?url=', 8),
+  },
+  {
     name: 'record-cold',
     description: 'GET /v1/pages/record over every registered URL, uniformly at random',
     target: 'app',

@@ -1,4 +1,5 @@
 // Schema pieces every surface uses: envelopes, pagination, nullable values.
+import type { FastifyReply } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import { BATCH_MARK, MAX_BATCH } from './validation.js';
 
@@ -42,3 +43,13 @@ export function Batch<T extends TSchema>(item: T) {
 }
 
 export const ItemError = Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(ErrorBody.properties.details) });
+
+/**
+ * Send JSON a route already serialised (a cached answer). The route's response schema still documents it; the
+ * presenter that built it maps field by field, so nothing undeclared can be in it. Typed loosely because the
+ * route's reply type expects the object form.
+ */
+export function sendSerialised<R>(reply: R, body: string): R {
+  const r = reply as unknown as FastifyReply;
+  return r.type('application/json; charset=utf-8').send(body) as unknown as R;
+}

@@ -30,9 +30,17 @@ export function allowlist(entries: string[]): (ip: string) => boolean {
     if (prefix) list.addSubnet(addr, Number(prefix), family);
     else list.addAddress(addr, family);
   }
+  // The answer per address is remembered (bounded): BlockList.check builds an address object on every call.
+  const known = new Map<string, boolean>();
   return (ip) => {
-    const v4 = ip.replace(/^::ffff:/, '');
-    return net.isIP(v4) === 4 ? list.check(v4, 'ipv4') : net.isIP(ip) === 6 && list.check(ip, 'ipv6');
+    let answer = known.get(ip);
+    if (answer === undefined) {
+      const v4 = ip.replace(/^::ffff:/, '');
+      answer = net.isIP(v4) === 4 ? list.check(v4, 'ipv4') : net.isIP(ip) === 6 && list.check(ip, 'ipv6');
+      if (known.size >= 10_000) known.clear();
+      known.set(ip, answer);
+    }
+    return answer;
   };
 }
 

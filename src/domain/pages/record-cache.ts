@@ -17,7 +17,13 @@ export class MemoryRecordCache implements RecordCache {
   constructor(private readonly maxEntries = 20_000) {}
 
   async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.entries.has(key)) return this.entries.get(key) as T;
+    if (this.entries.has(key)) {
+      const hit = this.entries.get(key) as T;
+      // Re-inserting keeps the Map in least-recently-used order, so eviction drops what nobody reads.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
     const generation = this.generation;
     const value = await load();
     // A write that committed while we were reading may have made `value` stale: do not keep it.

@@ -8,7 +8,7 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
-import { ApiList, Batch, IdParam, Ok, PageQuery, pagination } from '../../http/schemas.js';
+import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, sendSerialised } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
@@ -98,9 +98,14 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Ok(TrustRecord) },
       },
     },
-    async (req) => {
-      const { url, record } = await pages.lookupByUrl(deps, req.query.url);
-      return { success: true as const, data: presentTrustRecord(site, url.url, record) };
+    async (req, reply) => {
+      // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated
+      // lookup skips parsing the URL, presenting and serialising.
+      const body = await deps.recordCache.getOrLoad(`lookup-json:${req.query.url}`, async () => {
+        const { url, record } = await pages.lookupByUrl(deps, req.query.url);
+        return JSON.stringify({ success: true, data: presentTrustRecord(site, url.url, record) });
+      });
+      return sendSerialised(reply, body);
     },
   );
 

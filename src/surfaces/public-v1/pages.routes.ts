@@ -6,6 +6,7 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { optional } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
+import { sendSerialised } from '../../http/schemas.js';
 import { V1PageRecord, presentV1Record } from './record.presenter.js';
 
 export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
@@ -21,10 +22,14 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: V1PageRecord },
       },
     },
-    async (req) => {
-      const { record } = await pages.lookupByUrl(deps, req.query.url);
-      if (!record) throw notFound('Record for this URL');
-      return presentV1Record(deps.config.siteUrl, record);
+    async (req, reply) => {
+      // Cached finished answers, as for the /api/v1 lookup; an unknown page is cached as null and answered 404.
+      const body = await deps.recordCache.getOrLoad(`record-json:${req.query.url}`, async () => {
+        const { record } = await pages.lookupByUrl(deps, req.query.url);
+        return record ? JSON.stringify(presentV1Record(deps.config.siteUrl, record)) : null;
+      });
+      if (body === null) throw notFound('Record for this URL');
+      return sendSerialised(reply, body);
     },
   );
 }
