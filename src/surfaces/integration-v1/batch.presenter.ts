@@ -1,6 +1,7 @@
 // Per-item results of write calls (SPEC §9): `{index, status, id, url}` or `{index, status: "failed", error}`.
 import Type from 'typebox';
-import type { ItemResult } from '../../domain/batch.js';
+import type { FastifyReply } from 'fastify';
+import { type ItemResult, summarise } from '../../domain/batch.js';
 import { ItemError } from '../../http/schemas.js';
 
 export const ItemResultData = Type.Object({
@@ -32,3 +33,23 @@ export function presentItemResult(r: ItemResult) {
 }
 
 export const singleResultStatus = (r: ItemResult) => (r.status === 'created' ? 201 : 200);
+
+/**
+ * Answer a write call: one object gets its single result (or its error, as an ordinary error response), an array
+ * gets every item's result and the summary (SPEC §9).
+ */
+export function sendBatch<R, T>(
+  reply: R,
+  single: boolean,
+  results: ItemResult[],
+  present: (r: ItemResult) => T,
+  statusOf: (r: ItemResult) => number = singleResultStatus,
+): R {
+  const r = reply as unknown as FastifyReply;
+  if (single) {
+    const first = results[0]!;
+    if (first.error) throw first.error;
+    return r.status(statusOf(first)).send({ success: true, data: present(first) }) as unknown as R;
+  }
+  return r.status(200).send({ success: true, data: { results: results.map(present), summary: summarise(results) } }) as unknown as R;
+}

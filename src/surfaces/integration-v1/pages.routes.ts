@@ -3,14 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
-import { splitBatch, summarise } from '../../domain/batch.js';
+import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, sendSerialised } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
-import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
+import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
 
 export const PageItem = Type.Object(
@@ -55,12 +55,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
       const publisherId = await actingPublisher(deps, req, req.query.publisher);
       const { single, items } = splitBatch(req.body, validatePageItem);
       const results = await pages.registerPages(deps, publisherId, items);
-      if (single) {
-        const r = results[0]!;
-        if (r.error) throw r.error;
-        return reply.status(singleResultStatus(r)).send({ success: true as const, data: presentItemResult(r) });
-      }
-      return { success: true as const, data: { results: results.map(presentItemResult), summary: summarise(results) } };
+      return sendBatch(reply, single, results, presentItemResult);
     },
   );
 

@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { splitBatch, summarise } from '../../domain/batch.js';
+import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import * as requests from '../../domain/requests/request.service.js';
@@ -10,7 +10,7 @@ import { API_REQUEST_TYPES, kindFromApiRequestType, type ApiRequestType } from '
 import { accountOf, actingPublisher, actingPublishers, contributorCaller, optional, publisherCaller } from '../../http/auth.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
-import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
+import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { ApiRequest, presentApiRequest } from './work.presenter.js';
 
 export const RequestItem = Type.Object(
@@ -55,12 +55,7 @@ export function requestRoutes(fastify: FastifyInstance, deps: Deps) {
           i.ok ? { ...i, value: { ...i.value, kind: kindFromApiRequestType(i.value.request_type as ApiRequestType) } } : i,
         ),
       );
-      if (single) {
-        const r = results[0]!;
-        if (r.error) throw r.error;
-        return reply.status(singleResultStatus(r)).send({ success: true as const, data: presentItemResult(r) });
-      }
-      return { success: true as const, data: { results: results.map(presentItemResult), summary: summarise(results) } };
+      return sendBatch(reply, single, results, presentItemResult);
     },
   );
 

@@ -3,7 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
+import { type ItemResult, splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
@@ -12,7 +12,7 @@ import { accountOf, actingPublishers, contributorCaller, publisherCaller } from 
 import { ApiList, Batch, IdParam, ItemError, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
 import { proofUrl } from '../urls.js';
-import { BatchResult, ItemResultData, presentItemResult, singleResultStatus } from './batch.presenter.js';
+import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { ApiSubmission, presentApiSubmission } from './work.presenter.js';
 
 export const SubmissionItem = Type.Object(
@@ -80,12 +80,7 @@ export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
     async (req, reply) => {
       const { single, items } = splitBatch(req.body, validateSubmission);
       const results = await submissions.submitWork(deps, accountOf(req), items);
-      if (single) {
-        const r = results[0]!;
-        if (r.error) throw r.error;
-        return reply.status(singleResultStatus(r)).send({ success: true as const, data: presentItemResult(r) });
-      }
-      return { success: true as const, data: { results: results.map(presentItemResult), summary: summarise(results) } };
+      return sendBatch(reply, single, results, presentItemResult);
     },
   );
 
@@ -155,16 +150,11 @@ export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { single, items } = splitBatch(req.body, validateDecision);
       const publishers = await actingPublishers(deps, req, req.query.publisher);
       const results = await submissions.decide(deps, accountOf(req), publishers, items);
-      if (single) {
-        const r = results[0]!;
-        if (r.error) throw r.error;
-        return { success: true as const, data: presentDecision(r) };
-      }
-      return { success: true as const, data: { results: results.map(presentDecision), summary: summarise(results) } };
+      return sendBatch(reply, single, results, presentDecision, () => 200);
     },
   );
 }
