@@ -1,15 +1,12 @@
 // `credence panels:issue FILE.json`, run as a real process: create a statement, issue its next versions, change
 // nothing on a repeat, and refuse bad files with messages that name the problem.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/client.js';
-import { usingPostgres } from './harness.js';
+import type { Database } from '../src/db/client.js';
+import { processEnv } from './process-env.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -21,30 +18,11 @@ let open: () => Database;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-cli-panels-'));
-  env = { ...(process.env as Record<string, string>), DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
-  open = () => openDatabase({ sqliteFile: path.join(dir, 'credence.sqlite') });
-  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-  if (usingPostgres()) {
-    // The CLI gets its own schema through the connection string, so it leaves nothing behind.
-    const schema = `cli_${randomBytes(5).toString('hex')}`;
-    const url = process.env.DATABASE_URL!;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`create schema ${schema}`);
-    await c.end();
-    const sep = url.includes('?') ? '&' : '?';
-    env.DATABASE_URL = `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    open = () => openDatabase({ databaseUrl: url, pgSchema: schema, poolSize: 1 });
-    const dropDir = cleanup;
-    cleanup = async () => {
-      const d = new pg.Client({ connectionString: url });
-      await d.connect();
-      await d.query(`drop schema if exists ${schema} cascade`);
-      await d.end();
-      await dropDir();
-    };
-  }
+  const p = await processEnv('cli-panels');
+  dir = p.dataDir;
+  env = p.env;
+  open = () => p.open();
+  cleanup = p.cleanup;
 });
 afterAll(async () => cleanup?.());
 

@@ -1,13 +1,9 @@
 // The `credence` command, run as a real process: migrate, admin:create, domains:verify, seed and serve.
 import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usingPostgres } from './harness.js';
+import { processEnv } from './process-env.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -17,28 +13,9 @@ let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-cli-'));
-  env = { ...(process.env as Record<string, string>), DATA_DIR: dir, LOG_LEVEL: 'silent', DATABASE_URL: '' };
-  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-  if (usingPostgres()) {
-    // The CLI gets its own schema through the connection string, so it leaves nothing behind.
-    const schema = `cli_${randomBytes(5).toString('hex')}`;
-    const url = process.env.DATABASE_URL!;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`create schema ${schema}`);
-    await c.end();
-    const sep = url.includes('?') ? '&' : '?';
-    env.DATABASE_URL = `${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const dropDir = cleanup;
-    cleanup = async () => {
-      const d = new pg.Client({ connectionString: url });
-      await d.connect();
-      await d.query(`drop schema if exists ${schema} cascade`);
-      await d.end();
-      await dropDir();
-    };
-  }
+  const p = await processEnv('cli');
+  env = p.env;
+  cleanup = p.cleanup;
 });
 afterAll(async () => cleanup?.());
 

@@ -2,16 +2,12 @@
 // and again while decisions commit; after each restart every committed event reaches the receiver, and no event
 // exists for a change that did not commit.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
 import { Client } from './client.js';
-import { usingPostgres } from './harness.js';
+import { processEnv } from './process-env.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 const run = promisify(execFile);
@@ -25,45 +21,21 @@ let rx: WebhookReceiver;
 let server: ChildProcess | null = null;
 let port = 0;
 let log = '';
-let pgSchema: string | undefined;
 
 beforeAll(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-crash-'));
-  env = {
-    ...(process.env as Record<string, string>),
-    DATA_DIR: dir,
-    DATABASE_URL: '',
+  const p = await processEnv('crash', {
     LOG_LEVEL: 'error',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     // This test is one caller making many calls from the loopback.
     RATE_LIMIT_ALLOWLIST: '127.0.0.1',
     SITE_URL: 'https://credence.test',
-  };
-  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-  if (usingPostgres()) {
-    const schema = `crash_${randomBytes(5).toString('hex')}`;
-    pgSchema = schema;
-    const url = process.env.DATABASE_URL!;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`create schema ${schema}`);
-    await c.end();
-    env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const dropDir = cleanup;
-    cleanup = async () => {
-      const d = new pg.Client({ connectionString: url });
-      await d.connect();
-      await d.query(`drop schema if exists ${schema} cascade`);
-      await d.end();
-      await dropDir();
-    };
-  }
+  });
+  env = p.env;
+  cleanup = p.cleanup;
   rx = await WebhookReceiver.start();
   await start();
   // The test reads what the service committed straight from its database.
-  db = usingPostgres()
-    ? openDatabase({ databaseUrl: process.env.DATABASE_URL!, pgSchema, poolSize: 2 })
-    : openDatabase({ sqliteFile: path.join(env.DATA_DIR!, 'credence.sqlite') });
+  db = p.open(2);
 }, 60_000);
 
 afterAll(async () => {
