@@ -156,7 +156,8 @@ async function check(port: number, scenario: Scenario, next: () => string): Prom
   const res = await fetch(`http://127.0.0.1:${port}${next()}`);
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${scenario.name}: the first request answered ${res.status}: ${text.slice(0, 300)}`);
-  if (scenario.target === 'app' && !/"(contributions|contributors|ok)"/.test(text)) {
+  // A record (lookup, page record), the health answer, or an embed with its block.
+  if (scenario.target === 'app' && !/"(contributions|contributors|ok)"|class=\\"credence/.test(text)) {
     throw new Error(`${scenario.name}: the first request did not return a record: ${text.slice(0, 300)}`);
   }
 }

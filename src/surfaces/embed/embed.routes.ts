@@ -26,7 +26,7 @@ const EmbedQuery = {
 
 /** Send a cached embed answer, or 304 when the caller already has it. */
 export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Record<string, string> = CORS) {
-  void reply.headers({ ...headers, ETag: out.etag });
+  void reply.headers(headers).header('ETag', out.etag);
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === out.etag))) {
     return reply.status(304).send();

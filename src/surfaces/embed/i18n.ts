@@ -73,6 +73,14 @@ export function pickLang(input: string | undefined | null): Lang {
 
 export const wordsFor = (lang: Lang): Words => WORDS[lang];
 
+// Building an Intl formatter costs far more than using one: one per language, made on first use.
+const formatters = new Map<Lang, Intl.DateTimeFormat>();
+
 export function formatDate(iso: string, lang: Lang): string {
-  return new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
+  let f = formatters.get(lang);
+  if (!f) {
+    f = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+    formatters.set(lang, f);
+  }
+  return f.format(new Date(iso));
 }
