@@ -2,11 +2,12 @@
 // each route then states what it needs with one of the guards below, before its input is validated.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateKey } from '../domain/api-keys/api-key.service.js';
-import { findAccountById, findSessionByHash } from '../domain/accounts/account.store.js';
+import { findLiveSession } from '../domain/accounts/account.service.js';
+import { findAccountById } from '../domain/accounts/account.store.js';
 import type { Deps } from '../domain/deps.js';
 import { requireMember } from '../domain/publishers/publisher.service.js';
 import { listMemberships } from '../domain/publishers/publisher.store.js';
-import { API_KEY_PREFIX, SESSION_PREFIX, sha256 } from '../domain/tokens.js';
+import { API_KEY_PREFIX, SESSION_PREFIX } from '../domain/tokens.js';
 import { AppError, forbidden, sessionRequired, unauthorized } from './errors.js';
 
 export type Principal =
@@ -47,10 +48,8 @@ export async function resolvePrincipal(deps: Deps, req: FastifyRequest): Promise
       const key = await authenticateKey(deps, credential);
       req.principal = { kind: 'key', ...key };
     } else if (credential.startsWith(SESSION_PREFIX)) {
-      const session = await findSessionByHash(deps.db, sha256(credential));
-      if (!session || session.ended_at || session.expires_at <= deps.clock.now().toISOString()) {
-        throw unauthorized('The session has ended or expired; log in again');
-      }
+      const session = await findLiveSession(deps, credential);
+      if (!session) throw unauthorized('The session has ended or expired; log in again');
       req.principal = { kind: 'session', accountId: session.account_id, sessionId: session.id };
     } else {
       throw unauthorized('The credential is not an API key or a session token');

@@ -81,6 +81,13 @@ export async function login(deps: Deps, input: { email: string; password: string
   return { user_id: account.id, username: account.username, ...session };
 }
 
+/** The live session a token names (not ended, not expired), or null. The one rule for API and cookie sessions. */
+export async function findLiveSession(deps: Deps, token: string): Promise<{ id: number; account_id: number } | null> {
+  const session = await store.findSessionByHash(deps.db, sha256(token));
+  if (!session || session.ended_at || session.expires_at <= deps.clock.now().toISOString()) return null;
+  return { id: session.id, account_id: session.account_id };
+}
+
 export async function logout(deps: Deps, accountId: number, sessionId: number): Promise<void> {
   await store.endSession(deps.db, sessionId, accountId, isoNow(deps.clock));
 }

@@ -1,11 +1,11 @@
 // The web pages' session: the same session token as the API (SPEC §5), carried in an HttpOnly, SameSite=Lax
 // cookie (Secure under HTTPS). Resolved once per page request into `req.webUser`.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { findAccountById, findSessionByHash } from '../../domain/accounts/account.store.js';
+import { findLiveSession } from '../../domain/accounts/account.service.js';
+import { findAccountById } from '../../domain/accounts/account.store.js';
 import { SESSION_DAYS } from '../../domain/accounts/rules.js';
 import type { Deps } from '../../domain/deps.js';
 import { listMemberships } from '../../domain/publishers/publisher.store.js';
-import { sha256 } from '../../domain/tokens.js';
 
 export const SESSION_COOKIE = 'credence_session';
 
@@ -57,8 +57,8 @@ export async function resolveWebUser(deps: Deps, req: FastifyRequest): Promise<v
   req.webUser = null;
   const token = parseCookies(req.headers.cookie)[SESSION_COOKIE];
   if (!token) return;
-  const session = await findSessionByHash(deps.db, sha256(token));
-  if (!session || session.ended_at || session.expires_at <= deps.clock.now().toISOString()) return;
+  const session = await findLiveSession(deps, token);
+  if (!session) return;
   const account = await findAccountById(deps.db, session.account_id);
   if (!account) return;
   const publishers = await listMemberships(deps.db, account.id);
