@@ -1,5 +1,5 @@
-// Where a webhook may point (SPEC §10): an https URL whose host is not written as localhost or a private,
-// loopback, link-local, CGNAT or IPv4-mapped address. A name is checked again at every connection (src/net), so
+// Where a webhook may point (SPEC §10): an https URL whose host is not written as localhost or any address outside
+// global unicast (src/net/address-policy.ts: private, loopback, link-local, CGNAT, IPv4-mapped, NAT64, 6to4…). A name is checked again at every connection (src/net), so
 // a DNS answer cannot be switched to a private address later. WEBHOOK_ALLOW_PRIVATE lifts both checks, and then
 // plain http is allowed too, for a receiver on a developer's machine.
 import net from 'node:net';
