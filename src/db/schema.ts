@@ -270,6 +270,18 @@ export interface WebhookRelayTable {
   updated_at: string;
 }
 
+/** The change log (issue 11): immutable, `seq` gapless from 1 in commit order; `body` is the entry's canonical JSON. */
+export interface ChangesTable {
+  seq: number;
+  created_at: string;
+  kind: string;
+  page_id: number | null;
+  account_id: number | null;
+  publisher_id: number | null;
+  panel_id: string | null;
+  body: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -290,6 +302,7 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_relay: WebhookRelayTable;
+  changes: ChangesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -8,7 +8,8 @@ import * as store from './account.store.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
 import { normaliseEmail, normaliseTopic, SESSION_DAYS } from './rules.js';
 import { listMemberships } from '../publishers/publisher.store.js';
-import { recomputeReputation } from '../reputation/reputation.store.js';
+import { publicContributor, recomputeReputation } from '../reputation/reputation.store.js';
+import { appendChange } from '../changes/change-log.js';
 
 export interface SignupInput {
   email: string;
@@ -27,14 +28,12 @@ export async function signup(deps: Deps, input: SignupInput, opts: { admin?: boo
   const username = input.username.toLowerCase();
   const password_hash = await hashPassword(input.password);
   let accountId: number;
+  const now = isoNow(deps.clock);
   try {
-    accountId = await store.insertAccount(deps.db, {
-      email,
-      username,
-      name: input.name.trim(),
-      password_hash,
-      is_admin: opts.admin ? 1 : 0,
-      now: isoNow(deps.clock),
+    accountId = await deps.db.transaction().execute(async (trx) => {
+      const id = await store.insertAccount(trx, { email, username, name: input.name.trim(), password_hash, is_admin: opts.admin ? 1 : 0, now });
+      await appendChange(trx, { kind: 'contributor.created', ids: { accountId: id }, data: { contributor: await publicContributor(trx, id) }, now });
+      return id;
     });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
@@ -109,14 +108,15 @@ export async function updateOwnProfile(deps: Deps, accountId: number, patch: Pro
   if (patch.name !== undefined && patch.name.trim() === '') throw invalid('name', 'must not be blank');
   const now = isoNow(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
+    const before = new Map([[accountId, await publicContributor(trx, accountId)]]);
     await store.updateProfile(trx, accountId, {
       ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
       ...(patch.summary !== undefined ? { summary: patch.summary.trim() } : {}),
       ...(patch.topics !== undefined ? { topics: JSON.stringify([...new Set(patch.topics.map(normaliseTopic))]) } : {}),
       updated_at: now,
     });
-    // Declared topics are part of the account's expertise listing.
-    if (patch.topics !== undefined) await recomputeReputation(trx, [accountId], now);
+    // Declared topics are part of the account's expertise listing; the change log hears of any public field.
+    await recomputeReputation(trx, [accountId], now, before);
   });
   // Names appear in every record the account is part of.
   deps.recordCache.invalidateAll();

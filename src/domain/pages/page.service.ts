@@ -2,10 +2,11 @@
 import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../../http/errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
+import { appendChange, type PublicPublisher } from '../changes/change-log.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
-import { verifiedDomainsOf } from '../publishers/publisher.store.js';
+import { findPublicPublisher, verifiedDomainsOf } from '../publishers/publisher.store.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
 import * as store from './page.store.js';
 import { type PageRecord, buildRecords } from './record.js';
@@ -20,6 +21,7 @@ export interface PageInput {
 
 export async function registerPages(deps: Deps, publisherId: number, items: BatchItem<PageInput>[]): Promise<ItemResult[]> {
   const domains = (await verifiedDomainsOf(deps.db, [publisherId])).get(publisherId) ?? [];
+  const publisher = await findPublicPublisher(deps.db, publisherId);
   const usernames = [...new Set(items.flatMap((i) => (i.ok ? (i.value.authors ?? []).map((u) => u.toLowerCase()) : [])))];
   const authorIds = await findAccountIdsByUsernames(deps.db, usernames);
   let changed = false;
@@ -32,7 +34,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
       if (id === undefined) throw invalid(`authors.${i}`, `no account is called ${u}`);
       return id;
     });
-    const r = await upsertPage(deps, publisherId, url, input, authors);
+    const r = await upsertPage(deps, publisherId, publisher, url, input, authors);
     if (r.status !== 'skipped') changed = true;
     return r;
   });
@@ -40,7 +42,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
   return results;
 }
 
-async function upsertPage(deps: Deps, publisherId: number, url: PageUrl, input: PageInput, authors: number[]) {
+async function upsertPage(deps: Deps, publisherId: number, publisher: PublicPublisher, url: PageUrl, input: PageInput, authors: number[]) {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const existing = await store.findPageForUpsert(trx, url.lookupKey);
@@ -49,6 +51,7 @@ async function upsertPage(deps: Deps, publisherId: number, url: PageUrl, input: 
     }
     let id: number;
     let status: 'created' | 'updated' | 'skipped';
+    let page = { title: input.title?.trim() ?? '', topic: input.topic?.trim().toLowerCase() ?? '' };
     if (!existing) {
       id = await store.insertPage(trx, {
         publisher_id: publisherId,
@@ -56,8 +59,7 @@ async function upsertPage(deps: Deps, publisherId: number, url: PageUrl, input: 
         lookup_key: url.lookupKey,
         embed_key: url.embedKey,
         host: url.host,
-        title: input.title?.trim() ?? '',
-        topic: input.topic?.trim().toLowerCase() ?? '',
+        ...page,
         now,
       });
       status = 'created';
@@ -66,18 +68,21 @@ async function upsertPage(deps: Deps, publisherId: number, url: PageUrl, input: 
       // Fields left out keep their value: a CMS may send only what it knows.
       const title = input.title?.trim() ?? existing.title;
       const topic = input.topic?.trim().toLowerCase() ?? existing.topic;
+      page = { title, topic };
       status = title !== existing.title || topic !== existing.topic ? 'updated' : 'skipped';
       if (status === 'updated') await store.updatePage(trx, publisherId, id, { title, topic, updated_at: now });
     }
     const known = existing ? await store.authorIdsOf(trx, id) : new Set<number>();
     const newAuthors = [...new Set(authors)].filter((a) => !known.has(a));
+    const authorships: { id: number; accountId: number }[] = [];
     for (const accountId of newAuthors) {
-      await store.insertAuthor(trx, { page_id: id, account_id: accountId, summary: 'Wrote this page', now });
+      authorships.push({ id: await store.insertAuthor(trx, { page_id: id, account_id: accountId, summary: 'Wrote this page', now }), accountId });
     }
     if (newAuthors.length > 0) {
       await recomputeReputation(trx, newAuthors, now);
       if (status === 'skipped') status = 'updated';
     }
+    const publicPage = { id, url: url.url, ...page };
     if (status === 'created') {
       await appendEvent(trx, {
         type: 'page.registered',
@@ -87,6 +92,8 @@ async function upsertPage(deps: Deps, publisherId: number, url: PageUrl, input: 
         now,
       });
     }
+    if (status !== 'skipped') await appendChange(trx, { kind: status === 'created' ? 'page.registered' : 'page.updated', ids: { pageId: id, publisherId }, data: { page: publicPage, publisher }, now });
+    for (const a of authorships) await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: id, accountId: a.accountId, publisherId }, data: { page: { id, url: url.url, title: page.title }, publisher, contribution: { id: a.id, role: 'author', summary: 'Wrote this page', accepted_at: now }, contributor: await store.findPublicContributorName(trx, a.accountId) }, now });
     return { status, id, url: url.url };
   });
 }

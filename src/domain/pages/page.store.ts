@@ -109,6 +109,10 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
     .execute();
 }
 
+/** A contributor's public name, for the change log. */
+export const findPublicContributorName = (db: Db, accountId: number) =>
+  db.selectFrom('accounts').select(['username', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow();
+
 /** Authors already on a page, so registering the same authors again is a skip. */
 export async function authorIdsOf(db: Db, pageId: number): Promise<Set<number>> {
   const rows = await db

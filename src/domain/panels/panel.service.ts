@@ -7,6 +7,7 @@ import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { normaliseTopic } from '../accounts/rules.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
+import { appendChange } from '../changes/change-log.js';
 import { appendEvent } from '../events/outbox.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
 import type { Certainty, PanelVote, ReopenTrigger, StatementContentInput, StatementInput, VersionInput } from './panel.schema.js';
@@ -88,6 +89,7 @@ async function recordIssue(
     },
     now: e.now,
   });
+  await appendChange(trx, { kind: 'panel.issued', ids: { panelId: e.slug }, data: { panel: { id: e.slug, version: e.version, topic: e.next.topic, question: e.next.question, issued_at: e.now } }, now: e.now });
 }
 
 const linked = (ids: (number | null)[]) => ids.filter((id): id is number => id !== null);
@@ -102,8 +104,8 @@ export async function createStatement(deps: Deps, input: StatementInput): Promis
     await deps.db.transaction().execute(async (trx) => {
       const id = await store.insertStatement(trx, { slug, topic: prepared.content.topic, now });
       await writeVersion(trx, id, 1, prepared, now);
-      await recordIssue(trx, { slug, version: 1, previous: null, next: prepared.content, now });
       await recomputeReputation(trx, linked(prepared.accountIds), now);
+      await recordIssue(trx, { slug, version: 1, previous: null, next: prepared.content, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A panel statement with id ${slug} already exists; issue its next version instead`);
@@ -151,10 +153,10 @@ export async function issueVersion(deps: Deps, rawSlug: string, input: VersionIn
         now,
       });
       if (!moved) throw conflict(`Version ${version} of ${slug} was issued by someone else just now`);
-      await recordIssue(trx, { slug, version, previous, next: prepared.content, now });
       // Panellists of the old version may lose their standing, those of the new one gain it.
       const previousIds = previousEntries.map((e) => e.account_id);
       await recomputeReputation(trx, [...linked(previousIds), ...linked(prepared.accountIds)], now);
+      await recordIssue(trx, { slug, version, previous, next: prepared.content, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) {

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
 import { findAccountByUsername } from '../accounts/account.store.js';
 import { isoNow } from '../clock.js';
+import { appendChange } from '../changes/change-log.js';
 import type { Deps } from '../deps.js';
 import { parseDomain } from '../pages/url-keys.js';
 import { randomToken } from '../tokens.js';
@@ -17,6 +18,7 @@ export async function createPublisher(deps: Deps, accountId: number, input: { na
     return await deps.db.transaction().execute(async (trx) => {
       const id = await store.insertPublisher(trx, { slug, name: input.name.trim(), created_at: now });
       await store.upsertMember(trx, { publisher_id: id, account_id: accountId, role: 'owner', created_at: now });
+      await appendChange(trx, { kind: 'publisher.created', ids: { publisherId: id }, data: { publisher: { slug, name: input.name.trim() } }, now });
       return { id, slug, name: input.name.trim(), role: 'owner' as const, created_at: now };
     });
   } catch (err) {
@@ -126,7 +128,7 @@ export async function verifyDomain(deps: Deps, accountId: number, slug: string, 
       ],
     );
   }
-  await store.markDomainVerified(deps.db, publisher.id, domain, method, isoNow(deps.clock));
+  await markVerified(deps, publisher.id, domain, method);
   deps.recordCache.invalidateAll();
   return (await store.findDomain(deps.db, publisher.id, domain))!;
 }
@@ -140,9 +142,22 @@ export async function verifyDomainByOperator(deps: Deps, slug: string, rawDomain
   if (!(await store.findDomain(deps.db, publisher.id, domain))) {
     await store.insertDomain(deps.db, { publisher_id: publisher.id, domain, token: randomToken(16), created_at: isoNow(deps.clock) });
   }
-  await store.markDomainVerified(deps.db, publisher.id, domain, 'operator', isoNow(deps.clock));
+  await markVerified(deps, publisher.id, domain, 'operator');
   deps.recordCache.invalidateAll();
   return (await store.findDomain(deps.db, publisher.id, domain))!;
+}
+
+/** Verify in one transaction with its change-log entry: `domain.moved` when another publisher held it. */
+async function markVerified(deps: Deps, publisherId: number, domain: string, by: 'dns' | 'file' | 'operator') {
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    const before = await store.findDomain(trx, publisherId, domain);
+    const displaced = await store.markDomainVerified(trx, publisherId, domain, by, now);
+    if (before?.status === 'verified' && displaced.length === 0) return;
+    const publisher = await store.findPublicPublisher(trx, publisherId);
+    const previous = displaced[0] === undefined ? undefined : await store.findPublicPublisher(trx, displaced[0]);
+    await appendChange(trx, { kind: previous ? 'domain.moved' : 'domain.verified', ids: { publisherId }, data: { domain, publisher, previous_publisher: previous }, now });
+  });
 }
 
 export async function listPublishers(deps: Deps, page: number, perPage: number) {

@@ -10,6 +10,10 @@ export async function insertPublisher(db: Db, row: { slug: string; name: string;
 export const findPublisherBySlug = (db: Db, slug: string) =>
   db.selectFrom('publishers').selectAll().where('slug', '=', slug).executeTakeFirst();
 
+/** A publication's public face (slug, name), for the change log. */
+export const findPublicPublisher = (db: Db, id: number) =>
+  db.selectFrom('publishers').select(['slug', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
+
 export async function upsertMember(
   db: Db,
   row: { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string },
@@ -72,28 +76,32 @@ export async function insertDomain(
  * Mark a domain verified for one publisher. Any other publisher's verification of the same domain lapses in the
  * same transaction: whoever proves control now holds it (SPEC §1, one holder at a time).
  */
+/**
+ * Verify a domain for one publisher and take it from any other (one holder at a time). Run inside the caller's
+ * transaction; returns the publishers that lost it.
+ */
 export async function markDomainVerified(
-  db: Db,
+  trx: Db,
   publisherId: number,
   domain: string,
   by: 'dns' | 'file' | 'operator',
   now: string,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('domains')
-      .set({ status: 'pending', verified_at: null, verified_by: null })
-      .where('domain', '=', domain)
-      .where('publisher_id', '!=', publisherId)
-      .where('status', '=', 'verified')
-      .execute();
-    await trx
-      .updateTable('domains')
-      .set({ status: 'verified', verified_at: now, verified_by: by })
-      .where('publisher_id', '=', publisherId)
-      .where('domain', '=', domain)
-      .execute();
-  });
+): Promise<number[]> {
+  const displaced = await trx
+    .updateTable('domains')
+    .set({ status: 'pending', verified_at: null, verified_by: null })
+    .where('domain', '=', domain)
+    .where('publisher_id', '!=', publisherId)
+    .where('status', '=', 'verified')
+    .returning('publisher_id')
+    .execute();
+  await trx
+    .updateTable('domains')
+    .set({ status: 'verified', verified_at: now, verified_by: by })
+    .where('publisher_id', '=', publisherId)
+    .where('domain', '=', domain)
+    .execute();
+  return displaced.map((d) => d.publisher_id);
 }
 
 export async function verifiedDomainsOf(db: Db, publisherIds: number[]): Promise<Map<number, string[]>> {

@@ -4,6 +4,7 @@ import { AppError, conflict, forbidden, invalid, invalidUrl, notFound } from '..
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
+import { appendChange } from '../changes/change-log.js';
 import { appendEvent } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { parsePageUrl } from '../pages/url-keys.js';
@@ -109,6 +110,22 @@ function submissionFacts(s: store.SubmissionRow) {
   };
 }
 
+/** The change-log entry of accepted work: only what the public record shows (no reason, no sources, no note). */
+function acceptedEntry(s: store.SubmissionRow, contributionId: number, now: string) {
+  return {
+    page: { id: s.page_id, url: s.page_url, title: s.page_title },
+    publisher: { slug: s.publisher_slug, name: s.publisher_name },
+    contribution: {
+      id: contributionId,
+      role: s.kind,
+      summary: s.summary,
+      accepted_at: now,
+      change: s.kind === 'correction' && s.before_text !== null && s.after_text !== null ? { from: s.before_text, to: s.after_text } : undefined,
+    },
+    contributor: { username: s.username, name: s.name },
+  };
+}
+
 export async function getOwnSubmission(deps: Deps, accountId: number, id: number) {
   const s = await store.findSubmission(deps.db, id);
   if (!s || s.account_id !== accountId) throw notFound('Submission');
@@ -201,6 +218,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
         await reopenRequest(trx, s.request_id, s.account_id, now);
       }
       await recomputeReputation(trx, [s.account_id], now);
+      if (contributionId !== null) await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: s.page_id, accountId: s.account_id, publisherId: s.publisher_id }, data: acceptedEntry(s, contributionId, now), now });
       return { id: s.id, contributionId };
     });
     changed = true;
