@@ -7,11 +7,12 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createRuntime } from './deps.js';
 import { createAdmin } from './domain/accounts/account.service.js';
 import { PASSWORD_MIN } from './domain/accounts/rules.js';
-import { type StatementInput, validateStatementFile } from './domain/panels/panel.schema.js';
+import type { StatementInput } from './domain/panels/panel.schema.js';
+import { validateStatementFile } from './surfaces/panel-file.js';
 import { issueFromFile } from './domain/panels/panel.service.js';
 import { verifyDomainByOperator } from './domain/publishers/publisher.service.js';
 import { seedDemo } from './demo/seed.js';
-import { AppError } from './http/errors.js';
+import { DomainError } from './domain/errors.js';
 import { startWebhookRelay } from './jobs/relay.js';
 
 const HELP = `Usage: credence <verb> [options]
@@ -125,17 +126,17 @@ async function readStatementFile(file: string): Promise<StatementInput> {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
-    throw new AppError(400, 'invalid_request', `cannot read ${file}: ${why}`);
+    throw new DomainError('invalid_request', `cannot read ${file}: ${why}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new AppError(400, 'invalid_request', `${file} is not valid JSON: ${(err as Error).message}`);
+    throw new DomainError('invalid_request', `${file} is not valid JSON: ${(err as Error).message}`);
   }
   const checked = validateStatementFile(json);
   if (!checked.ok) {
-    throw new AppError(400, 'invalid_request', `${file} is not a valid panel statement:`, checked.error.details ?? []);
+    throw new DomainError('invalid_request', `${file} is not a valid panel statement:`, checked.error.details ?? []);
   }
   return checked.value;
 }
@@ -173,7 +174,7 @@ main(process.argv.slice(2)).then(
       console.error(`credence: ${err.message}\n\n${HELP}`);
       process.exit(2);
     }
-    if (err instanceof AppError) {
+    if (err instanceof DomainError) {
       console.error(`credence: ${err.message}`);
       for (const d of err.details ?? []) console.error(`  ${d.field}: ${d.message}`);
       process.exit(1);

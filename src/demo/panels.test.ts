@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../test/client.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import { signup } from '../domain/accounts/account.service.js';
-import { validateStatementFile } from '../domain/panels/panel.schema.js';
+import { validateStatementFile } from '../surfaces/panel-file.js';
 import { changesBetween, contradictions, normaliseContent } from '../domain/panels/rules.js';
 import { DEMO_CONTRIBUTORS, DEMO_PASSWORD, demoEmail } from './demo-data.js';
 import { DEMO_PANELS, seedDemoPanels } from './panels.js';

@@ -1,14 +1,14 @@
 // Write calls take one object or up to 500 (SPEC §9). Each item is validated and applied on its own; a failed
 // item carries its error and the others go on.
-import type { AppError } from '../http/errors.js';
+import { DomainError } from './errors.js';
 
-export type BatchItem<T> = { index: number; ok: true; value: T } | { index: number; ok: false; error: AppError };
+export type BatchItem<T> = { index: number; ok: true; value: T } | { index: number; ok: false; error: DomainError };
 
 export type ItemStatus = 'created' | 'updated' | 'skipped' | 'failed';
 
 export interface ItemOutcome {
   status: ItemStatus;
-  error?: AppError;
+  error?: DomainError;
   id?: number;
   url?: string;
   /** Decisions: the public contribution an acceptance created. */
@@ -21,7 +21,7 @@ export interface ItemResult extends ItemOutcome {
 
 export function splitBatch<T>(
   body: unknown,
-  validate: (v: unknown) => { ok: true; value: T } | { ok: false; error: AppError },
+  validate: (v: unknown) => { ok: true; value: T } | { ok: false; error: DomainError },
 ): { single: boolean; items: BatchItem<T>[] } {
   const list = Array.isArray(body) ? body : [body];
   return {
@@ -39,7 +39,7 @@ export function summarise(results: ItemResult[]): Record<ItemStatus, number> {
   return summary;
 }
 
-/** Apply `fn` to each valid item in order; an AppError it throws fails that item only. */
+/** Apply `fn` to each valid item in order; a DomainError it throws fails that item only. */
 export async function applyEach<T>(
   items: BatchItem<T>[],
   fn: (value: T, index: number) => Promise<ItemOutcome>,
@@ -53,8 +53,8 @@ export async function applyEach<T>(
     try {
       out.push({ index: item.index, ...(await fn(item.value, item.index)) });
     } catch (err) {
-      if ((err as Error).name !== 'AppError') throw err;
-      out.push({ index: item.index, status: 'failed', error: err as AppError });
+      if (!(err instanceof DomainError)) throw err;
+      out.push({ index: item.index, status: 'failed', error: err });
     }
   }
   return out;

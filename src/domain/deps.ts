@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/client.js';
 import type { DB } from '../db/schema.js';
-import type { RateLimiter } from '../http/rate-limit.js';
 import type { Clock } from './clock.js';
 import type { RecordCache } from './pages/record-cache.js';
+import type { RateLimiter } from './rate-limiter.js';
 import type { DomainVerifier } from './publishers/domain-verifier.js';
 
 export interface Deps {

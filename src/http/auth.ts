@@ -8,7 +8,7 @@ import type { Deps } from '../domain/deps.js';
 import { requireMember } from '../domain/publishers/publisher.service.js';
 import { listMemberships } from '../domain/publishers/publisher.store.js';
 import { API_KEY_PREFIX, SESSION_PREFIX } from '../domain/tokens.js';
-import { AppError, forbidden, sessionRequired, unauthorized } from './errors.js';
+import { DomainError, forbidden, sessionRequired, unauthorized } from './errors.js';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -19,12 +19,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
     /** Set when a credential was presented but cannot be used; a guard turns it into the 401. */
-    credentialError: AppError | null;
+    credentialError: DomainError | null;
   }
 }
 
 /** The credential in `X-API-Key` or `Authorization: Bearer`, if any; a malformed header is an error. */
-export function presentedCredential(req: FastifyRequest): string | AppError | null {
+export function presentedCredential(req: FastifyRequest): string | DomainError | null {
   const header = req.headers['x-api-key'];
   if (typeof header === 'string' && header.length > 0) return header.trim();
   const authz = req.headers.authorization;
@@ -39,7 +39,7 @@ export async function resolvePrincipal(deps: Deps, req: FastifyRequest): Promise
   req.credentialError = null;
   const credential = presentedCredential(req);
   if (credential === null) return;
-  if (credential instanceof AppError) {
+  if (credential instanceof DomainError) {
     req.credentialError = credential;
     return;
   }
@@ -55,7 +55,7 @@ export async function resolvePrincipal(deps: Deps, req: FastifyRequest): Promise
       throw unauthorized('The credential is not an API key or a session token');
     }
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     req.credentialError = err;
   }
 }
@@ -129,7 +129,7 @@ export async function actingPublisher(deps: Deps, req: FastifyRequest, slug?: st
   const memberships = await listMemberships(deps.db, p.accountId);
   if (memberships.length === 1) return memberships[0]!.id;
   if (memberships.length === 0) throw forbidden('This account is not a member of any publication');
-  throw new AppError(400, 'missing_parameter', 'This account belongs to several publications; name one with ?publisher=<slug>', [
+  throw new DomainError('missing_parameter', 'This account belongs to several publications; name one with ?publisher=<slug>', [
     { field: 'publisher', message: 'is required when the account belongs to several publications' },
   ]);
 }

@@ -1,7 +1,7 @@
-// Every error, whatever threw it (a service, the validator, the body parser), becomes an AppError here; each surface
-// only chooses the envelope. A 500 shows no cause: the log line under the same request id has it.
+// Every error, whatever threw it (a service's DomainError, the validator, the body parser), becomes an AppError
+// here, with its status; each surface only chooses the envelope. A 500 shows no cause: the log line under the same request id has it.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode } from './errors.js';
+import { AppError, DomainError, type ErrorCode, toHttp } from './errors.js';
 import { toDetails } from './validation.js';
 
 const byStatus: Record<number, ErrorCode> = {
@@ -17,7 +17,7 @@ const byStatus: Record<number, ErrorCode> = {
 };
 
 export function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return toHttp(err);
   const e = err as FastifyError & { validationContext?: string };
   if (e.validation) {
     const context = e.validationContext ?? 'body';

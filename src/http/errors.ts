@@ -1,62 +1,66 @@
-// Services throw AppError; each surface's error handler turns it into that surface's envelope (SPEC §6).
-export type ErrorCode =
-  | 'invalid_request'
-  | 'invalid_url'
-  | 'missing_parameter'
-  | 'unauthorized'
-  | 'key_revoked'
-  | 'key_expired'
-  | 'forbidden'
-  | 'page_not_verified'
-  | 'session_required'
-  | 'not_found'
-  | 'already_decided'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'https_required'
-  | 'internal_error';
+// The HTTP side of errors. Services throw DomainError (domain/errors.ts), which knows no status; statusOf maps its
+// code to one. AppError is the HTTP layer's own error (a parser's 413/415/431, a 405, a rate limit with its
+// headers): a DomainError that carries its status and extra headers.
+import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 
-export interface ErrorDetail {
-  field: string;
-  message: string;
-}
+export { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+export {
+  conflict,
+  forbidden,
+  invalid,
+  invalidUrl,
+  missing,
+  notFound,
+  pageNotVerified,
+  sessionRequired,
+  unauthorized,
+} from '../domain/errors.js';
 
-export class AppError extends Error {
+const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  invalid_url: 400,
+  missing_parameter: 400,
+  unauthorized: 401,
+  key_revoked: 401,
+  key_expired: 401,
+  forbidden: 403,
+  page_not_verified: 403,
+  session_required: 403,
+  https_required: 403,
+  not_found: 404,
+  already_decided: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export class AppError extends DomainError {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
     /** Extra response headers, such as Retry-After. */
     readonly headers?: Record<string, string>,
   ) {
-    super(message);
+    super(code, message, details);
     this.name = 'AppError';
-  }
-
-  toBody(): { code: ErrorCode; message: string; details?: ErrorDetail[] } {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
   }
 }
 
-export const invalid = (field: string, message: string) =>
-  new AppError(400, 'invalid_request', `${field}: ${message}`, [{ field, message }]);
-export const invalidUrl = (field = 'url') =>
-  new AppError(400, 'invalid_url', `${field} must be an http or https URL of at most 2048 characters`, [
-    { field, message: 'must be an http or https URL of at most 2048 characters' },
-  ]);
-export const missing = (field: string) =>
-  new AppError(400, 'missing_parameter', `${field} is required`, [{ field, message: 'is required' }]);
-export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
-export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
-export const conflict = (message: string) => new AppError(409, 'conflict', message);
-export const unauthorized = (message = 'A valid API key or session token is required') =>
-  new AppError(401, 'unauthorized', message);
-export const sessionRequired = () =>
-  new AppError(403, 'session_required', 'This route needs a session token; API keys cannot manage an account');
-export const pageNotVerified = (host: string) =>
-  new AppError(403, 'page_not_verified', `${host} is not a verified site on this account`);
+/** The HTTP status of any domain error: its own for an AppError, else the one its code stands for. */
+export function statusOf(err: DomainError): number {
+  return err instanceof AppError ? err.status : STATUS[err.code];
+}
+
+/** A domain error as the HTTP layer sends it: its status, and Retry-After when it says when to come back. */
+export function toHttp(err: DomainError): AppError {
+  if (err instanceof AppError) return err;
+  const headers = err.retryAfterSeconds !== undefined ? { 'Retry-After': String(err.retryAfterSeconds) } : undefined;
+  return new AppError(STATUS[err.code], err.code, err.message, err.details, headers);
+}
+
 export const rateLimited = (retryAfterSeconds: number, headers: Record<string, string> = {}) =>
   new AppError(429, 'rate_limited', `Too many requests; retry in ${retryAfterSeconds} s`, undefined, {
     ...headers,

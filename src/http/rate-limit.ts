@@ -2,28 +2,8 @@
 // implementation shares them across instances.
 import type { Clock } from '../domain/clock.js';
 
-export interface RateLimitPolicy {
-  /** Shown in the RateLimit-Policy header. */
-  name: string;
-  capacity: number;
-  /** Tokens added per second. */
-  rate: number;
-}
-
-export interface RateLimitResult {
-  allowed: boolean;
-  /** Whole tokens left after this request. */
-  remaining: number;
-  /** Seconds until the bucket is full again. */
-  resetSeconds: number;
-  /** Seconds until one token is available (0 when allowed). */
-  retryAfterSeconds: number;
-}
-
-export interface RateLimiter {
-  limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
-  close(): Promise<void>;
-}
+export type { RateLimitPolicy, RateLimitResult, RateLimiter } from '../domain/rate-limiter.js';
+import type { RateLimitPolicy, RateLimitResult, RateLimiter } from '../domain/rate-limiter.js';
 
 /** Pure bucket arithmetic shared by every store: refill since `updatedMs`, then try to take one token. */
 export function takeToken(

@@ -5,8 +5,7 @@ import { BATCH_MARK, MAX_BATCH } from './validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+export { StringEnum } from '../domain/typebox.js';
 
 export const ErrorBody = Type.Object({
   code: Type.String(),

@@ -23,7 +23,7 @@ import * as store from '../domain/webhooks/webhook.store.js';
 import type { Resolve } from '../net/safe-fetch.js';
 import { presentApiWebhookEvent } from '../surfaces/integration-v1/webhook-events.presenter.js';
 import { presentV1WebhookEvent } from '../surfaces/public-v1/webhook-events.presenter.js';
-import { ATTEMPT_TIMEOUT_MS, recordScheduled, recordSuccesses, sendOnce, type SendOptions, type Success } from './sender.js';
+import { ATTEMPT_TIMEOUT_MS, recordScheduled, recordSuccesses, sendOnce, type SendOptions, type Success } from '../domain/webhooks/attempt.js';
 
 export interface RelayLog {
   error(obj: object, msg: string): void;

@@ -1,5 +1,5 @@
 // Sign-up, log-in, sessions and the account's own profile (SPEC §5, §16).
-import { conflict, invalid, notFound, rateLimited, unauthorized } from '../../http/errors.js';
+import { conflict, invalid, notFound, rateLimited, unauthorized } from '../errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';

@@ -1,6 +1,6 @@
 // API keys (SPEC §5): `cred_live_` + 64 hex, shown once, kept as a SHA-256 hash. A key is a publisher key or a
 // contributor key, fixed when it is made.
-import { AppError, notFound } from '../../http/errors.js';
+import { DomainError, notFound } from '../errors.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { listMemberships } from '../publishers/publisher.store.js';
@@ -68,11 +68,11 @@ const TOUCH_EVERY_MS = 60_000;
 /** Who a presented key acts as; 401 with the reason when it cannot act at all. Expiry is checked on every use. */
 export async function authenticateKey(deps: Deps, secret: string): Promise<KeyPrincipal> {
   const key = await store.findApiKeyByHash(deps.db, sha256(secret));
-  if (!key) throw new AppError(401, 'unauthorized', 'The API key is not valid');
+  if (!key) throw new DomainError('unauthorized', 'The API key is not valid');
   const now = deps.clock.now();
   const status = keyStatus(key, now);
-  if (status === 'revoked') throw new AppError(401, 'key_revoked', 'The API key has been revoked');
-  if (status === 'expired') throw new AppError(401, 'key_expired', 'The API key has expired');
+  if (status === 'revoked') throw new DomainError('key_revoked', 'The API key has been revoked');
+  if (status === 'expired') throw new DomainError('key_expired', 'The API key has expired');
   if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > TOUCH_EVERY_MS) {
     await store.touchApiKey(deps.db, key.id, now.toISOString());
   }

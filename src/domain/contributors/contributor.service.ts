@@ -1,5 +1,5 @@
 // The public reputation graph: profiles, the directory of contributors, and proofs of accepted work.
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './contributor.store.js';
 

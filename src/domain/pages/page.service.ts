@@ -1,5 +1,5 @@
 // Registering pages and reading their trust records (SPEC §3, §9).
-import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../../http/errors.js';
+import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { appendChange, type PublicPublisher } from '../changes/change-log.js';

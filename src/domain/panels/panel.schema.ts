@@ -1,9 +1,8 @@
 // What an admin sends to create a statement or issue its next version: one TypeBox schema, used by the admin routes
-// (Ajv through Fastify) and by `credence panels:issue FILE.json` (the same Ajv, through validateStatementFile).
+// (Ajv through Fastify) and by `credence panels:issue FILE.json` (the same Ajv, through surfaces/panel-file.ts).
 import Type, { type Static } from 'typebox';
 import { USERNAME_PATTERN } from '../accounts/rules.js';
-import { StringEnum } from '../../http/schemas.js';
-import { itemValidator } from '../../http/validation.js';
+import { StringEnum } from '../typebox.js';
 
 /** From most to least certain (the GRADE scale panels use, with the seed's `low-moderate` step). */
 export const CERTAINTIES = ['high', 'moderate', 'low-moderate', 'low', 'very-low'] as const;
@@ -85,6 +84,3 @@ export type StatementInput = Static<typeof StatementInput>;
 export type VersionInput = Static<typeof VersionInput>;
 /** The fields every version carries, as the admin wrote them. */
 export type StatementContentInput = Omit<VersionInput, 'version'>;
-
-/** Check a parsed `panels:issue` file against the same schema the admin route uses. */
-export const validateStatementFile = itemValidator<StatementInput>(StatementInput);

@@ -2,7 +2,7 @@
 // Versions are immutable: issuing n+1 supersedes n, fires `panel.updated` and recomputes the standing of the
 // panellists of both, all in one transaction.
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, conflict, invalid, notFound } from '../../http/errors.js';
+import { DomainError, conflict, invalid, notFound } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { normaliseTopic } from '../accounts/rules.js';
 import { isoNow } from '../clock.js';
@@ -44,7 +44,7 @@ async function prepare(deps: Deps, input: StatementContentInput, now: string): P
   });
   if (problems.length > 0) {
     const first = problems[0]!;
-    throw new AppError(400, 'invalid_request', `${first.field}: ${first.message}`, problems);
+    throw new DomainError('invalid_request', `${first.field}: ${first.message}`, problems);
   }
   return { content, accountIds };
 }
@@ -139,7 +139,7 @@ export async function issueVersion(deps: Deps, rawSlug: string, input: VersionIn
       const previous = contentOf(current, previousEntries);
       const changes = changesBetween(previous, prepared.content);
       if (Object.keys(changes).length === 0) {
-        throw new AppError(400, 'invalid_request', `Version ${version} would repeat version ${current.version} exactly; change at least one field`, [
+        throw new DomainError('invalid_request', `Version ${version} would repeat version ${current.version} exactly; change at least one field`, [
           { field: '(body)', message: `repeats version ${current.version}` },
         ]);
       }

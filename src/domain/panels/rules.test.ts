@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateStatementFile } from './panel.schema.js';
+import { validateStatementFile } from '../../surfaces/panel-file.js';
 import type { StatementContentInput } from './panel.schema.js';
 import { changesBetween, contradictions, normaliseContent } from './rules.js';
 

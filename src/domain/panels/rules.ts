@@ -1,6 +1,6 @@
 // The rules of a panel statement that need no database: normalising what an admin sent, refusing a statement that
 // contradicts itself, and the changes between two versions (the facts of `panel.updated`).
-import type { ErrorDetail } from '../../http/errors.js';
+import type { ErrorDetail } from '../errors.js';
 import { normaliseTopic } from '../accounts/rules.js';
 import type { Certainty, PanelVote, ReopenTrigger, StatementContentInput } from './panel.schema.js';
 

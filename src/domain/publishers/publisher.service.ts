@@ -1,6 +1,6 @@
 // Publications, their members and their domains (SPEC §1, §16).
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { DomainError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import { findAccountByUsername } from '../accounts/account.store.js';
 import { isoNow } from '../clock.js';
 import { appendChange } from '../changes/change-log.js';
@@ -118,9 +118,7 @@ export async function verifyDomain(deps: Deps, accountId: number, slug: string, 
         : found.length > 0
           ? `TXT ${found.map((v) => JSON.stringify(v)).join(', ')}, which does not match`
           : `${txt.length} TXT record(s), none starting with ${TXT_PREFIX}`;
-    throw new AppError(
-      400,
-      'invalid_request',
+    throw new DomainError('invalid_request',
       `${domain} is not verified yet. DNS: ${dnsFinding}. File ${WELL_KNOWN_PATH}: ${fileFinding}.`,
       [
         { field: 'dns', message: dnsFinding },

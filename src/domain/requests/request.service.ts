@@ -1,6 +1,6 @@
 // Publisher requests (SPEC §4): open → taken → fulfilled; open/taken → cancelled. A specialist takes and releases;
 // the publisher opens and cancels; accepting work fulfils (submission.service).
-import { AppError, conflict, forbidden, invalid, notFound } from '../../http/errors.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountById } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
@@ -8,7 +8,6 @@ import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { registerPages } from '../pages/page.service.js';
-import { invalidUrl } from '../../http/errors.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import type { WorkKind } from '../work-kinds.js';
 import * as store from './request.store.js';
@@ -33,7 +32,7 @@ async function pageFor(deps: Deps, publisherId: number, input: RequestInput) {
     if (!page || page.publisher_id !== publisherId) throw notFound(`Page ${input.article_ref_id}`);
     return page;
   }
-  if (input.url === undefined) throw new AppError(400, 'missing_parameter', 'url or article_ref_id is required', [{ field: 'url', message: 'url or article_ref_id is required' }]);
+  if (input.url === undefined) throw new DomainError('missing_parameter', 'url or article_ref_id is required', [{ field: 'url', message: 'url or article_ref_id is required' }]);
   const url = parsePageUrl(input.url);
   if (!url) throw invalidUrl();
   const existing = await findPageByLookupKey(deps.db, url.lookupKey);
@@ -91,7 +90,7 @@ export const marketplace = (
 
 export const listTakenRequests = (deps: Deps, accountId: number) => store.listTakenBy(deps.db, accountId);
 
-function stateConflict(r: store.RequestRow, action: string): AppError {
+function stateConflict(r: store.RequestRow, action: string): DomainError {
   return conflict(`The request is ${r.status}; it cannot be ${action}`);
 }
 

@@ -1,6 +1,6 @@
 // Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
-import { AppError, conflict, forbidden, invalid, invalidUrl, notFound } from '../../http/errors.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
@@ -41,8 +41,8 @@ async function resolveTarget(deps: Deps, accountId: number, input: SubmissionInp
     if (!page) throw notFound(`Page ${input.article_ref_id}`);
   }
   if (input.request_id === undefined) {
-    if (!page) throw new AppError(400, 'missing_parameter', 'url, article_ref_id or request_id is required', [{ field: 'url', message: 'url, article_ref_id or request_id is required' }]);
-    if (!input.role) throw new AppError(400, 'missing_parameter', 'role is required without a request_id', [{ field: 'role', message: 'is required without a request_id' }]);
+    if (!page) throw new DomainError('missing_parameter', 'url, article_ref_id or request_id is required', [{ field: 'url', message: 'url, article_ref_id or request_id is required' }]);
+    if (!input.role) throw new DomainError('missing_parameter', 'role is required without a request_id', [{ field: 'role', message: 'is required without a request_id' }]);
     return { page, request: null, kind: input.role };
   }
   const request = await findRequest(deps.db, input.request_id);
@@ -139,7 +139,7 @@ export const listInbox = (deps: Deps, publisherIds: number[], status: store.Subm
   store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
 
 const alreadyDecided = (s: { id: number; status: string }) =>
-  new AppError(409, 'already_decided', `Submission ${s.id} is already ${s.status}`);
+  new DomainError('already_decided', `Submission ${s.id} is already ${s.status}`);
 
 /** Give a request back to the market when the work on it did not go through. */
 async function reopenRequest(trx: Db, requestId: number | null, accountId: number, now: string): Promise<void> {

@@ -3,12 +3,12 @@
 // a DNS answer cannot be switched to a private address later. WEBHOOK_ALLOW_PRIVATE lifts both checks, and then
 // plain http is allowed too, for a receiver on a developer's machine.
 import net from 'node:net';
-import { AppError } from '../../http/errors.js';
+import { DomainError } from '../errors.js';
 import { isForbiddenHostLiteral } from '../../net/address-policy.js';
 
 export const MAX_WEBHOOK_URL = 2048;
 
-const refuse = (message: string) => new AppError(400, 'invalid_url', `url ${message}`, [{ field: 'url', message }]);
+const refuse = (message: string) => new DomainError('invalid_url', `url ${message}`, [{ field: 'url', message }]);
 
 /** The URL as it will be called, or a 400 naming the problem. */
 export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {

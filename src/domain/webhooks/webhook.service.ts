@@ -1,8 +1,8 @@
 // Account webhooks (SPEC §10, §16): register, list with delivery health, change (re-enable, disable, rotate the
 // secret, new URL or events), delete, read the attempt log, redeliver. Session only; every read takes the owner.
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.js';
-import { recordManual, sendOnce } from '../../jobs/sender.js';
+import { DomainError, conflict, forbidden, notFound } from '../errors.js';
+import { recordManual, sendOnce } from './attempt.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { requireMember } from '../publishers/publisher.service.js';
@@ -43,9 +43,7 @@ function checkEvents(format: WebhookFormat, events: string[] | undefined): strin
   );
   if (details.length > 0) {
     const bad = events.filter((e) => !(allowed as readonly string[]).includes(e));
-    throw new AppError(
-      400,
-      'invalid_request',
+    throw new DomainError('invalid_request',
       `${bad.join(', ')} ${bad.length === 1 ? 'is not an event' : 'are not events'} of ${format} webhooks; the events are: ${allowed.join(', ')}`,
       details,
     );
@@ -57,14 +55,14 @@ function checkEvents(format: WebhookFormat, events: string[] | undefined): strin
 async function publisherFor(deps: Deps, accountId: number, format: WebhookFormat, slug: string | undefined) {
   if (slug) return (await requireMember(deps, accountId, slug)).publisher;
   if (format === 'v1') {
-    throw new AppError(400, 'missing_parameter', 'A v1 webhook is the one endpoint of a publisher: name it with publisher (its slug)', [
+    throw new DomainError('missing_parameter', 'A v1 webhook is the one endpoint of a publisher: name it with publisher (its slug)', [
       { field: 'publisher', message: 'is required for format v1' },
     ]);
   }
   const memberships = await listMemberships(deps.db, accountId);
   if (memberships.length === 1) return memberships[0]!;
   if (memberships.length === 0) throw forbidden('Webhooks carry the events of a publication’s pages; this account is not a member of any publication');
-  throw new AppError(400, 'missing_parameter', 'This account belongs to several publications; name one with publisher', [
+  throw new DomainError('missing_parameter', 'This account belongs to several publications; name one with publisher', [
     { field: 'publisher', message: 'is required when the account belongs to several publications' },
   ]);
 }

@@ -8,7 +8,7 @@ import * as panels from '../../domain/panels/panel.service.js';
 import type { StatementView } from '../../domain/panels/panel.service.js';
 import type { PanelEntry } from '../../domain/panels/rules.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
-import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { DomainError, type ErrorDetail, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { day, selectField, stackable } from './dashboard.kit.js';
 import { html } from './html.js';
@@ -155,8 +155,8 @@ ${items.map(
     try {
       await publishers.verifyDomainByOperator(deps, values.publisher.slice(0, 100), values.domain.slice(0, 253));
     } catch (err) {
-      if (err instanceof AppError && err.status === 404) return adminHome(req, reply, values, { publisher: `No publication is called ${values.publisher}` }, 404);
-      if (err instanceof AppError && err.status < 500) return adminHome(req, reply, values, { domain: err.details?.[0]?.message ?? err.message }, err.status);
+      if (err instanceof DomainError && statusOf(err) === 404) return adminHome(req, reply, values, { publisher: `No publication is called ${values.publisher}` }, 404);
+      if (err instanceof DomainError && statusOf(err) < 500) return adminHome(req, reply, values, { domain: err.details?.[0]?.message ?? err.message }, statusOf(err));
       throw err;
     }
     throw new Redirect('/admin?done=domain-verified');
@@ -201,8 +201,8 @@ ${statementForm(ctx, '/admin/panels', f ?? blank, errors, true)}`;
     try {
       created = await panels.createStatement(deps, checked.value);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return newPage(req, reply, f, { id: err.message }, 409);
-      if (err instanceof AppError && err.status < 500) return newPage(req, reply, f, statementErrors(err.details, err.message), err.status);
+      if (err instanceof DomainError && statusOf(err) === 409) return newPage(req, reply, f, { id: err.message }, 409);
+      if (err instanceof DomainError && statusOf(err) < 500) return newPage(req, reply, f, statementErrors(err.details, err.message), statusOf(err));
       throw err;
     }
     throw new Redirect(`/admin/panels/${created.id}?done=issued`);
@@ -239,8 +239,8 @@ ${statementForm(ctx, `/admin/panels/${s.id}/versions`, form ?? formOf(s), errors
     try {
       issued = await panels.issueVersion(deps, (req.params as { id: string }).id, checked.value);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return statementPage(req, reply, f, { form: err.message }, 409);
-      if (err instanceof AppError && err.status === 400) return statementPage(req, reply, f, statementErrors(err.details, err.message), 400);
+      if (err instanceof DomainError && statusOf(err) === 409) return statementPage(req, reply, f, { form: err.message }, 409);
+      if (err instanceof DomainError && statusOf(err) === 400) return statementPage(req, reply, f, statementErrors(err.details, err.message), 400);
       throw err;
     }
     throw new Redirect(`/admin/panels/${issued.id}?done=issued`);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as accounts from '../../domain/accounts/account.service.js';
 import type { Deps } from '../../domain/deps.js';
-import { AppError } from '../../http/errors.js';
+import { DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { LoginBody, SignupBody } from '../integration-v1/auth.routes.js';
 import { html } from './html.js';
@@ -48,7 +48,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
       startWebSession(req, reply, session.token);
       return reply.redirect('/me?done=welcome', 303);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) {
+      if (err instanceof DomainError && statusOf(err) === 409) {
         const key = err.message.includes('username') ? 'username' : 'email';
         return signupPage(req, reply, values, { [key]: err.message }, 409);
       }
@@ -88,8 +88,8 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
       const session = await accounts.login(deps, checked.value, req.ip);
       startWebSession(req, reply, session.token);
     } catch (err) {
-      if (err instanceof AppError && (err.status === 401 || err.status === 429)) {
-        return loginPage(req, reply, values.email, err.message, err.status);
+      if (err instanceof DomainError && (statusOf(err) === 401 || statusOf(err) === 429)) {
+        return loginPage(req, reply, values.email, err.message, statusOf(err));
       }
       throw err;
     }

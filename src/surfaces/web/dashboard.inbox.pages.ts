@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
-import type { AppError } from '../../http/errors.js';
+import { type DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { DecisionItem } from '../integration-v1/submissions.routes.js';
 import { idParam, KIND_LABELS, pageNumber, pager, type Publication, publicationOf, query, sendDashboard, statusBadge, when } from './dashboard.kit.js';
@@ -20,7 +20,7 @@ type Status = (typeof STATUSES)[number];
 const PER_PAGE = 20;
 const page = { config: { html: true } };
 
-function card(ctx: PageContext, pub: Publication, s: SubmissionRow, failure?: AppError) {
+function card(ctx: PageContext, pub: Publication, s: SubmissionRow, failure?: DomainError) {
   const sources = JSON.parse(s.sources) as string[];
   const kind = KIND_LABELS[s.kind] ?? s.kind;
   const own = s.account_id === pub.user.accountId;
@@ -58,7 +58,7 @@ ${
 }
 
 export function inboxPages(app: FastifyInstance, deps: Deps) {
-  const inboxPage = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, failed?: { id: number; error: AppError }, status = 200) => {
+  const inboxPage = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, failed?: { id: number; error: DomainError }, status = 200) => {
     const ctx = pageContext(deps, req, reply);
     const asked = query(req, 'status');
     const filter: Status | undefined = asked === 'all' ? undefined : (STATUSES as readonly string[]).includes(asked) ? (asked as Status) : 'pending';
@@ -103,8 +103,8 @@ ${
     const [result] = await submissions.decide(deps, pub.user.accountId, [pub.id], [{ index: 0, ok: true, value: checked.value }]);
     if (result!.error) {
       // Work on another publication's pages is a 404 page, as if it did not exist.
-      if (result!.error.status === 404) throw result!.error;
-      return inboxPage(req, reply, pub, { id, error: result!.error }, result!.error.status);
+      if (statusOf(result!.error) === 404) throw result!.error;
+      return inboxPage(req, reply, pub, { id, error: result!.error }, statusOf(result!.error));
     }
     throw new Redirect(
       checked.value.decision === 'accept' ? `${pub.base}/inbox?done=accepted&proof=${result!.contributionId ?? ''}` : `${pub.base}/inbox?done=rejected`,

@@ -7,7 +7,7 @@ import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import type { Deps } from '../../domain/deps.js';
 import { API_V1_EVENTS, V1_EVENTS, WEBHOOK_FORMATS, type WebhookFormat } from '../../domain/webhooks/events.js';
 import * as webhooks from '../../domain/webhooks/webhook.service.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { DomainError, notFound, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { ApiKeyBody } from '../integration-v1/account.routes.js';
 import { presentAttempt, presentWebhook } from '../integration-v1/webhooks.presenter.js';
@@ -203,11 +203,11 @@ ${e.events ? html`<p class="field-error">${e.events}</p>` : ''}
       });
       return await webhooksPage(req, reply, pub, { secret }, 201);
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) {
+      if (err instanceof DomainError && statusOf(err) < 500) {
         const errors = errorsFor(err, 'url');
         // An event of the other format names itself in the message, not in the per-item detail.
         if (errors.events) errors.events = err.message;
-        return webhooksPage(req, reply, pub, { values, events: chosen, errors }, err.status);
+        return webhooksPage(req, reply, pub, { values, events: chosen, errors }, statusOf(err));
       }
       throw err;
     }

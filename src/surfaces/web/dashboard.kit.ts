@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
-import { type AppError, notFound } from '../../http/errors.js';
+import { type DomainError, notFound } from '../../http/errors.js';
 import { html, raw, type SafeHtml } from './html.js';
 import { type FieldErrors, fieldErrorsOf, requireUser, sendPage } from './kit.js';
 import type { WebUser } from './session.js';
@@ -154,7 +154,7 @@ export function pager(base: string, page: number, perPage: number, total: number
 }
 
 /** A service's refusal of one form, as errors next to its fields; one without field details goes on `fallback`. */
-export function errorsFor(err: AppError, fallback: string): FieldErrors {
+export function errorsFor(err: DomainError, fallback: string): FieldErrors {
   const errors = fieldErrorsOf(err.details);
   return Object.keys(errors).length > 0 ? errors : { [fallback]: err.message };
 }

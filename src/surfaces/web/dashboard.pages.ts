@@ -8,7 +8,7 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import * as requests from '../../domain/requests/request.service.js';
-import { AppError } from '../../http/errors.js';
+import { DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { MemberBody, PublisherBody } from '../integration-v1/account.routes.js';
 import { integrationPages } from './dashboard.integrations.pages.js';
@@ -72,7 +72,7 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
     try {
       created = await publishers.createPublisher(deps, user.accountId, checked.value);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return startPage(req, reply, values, { slug: err.message }, 409);
+      if (err instanceof DomainError && statusOf(err) === 409) return startPage(req, reply, values, { slug: err.message }, 409);
       throw err;
     }
     throw new Redirect(`/dashboard/${created.slug}?done=created`);
@@ -155,7 +155,7 @@ ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', err
       await publishers.addMember(deps, pub.user.accountId, pub.slug, checked.value);
     } catch (err) {
       // An editor asking for an owner's action gets the 403 page; a bad username goes beside its field.
-      if (err instanceof AppError && err.status === 400) return overview(req, reply, pub, values, errorsFor(err, 'username'), err.status);
+      if (err instanceof DomainError && statusOf(err) === 400) return overview(req, reply, pub, values, errorsFor(err, 'username'), statusOf(err));
       throw err;
     }
     throw new Redirect(`${pub.base}?done=member-added`);
@@ -168,7 +168,7 @@ ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', err
     req: FastifyRequest,
     reply: FastifyReply,
     pub: Publication,
-    opts: { values?: Record<string, string>; errors?: FieldErrors; failed?: { domain: string; error: AppError } } = {},
+    opts: { values?: Record<string, string>; errors?: FieldErrors; failed?: { domain: string; error: DomainError } } = {},
     status = 200,
   ) => {
     const ctx = pageContext(deps, req, reply);
@@ -218,7 +218,7 @@ ${field({ name: 'domain', label: 'Domain', value: opts.values?.domain, error: op
     try {
       await publishers.claimDomain(deps, pub.user.accountId, pub.slug, values.domain.slice(0, 253));
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) return domainsPage(req, reply, pub, { values, errors: errorsFor(err, 'domain') }, err.status);
+      if (err instanceof DomainError && statusOf(err) < 500) return domainsPage(req, reply, pub, { values, errors: errorsFor(err, 'domain') }, statusOf(err));
       throw err;
     }
     throw new Redirect(`${pub.base}/domains?done=claimed`);
@@ -232,7 +232,7 @@ ${field({ name: 'domain', label: 'Domain', value: opts.values?.domain, error: op
       await publishers.verifyDomain(deps, pub.user.accountId, pub.slug, domain);
     } catch (err) {
       // Not verified yet: the page again, with what the check found beside that domain.
-      if (err instanceof AppError && err.status === 400) return domainsPage(req, reply, pub, { failed: { domain, error: err } }, 400);
+      if (err instanceof DomainError && statusOf(err) === 400) return domainsPage(req, reply, pub, { failed: { domain, error: err } }, 400);
       throw err;
     }
     throw new Redirect(`${pub.base}/domains?done=verified`);

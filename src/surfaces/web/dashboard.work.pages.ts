@@ -7,7 +7,7 @@ import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import * as requests from '../../domain/requests/request.service.js';
 import { API_REQUEST_TYPES, type ApiRequestType, kindFromApiRequestType } from '../../domain/work-kinds.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, statusOf } from '../../http/errors.js';
 import { MAX_BATCH, itemValidator } from '../../http/validation.js';
 import { LANGS, type Lang } from '../embed/i18n.js';
 import { type EmbedStyle, renderAttribution, STYLES } from '../embed/renderer.js';
@@ -133,7 +133,7 @@ ${records.map(
     const checked = validPage({ ...given({ url: values.url, title: values.title, topic: values.topic }), ...(authors.length ? { authors } : {}) });
     if (!checked.ok) return pagesPage(req, reply, pub, { values, errors: fieldErrorsOf(checked.error.details) }, 400);
     const [result] = await pages.registerPages(deps, pub.id, [{ index: 0, ok: true, value: checked.value }]);
-    if (result!.error) return pagesPage(req, reply, pub, { values, errors: errorsFor(result!.error, 'url') }, result!.error.status);
+    if (result!.error) return pagesPage(req, reply, pub, { values, errors: errorsFor(result!.error, 'url') }, statusOf(result!.error));
     throw new Redirect(`${pub.base}/pages?done=${result!.status}`);
   });
 
@@ -247,7 +247,7 @@ ${rows.map(
     const [result] = await requests.openRequests(deps, pub.id, pub.user.accountId, [
       { index: 0, ok: true, value: { ...checked.value, kind: kindFromApiRequestType(checked.value.request_type) } },
     ]);
-    if (result!.error) return requestsPage(req, reply, pub, values, errorsFor(result!.error, values.url ? 'url' : 'article_ref_id'), result!.error.status);
+    if (result!.error) return requestsPage(req, reply, pub, values, errorsFor(result!.error, values.url ? 'url' : 'article_ref_id'), statusOf(result!.error));
     throw new Redirect(`${pub.base}/requests?done=opened`);
   });
 

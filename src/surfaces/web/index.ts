@@ -12,19 +12,13 @@ import { adminPages } from './admin.pages.js';
 import { authPages } from './auth.pages.js';
 import { dashboardPages } from './dashboard.pages.js';
 import { html } from './html.js';
-import { Redirect, sendPage } from './kit.js';
+import { Redirect, sendPage, wantsHtml } from './kit.js';
 import { mePages } from './me.pages.js';
 import { publicPages } from './public.pages.js';
 import { recordRoutes } from './records.routes.js';
 import { resolveWebUser } from './session.js';
 
 const STYLESHEET = fs.readFileSync(new URL('../../../public/app.css', import.meta.url), 'utf8');
-
-/** Browsers ask for HTML first; API clients (curl's `*∕*`, fetch) do not. */
-export function wantsHtml(req: FastifyRequest): boolean {
-  const accept = req.headers.accept ?? '';
-  return accept.includes('text/html') && !accept.startsWith('application/json');
-}
 
 const isHtmlRoute = (req: FastifyRequest) => Boolean((req.routeOptions.config as { html?: boolean } | undefined)?.html);
 

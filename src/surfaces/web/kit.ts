@@ -15,6 +15,12 @@ export class Redirect extends Error {
   }
 }
 
+/** Browsers ask for HTML first; API clients (curl's `*∕*`, fetch) do not. */
+export function wantsHtml(req: FastifyRequest): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.startsWith('application/json');
+}
+
 export function pageContext(deps: Deps, req: FastifyRequest, reply: FastifyReply): PageContext {
   return { siteUrl: deps.config.siteUrl, user: req.webUser, csrf: csrfToken(req, reply), path: req.url.split('?')[0] ?? '/' };
 }

@@ -13,7 +13,7 @@ import * as requests from '../../domain/requests/request.service.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
 import { SUBMITTABLE_ROLES } from '../../domain/work-kinds.js';
-import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { DomainError, type ErrorDetail, statusOf } from '../../http/errors.js';
 import { IdParam } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
 import { ApiKeyBody, ProfileBody } from '../integration-v1/account.routes.js';
@@ -180,7 +180,7 @@ ${marketplaceSection(ctx, '/me/requests', f, n, market)}`,
         await run(deps, user.accountId, req.params.id);
       } catch (err) {
         // Someone else took it first, or work on it is pending: say so on the page, nothing changed.
-        if (err instanceof AppError && err.status < 500 && err.status !== 404) return requestsPage(req, reply, user, err.message, err.status);
+        if (err instanceof DomainError && statusOf(err) < 500 && statusOf(err) !== 404) return requestsPage(req, reply, user, err.message, statusOf(err));
         throw err;
       }
       return reply.redirect(`/me/requests?done=${done}`, 303);
@@ -284,12 +284,12 @@ ${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sourc
     const [result] = await submissions.submitWork(deps, user.accountId, [{ index: 0, ok: true, value: checked.value }]);
     const error = result?.error;
     if (error) {
-      if (error.status >= 500) throw error;
+      if (statusOf(error) >= 500) throw error;
       // A page nobody registered is the URL's problem; other refusals (a request someone else holds) are general.
       const errors =
-        error.status === 404 && !values.request ? { url: 'No registered page has this address; only pages a publisher registered take work' } : formErrors(error.details, { request_id: 'request' });
+        statusOf(error) === 404 && !values.request ? { url: 'No registered page has this address; only pages a publisher registered take work' } : formErrors(error.details, { request_id: 'request' });
       if (Object.keys(errors).length === 0) errors.request = error.message;
-      return submitPage(req, reply, user, values, errors, error.status);
+      return submitPage(req, reply, user, values, errors, statusOf(error));
     }
     return reply.redirect('/me/submissions?done=submitted', 303);
   });
@@ -325,7 +325,7 @@ ${pager('/me/submissions', { status: filter }, n, 20, total)}`,
       // Owned: another contributor's submission is a 404, as on the API.
       await submissions.withdrawSubmission(deps, user.accountId, req.params.id);
     } catch (err) {
-      if (err instanceof AppError && err.status === 409) return submissionsPage(req, reply, user, err.message, 409);
+      if (err instanceof DomainError && statusOf(err) === 409) return submissionsPage(req, reply, user, err.message, 409);
       throw err;
     }
     return reply.redirect('/me/submissions?done=withdrawn', 303);
@@ -366,7 +366,7 @@ ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics
     try {
       await accounts.updateOwnProfile(deps, user.accountId, checked.value);
     } catch (err) {
-      if (err instanceof AppError && err.status === 400) return profilePage(req, reply, user, values, formErrors(err.details), 400);
+      if (err instanceof DomainError && statusOf(err) === 400) return profilePage(req, reply, user, values, formErrors(err.details), 400);
       throw err;
     }
     return reply.redirect('/me/profile?done=saved', 303);
@@ -451,7 +451,7 @@ ${keys.map((k) => {
       return keysPage(req, reply, user, { created: { name: key.name, secret }, status: 201 });
     } catch (err) {
       // A publication the account is not a member of: 404 from the service, said next to the field.
-      if (err instanceof AppError && err.status === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });
+      if (err instanceof DomainError && statusOf(err) === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });
       throw err;
     }
   });

@@ -13,7 +13,7 @@ import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
 import { REQUESTABLE, type WorkKind } from '../../domain/work-kinds.js';
-import { AppError } from '../../http/errors.js';
+import { DomainError, statusOf } from '../../http/errors.js';
 import { profileUrl } from '../urls.js';
 import { renderDiff } from './diff.js';
 import { html, type SafeHtml } from './html.js';
@@ -274,7 +274,7 @@ ${
     const asUrl = /^https?:\/\//i.test(q) ? q : /^[^\s/@]+\.[a-z]{2,}(?:[/?#:]|$)/i.test(q) ? `https://${q}` : null;
     const short = q.slice(0, 100);
     const [lookup, people, pubs] = await Promise.all([
-      asUrl ? pages.lookupByUrl(deps, asUrl).catch((err) => (err instanceof AppError && err.status === 400 ? null : Promise.reject(err))) : null,
+      asUrl ? pages.lookupByUrl(deps, asUrl).catch((err) => (err instanceof DomainError && statusOf(err) === 400 ? null : Promise.reject(err))) : null,
       contributors.searchContributors(deps, { q: short }, 1, 10),
       publishers.searchPublishers(deps, short, 10),
     ]);

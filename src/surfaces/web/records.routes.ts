@@ -10,8 +10,7 @@ import { optional } from '../../http/auth.js';
 import { IdParam, Nullable } from '../../http/schemas.js';
 import { TrustRecord, presentTrustRecord } from '../integration-v1/record.presenter.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
-import { wantsHtml } from './index.js';
-import { sendPage } from './kit.js';
+import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
 
 const Proof = Type.Object({

@@ -1,11 +1,11 @@
-// One delivery attempt: sign the stored body, send it, record what happened, and plan what comes next. This module
-// knows nothing of events or payloads (the presenters built the body at fan-out); it signs, sends, records and
-// backs off.
-import type { Deps } from '../domain/deps.js';
-import { signedHeaders } from '../domain/webhooks/signature.js';
-import { DISABLE_AFTER, nextAttemptMs } from '../domain/webhooks/schedule.js';
-import * as store from '../domain/webhooks/webhook.store.js';
-import { fetchSmall, type Resolve } from '../net/safe-fetch.js';
+// One delivery attempt: sign the stored body, send it, record what happened, and plan what comes next. The relay
+// (jobs/relay.ts) and a manual redelivery (webhook.service.ts) both use it, so it lives here, below both. It knows
+// nothing of events or payloads (the presenters built the body at fan-out); it signs, sends, records and backs off.
+import type { Deps } from '../deps.js';
+import { signedHeaders } from './signature.js';
+import { DISABLE_AFTER, nextAttemptMs } from './schedule.js';
+import * as store from './webhook.store.js';
+import { fetchSmall, type Resolve } from '../../net/safe-fetch.js';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer is kept: text, never rendered. */
