@@ -11,6 +11,7 @@ import type { StatementInput } from './domain/panels/panel.schema.js';
 import { validateStatementFile } from './surfaces/panel-file.js';
 import { issueFromFile } from './domain/panels/panel.service.js';
 import { verifyDomainByOperator } from './domain/publishers/publisher.service.js';
+import { DEMO_PASSWORD } from './demo/demo-data.js';
 import { seedDemo } from './demo/seed.js';
 import { DomainError } from './domain/errors.js';
 import { startWebhookRelay } from './jobs/relay.js';
@@ -37,8 +38,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig(process.env);
   switch (verb) {
-    case 'serve':
-      return serve(config, parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } }).values.demo ?? false);
+    case 'serve': {
+      const demo = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } }).values.demo ?? false;
+      if (demo) refuseDemoInProduction();
+      return serve(config, demo);
+    }
     case 'migrate': {
       const rt = await createRuntime(config);
       console.log(`migrations applied; database: ${rt.database.dialect}`);
@@ -48,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
     case 'seed': {
       const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
       if (!values.demo) throw new UsageError('seed needs --demo (the only dataset so far)');
+      refuseDemoInProduction();
       const rt = await createRuntime(config);
       try {
         await seedDemo(rt.deps, (line) => console.log(line));
@@ -117,6 +122,21 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+/**
+ * The demo accounts share one password printed in the README and the log: on a public server anyone could log in
+ * as them (an admin-free but publisher-owning set). Refused in production; said loudly everywhere else.
+ */
+function refuseDemoInProduction(): void {
+  if (process.env.NODE_ENV === 'production') {
+    throw new UsageError('--demo is refused when NODE_ENV=production: every demo account shares a public password');
+  }
+  const line = '!'.repeat(78);
+  console.warn(
+    `${line}\n!! DEMO DATA: every demo account shares the public password ${DEMO_PASSWORD}.\n` +
+      `!! Anyone who can reach this server can log in as them. Never use --demo on a reachable server.\n${line}`,
+  );
+}
 
 /** A `panels:issue` file, read, parsed and checked against the admin route's schema; every problem named. */
 async function readStatementFile(file: string): Promise<StatementInput> {

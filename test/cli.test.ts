@@ -1,8 +1,11 @@
 // The `credence` command, run as a real process: migrate, admin:create, domains:verify, seed and serve.
 import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usingPostgres } from './harness.js';
 import { processEnv } from './process-env.js';
 
 const run = promisify(execFile);
@@ -47,12 +50,35 @@ describe('credence CLI', () => {
   });
 
   it('seeds the demo data idempotently and verifies a domain by hand', async () => {
-    await credence('seed', '--demo');
+    const first = await credence('seed', '--demo');
+    // Loud, on stderr: the demo accounts' password is public.
+    expect(first.stderr).toContain('DEMO DATA: every demo account shares the public password');
     const again = await credence('seed', '--demo');
-    expect(again.stderr).toBe('');
+    expect(again.stderr.split('\n').filter((l) => l && !l.startsWith('!'))).toEqual([]);
     const err = await credence('domains:verify', 'x.example', '--publisher', 'no-such-publisher').catch((e: { code: number; stderr: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     expect((err as { stderr: string }).stderr).toContain('not found');
+  });
+
+  it('refuses --demo when NODE_ENV=production, for seed and serve, before touching the database', async () => {
+    for (const args of [['seed', '--demo'], ['serve', '--demo']]) {
+      const err = await run(TSX, [MAIN, ...args], { env: { ...env, NODE_ENV: 'production', REQUIRE_HTTPS: 'false' }, timeout: 60_000 }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect((err as { code: number }).code, args.join(' ')).toBe(2);
+      expect((err as { stderr: string }).stderr).toContain('--demo is refused when NODE_ENV=production');
+    }
+  });
+
+  it.skipIf(usingPostgres())('creates the data folder 0700 and the database 0600', async () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'credence-perm-')), 'data');
+    try {
+      await run(TSX, [MAIN, 'migrate'], { env: { ...env, DATA_DIR: dir }, timeout: 60_000 });
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(dir, 'credence.sqlite')).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
   });
 
   it('serves HTTP until told to stop', async () => {

@@ -7,6 +7,13 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isForbiddenHostLiteral, isPrivateAddress } from './address-policy.js';
 
+/**
+ * One message for a name that resolves to a non-public address and a name that does not resolve at all: two
+ * messages would let anyone map the private network's names through a domain check or a webhook's attempt log.
+ */
+export const NO_PUBLIC_ADDRESS = 'the host has no public address';
+const UNRESOLVED = new Set(['EPRIVATE', 'ENOTFOUND', 'ENODATA', 'EAI_AGAIN', 'EAI_NODATA', 'EAI_NONAME', 'ESERVFAIL']);
+
 export interface SmallResponse {
   status: number | null;
   body: string;
@@ -63,7 +70,7 @@ export function fetchSmall(url: string, opts: FetchOptions): Promise<SmallRespon
     return Promise.resolve(done({ status: null, body: '', error: 'invalid URL' }));
   }
   if (!opts.allowPrivate && isForbiddenHostLiteral(target.hostname)) {
-    return Promise.resolve(done({ status: null, body: '', error: 'the address is not public' }));
+    return Promise.resolve(done({ status: null, body: '', error: NO_PUBLIC_ADDRESS }));
   }
   const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : null;
   if (!client) return Promise.resolve(done({ status: null, body: '', error: 'only http and https are supported' }));
@@ -104,7 +111,7 @@ export function fetchSmall(url: string, opts: FetchOptions): Promise<SmallRespon
       finish({ status: null, body: '', error: `no answer within ${opts.timeoutMs} ms` });
     }, opts.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) =>
-      finish({ status: null, body: '', error: err.code === 'EPRIVATE' ? 'the address is not public' : err.message }),
+      finish({ status: null, body: '', error: UNRESOLVED.has(err.code ?? '') ? NO_PUBLIC_ADDRESS : err.message }),
     );
     if (opts.body !== undefined) req.write(opts.body);
     req.end();

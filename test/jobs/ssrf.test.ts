@@ -4,7 +4,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/net/address-policy.js';
-import { fetchSmall, guardedLookupWith, type Resolve } from '../../src/net/safe-fetch.js';
+import { fetchSmall, guardedLookupWith, NO_PUBLIC_ADDRESS, type Resolve } from '../../src/net/safe-fetch.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { newPublisher, registerHook, registerPage, relayFor } from '../api/webhooks.fixtures.js';
@@ -77,7 +77,7 @@ describe('webhook attempts check the address at connect time', () => {
   it('fetchSmall never connects to a name that resolves to the loopback', async () => {
     const dns = playedDns([v4('127.0.0.1')]);
     const r = await fetchSmall(`https://rebind.test:${rx.port}/direct`, { allowPrivate: false, timeoutMs: 2000, maxBytes: 1024, method: 'POST', body: '{}', resolve: dns });
-    expect(r).toMatchObject({ status: null, error: 'the address is not public' });
+    expect(r).toMatchObject({ status: null, error: NO_PUBLIC_ADDRESS });
     expect(dns.asked).toEqual(['rebind.test']);
     expect(rx.at('/direct')).toHaveLength(0);
   });
@@ -95,7 +95,7 @@ describe('webhook attempts check the address at connect time', () => {
     expect(rx.at('/hook')).toHaveLength(0);
     const log = await pub.owner.client.get(`/api/v1/account/webhooks/${hook.id}/deliveries`);
     expect(log.body.data).toHaveLength(2);
-    for (const a of log.body.data) expect(a).toMatchObject({ status_code: null, success: false, error: 'the address is not public' });
+    for (const a of log.body.data) expect(a).toMatchObject({ status_code: null, success: false, error: NO_PUBLIC_ADDRESS });
     expect((await pub.owner.client.get(`/api/v1/account/webhooks/${hook.id}`)).body.data).toMatchObject({ consecutive_failures: 2, pending: 1 });
   });
 

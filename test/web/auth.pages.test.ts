@@ -1,5 +1,7 @@
 // Sign up, log in and log out as a person would, with the session cookie and CSRF rules of SPEC §5.
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeNext } from '../../src/surfaces/web/kit.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { FormClient } from './browser-client.js';
 
@@ -75,5 +77,53 @@ describe('sign up, log in, log out', () => {
     const b = new FormClient(t.baseUrl);
     const res = await b.get('/signup', { 'x-forwarded-proto': 'https' });
     expect(res.headers.getSetCookie().find((c) => c.startsWith('credence_csrf='))).toContain('Secure');
+  });
+});
+
+describe('next, after logging in (issue 15 item 5)', () => {
+  const PIECES = ['/', '//', '\\', '%', '%2F', '%E3%80%82', '。', 'é', '\u0000', '\t', '\n', '\r', ' ', '?', '#', '@', ':', '..', 'evil.example', 'http:', 'javascript:', '\u2028', '\uFEFF', '%0d%0a', 'a', 'me', '\ud83d\ude00', '\ud800', '<', '"', "'"];
+  const fuzz = (n: number) =>
+    Array.from({ length: n }, () => Array.from({ length: 1 + randomInt(6) }, () => PIECES[randomInt(PIECES.length)]).join(''));
+  const CASES = ['/%E3%80%82', '/。', '//evil.example', '/\\evil.example', '/\t/evil.example', 'https://evil.example', '/%0d%0aSet-Cookie:x=1', '/a b', '/\ud800', ...fuzz(300)];
+
+  /** A Location the browser reads as a path of this site: ASCII, one leading slash. */
+  const sameSite = (location: string) => /^\/(?![/\\])[\x21-\x7e]*$/.test(location) && new URL(location, 'https://credence.test').origin === 'https://credence.test';
+
+  it('safeNext gives a same-site ASCII path or the fallback, for any input', () => {
+    for (const next of CASES) {
+      const out = safeNext(next, '/me');
+      expect(sameSite(out), JSON.stringify(next)).toBe(true);
+    }
+    expect(safeNext('/%E3%80%82', '/me')).toBe('/%E3%80%82');
+    expect(safeNext('/。', '/me')).toBe('/%E3%80%82');
+    expect(safeNext('/requests?topic=health#x', '/me')).toBe('/requests?topic=health#x');
+    expect(safeNext('//evil.example', '/me')).toBe('/me');
+    expect(safeNext('/\\evil.example', '/me')).toBe('/me');
+  });
+
+  it('never answers a 500 or an invalid Location, and keeps the session cookie', async () => {
+    const b = new FormClient(t.baseUrl);
+    await b.get('/signup');
+    await b.post('/signup', { name: 'Nx', username: 'next-fuzz', email: 'next@web.test', password: 'long enough password' });
+    await b.post('/logout', {});
+    for (const next of CASES.slice(0, 8)) {
+      // Every byte percent-encoded (a lone surrogate becomes U+FFFD, as a browser would send it).
+      const query = `?next=${[...Buffer.from(next)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
+      const c = new FormClient(t.baseUrl);
+      // Each from its own address, so the log-in limits do not get in the way.
+      const headers = { 'x-forwarded-for': `10.9.${randomInt(256)}.${randomInt(1, 255)}` };
+      const page = await c.get(`/login${query}`, headers);
+      expect(page.status, next).toBe(200);
+      const res = await c.post(`/login${query}`, { email: 'next@web.test', password: 'long enough password' }, { headers });
+      expect(res.status, JSON.stringify(next)).toBe(303);
+      expect(sameSite(res.location!), `${JSON.stringify(next)} → ${res.location}`).toBe(true);
+      expect(c.cookie('credence_session')).toMatch(/^cred_sess_/);
+    }
+    // The raw form the attacker sent: percent-encoded in the query string as is.
+    const c = new FormClient(t.baseUrl);
+    await c.get('/login');
+    const raw = await c.post('/login?next=/%E3%80%82', { email: 'next@web.test', password: 'long enough password' });
+    expect(raw.status).toBe(303);
+    expect(raw.location).toBe('/%E3%80%82');
   });
 });

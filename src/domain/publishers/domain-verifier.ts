@@ -2,7 +2,7 @@
 // `https://<domain>/.well-known/credence-verification.txt`. The resolver and the file's address are injectable so
 // tests answer DNS from a stub and serve the file from a local HTTP server; the checks themselves are real.
 import dns from 'node:dns';
-import { fetchSmall } from '../../net/safe-fetch.js';
+import { fetchSmall, type Resolve } from '../../net/safe-fetch.js';
 
 export interface WellKnownAnswer {
   status: number | null;
@@ -23,6 +23,8 @@ export function systemVerifier(opts: {
   allowPrivate: boolean;
   resolver?: Pick<dns.promises.Resolver, 'resolveTxt'>;
   wellKnownUrl?: (domain: string) => string;
+  /** The resolver behind the connect-time address check (tests play DNS answers). */
+  resolve?: Resolve;
 }): DomainVerifier {
   const resolver = opts.resolver ?? new dns.promises.Resolver({ timeout: 5000, tries: 2 });
   const urlOf = opts.wellKnownUrl ?? ((d: string) => `https://${d}${WELL_KNOWN_PATH}`);
@@ -37,7 +39,12 @@ export function systemVerifier(opts: {
       }
     },
     async fetchWellKnown(domain) {
-      const r = await fetchSmall(urlOf(domain), { allowPrivate: opts.allowPrivate, timeoutMs: 5000, maxBytes: 1024 });
+      const r = await fetchSmall(urlOf(domain), {
+        allowPrivate: opts.allowPrivate,
+        timeoutMs: 5000,
+        maxBytes: 1024,
+        ...(opts.resolve ? { resolve: opts.resolve } : {}),
+      });
       return r.error ? { status: r.status, body: r.body, error: r.error } : { status: r.status, body: r.body };
     },
   };

@@ -56,9 +56,27 @@ export function readForm(deps: Deps, req: FastifyRequest): Record<string, string
 
 export const str = (v: string | string[] | undefined): string => (Array.isArray(v) ? (v[0] ?? '') : (v ?? '')).trim();
 
-/** Only same-site paths: an open redirect would let a link on another site send people anywhere. */
+const NEXT_BASE = 'http://next.invalid';
+
+/**
+ * Only same-site paths: an open redirect would let a link on another site send people anywhere. The path is
+ * re-serialised by the URL parser, so what reaches the Location header is plain ASCII (`/。` becomes `/%E3%80%82`):
+ * a raw non-ASCII or control character there makes Node refuse the header, and the answer a 500.
+ */
 export function safeNext(next: unknown, fallback: string): string {
-  return typeof next === 'string' && /^\/(?!\/)[^\s\\]*$/.test(next) ? next : fallback;
+  if (typeof next !== 'string' || next.length > 2048 || !next.startsWith('/') || next.startsWith('//')) return fallback;
+  // Backslashes and controls: browsers read `/\evil.example` as `//evil.example`.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+  if (/[\\\u0000-\u001f\u007f]/.test(next)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, NEXT_BASE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== NEXT_BASE) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  return /^\/(?![/\\])[\x21-\x7e]*$/.test(path) ? path : fallback;
 }
 
 export type FieldErrors = Record<string, string>;
