@@ -58,7 +58,7 @@ describe('credence CLI', () => {
     const err = await credence('domains:verify', 'x.example', '--publisher', 'no-such-publisher').catch((e: { code: number; stderr: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     expect((err as { stderr: string }).stderr).toContain('not found');
-  });
+  }, 120_000);
 
   it('refuses --demo when NODE_ENV=production, for seed and serve, before touching the database', async () => {
     for (const args of [['seed', '--demo'], ['serve', '--demo']]) {
