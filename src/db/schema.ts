@@ -83,9 +83,25 @@ export interface PagesTable {
   topic: string;
   created_at: string;
   updated_at: string;
+  /** sha256 of the page's normalised text (docs/decisions.md), when known; never the text itself. */
+  content_hash: string | null;
+  content_seen_at: string | null;
+  /** When the text last changed; null until it first does. */
+  content_changed_at: string | null;
+  /** The publisher lets the service fetch this page's text (verified domains only). */
+  fetch_content: Generated<number>;
 }
 
-export interface ContributionsTable {
+/** What a contributor quoted from the page, and a fact check's claim and verdict (1-5). */
+interface QuotedWork {
+  quote_exact: string | null;
+  quote_prefix: string | null;
+  quote_suffix: string | null;
+  claim: string | null;
+  verdict: number | null;
+}
+
+export interface ContributionsTable extends QuotedWork {
   id: Generated<number>;
   page_id: number;
   account_id: number;
@@ -97,6 +113,12 @@ export interface ContributionsTable {
   created_at: string;
   /** The accepted submission this record came from; null for authors named at registration. */
   submission_id: number | null;
+  /** The page version (content hash) the work applies to; null while the service knows no version. */
+  page_hash: string | null;
+  /** When the page's text changed after this work; null while it has not. */
+  page_changed_at: string | null;
+  /** Corrections: 1 when the corrected text no longer appears on the page, 0 when it does, null when unknown. */
+  correction_missing: number | null;
 }
 
 export type WorkKind = 'review' | 'fact_check' | 'edit' | 'correction' | 'source' | 'author';
@@ -117,7 +139,7 @@ export interface RequestsTable {
   updated_at: string;
 }
 
-export interface SubmissionsTable {
+export interface SubmissionsTable extends QuotedWork {
   id: Generated<number>;
   page_id: number;
   publisher_id: number;

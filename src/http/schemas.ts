@@ -52,3 +52,14 @@ export function sendSerialised<R>(reply: R, body: string): R {
   const r = reply as unknown as FastifyReply;
   return r.type('application/json; charset=utf-8').send(body) as unknown as R;
 }
+
+/** `format` of a record read: `json` (the default) or `jsonld` (schema.org JSON-LD, as `Accept: application/ld+json` asks). */
+export const RecordFormat = StringEnum(['json', 'jsonld'] as const, {
+  description: '`jsonld`: the record as schema.org JSON-LD (`application/ld+json`), as `Accept: application/ld+json` also asks',
+});
+
+/** Send a body already serialised in another media type (JSON-LD), past the route's JSON response schema. */
+export function sendAs<R>(reply: R, contentType: string, body: string): R {
+  const r = reply as unknown as FastifyReply;
+  return r.type(contentType).send(body) as unknown as R;
+}

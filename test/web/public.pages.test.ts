@@ -116,7 +116,8 @@ describe('/records/{id}', () => {
     const [ld] = jsonLdOf(res.text);
     expect(ld).toMatchObject({
       '@context': 'https://schema.org',
-      '@type': 'CreativeWork',
+      // The page itself, as a NewsArticle (issue 14; docs/decisions.md).
+      '@type': 'NewsArticle',
       name: w.page.title,
       url: w.page.url,
       publisher: { '@type': 'Organization', url: `${SITE}/publishers/${w.pub.slug}` },

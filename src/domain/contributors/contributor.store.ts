@@ -119,6 +119,14 @@ export const findProof = (db: Db, contributionId: number) =>
       's.decision_note',
       's.decided_at',
       's.request_id',
+      'c.quote_exact',
+      'c.quote_prefix',
+      'c.quote_suffix',
+      'c.claim',
+      'c.verdict',
+      'c.page_hash',
+      'c.page_changed_at',
+      'c.correction_missing',
     ])
     .where('c.id', '=', contributionId)
     .executeTakeFirst();

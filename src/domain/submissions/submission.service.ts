@@ -12,12 +12,20 @@ import { moveRequest, findRequest } from '../requests/request.store.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
 import type { WorkKind } from '../work-kinds.js';
 import * as store from './submission.store.js';
+import { type Verdict, VERDICTS, verdictValue } from './verdicts.js';
 
 export interface Evidence {
   before?: string | undefined;
   after?: string | undefined;
   reason: string;
   sources: string[];
+}
+
+/** A passage of the page the work is about (a W3C TextQuoteSelector). */
+export interface Quote {
+  exact: string;
+  prefix?: string | undefined;
+  suffix?: string | undefined;
 }
 
 export interface SubmissionInput {
@@ -27,6 +35,10 @@ export interface SubmissionInput {
   request_id?: number | undefined;
   summary: string;
   evidence: Evidence;
+  quote?: Quote | undefined;
+  /** Fact checks: the claim checked and the verdict on it, given together or not at all. */
+  claim_reviewed?: string | undefined;
+  verdict?: Verdict | undefined;
 }
 
 async function resolveTarget(deps: Deps, accountId: number, input: SubmissionInput) {
@@ -56,6 +68,14 @@ async function resolveTarget(deps: Deps, accountId: number, input: SubmissionInp
   return { page: requestPage, request, kind: request.kind };
 }
 
+function checkClaim(kind: WorkKind, input: SubmissionInput): void {
+  const claim = input.claim_reviewed?.trim();
+  if (claim === undefined && input.verdict === undefined) return;
+  if (kind !== 'fact_check') throw invalid(claim !== undefined ? 'claim_reviewed' : 'verdict', 'only a fact check carries a claim and a verdict');
+  if (!claim) throw invalid('claim_reviewed', 'a verdict needs the claim it is about');
+  if (input.verdict === undefined) throw invalid('verdict', `a claim needs a verdict: ${VERDICTS.join(', ')}`);
+}
+
 function checkEvidence(kind: WorkKind, e: Evidence): void {
   if (kind === 'correction') {
     if (!e.before?.trim()) throw invalid('evidence.before', 'a correction needs the text before');
@@ -70,6 +90,8 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
     checkEvidence(kind, input.evidence);
+    checkClaim(kind, input);
+    if (input.quote && !input.quote.exact.trim()) throw invalid('quote.exact', 'must not be empty');
     const now = isoNow(deps.clock);
     const id = await deps.db.transaction().execute(async (trx) => {
       const submissionId = await store.insertSubmission(trx, {
@@ -83,6 +105,11 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
         after_text: input.evidence.after ?? null,
         reason: input.evidence.reason.trim(),
         sources: input.evidence.sources,
+        quote_exact: input.quote?.exact ?? null,
+        quote_prefix: input.quote?.prefix || null,
+        quote_suffix: input.quote?.suffix || null,
+        claim: input.claim_reviewed?.trim() || null,
+        verdict: input.verdict !== undefined ? verdictValue(input.verdict) : null,
         now,
       });
       const row = (await store.findSubmission(trx, submissionId))!;
@@ -194,6 +221,12 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
           change_from: s.kind === 'correction' ? s.before_text : null,
           change_to: s.kind === 'correction' ? s.after_text : null,
           submission_id: s.id,
+          quote_exact: s.quote_exact,
+          quote_prefix: s.quote_prefix,
+          quote_suffix: s.quote_suffix,
+          claim: s.claim,
+          verdict: s.verdict,
+          page_hash: s.page_content_hash,
           now,
         });
         if (s.request_id !== null) {

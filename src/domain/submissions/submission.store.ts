@@ -20,6 +20,12 @@ const columns = [
   's.decision_note',
   's.created_at',
   's.updated_at',
+  's.quote_exact',
+  's.quote_prefix',
+  's.quote_suffix',
+  's.claim',
+  's.verdict',
+  'p.content_hash as page_content_hash',
   'p.url as page_url',
   'p.title as page_title',
   'pub.slug as publisher_slug',
@@ -53,6 +59,11 @@ export async function insertSubmission(
     after_text: string | null;
     reason: string;
     sources: string[];
+    quote_exact: string | null;
+    quote_prefix: string | null;
+    quote_suffix: string | null;
+    claim: string | null;
+    verdict: number | null;
     now: string;
   },
 ): Promise<number> {
@@ -123,6 +134,13 @@ export async function insertContribution(
     change_from: string | null;
     change_to: string | null;
     submission_id: number;
+    quote_exact: string | null;
+    quote_prefix: string | null;
+    quote_suffix: string | null;
+    claim: string | null;
+    verdict: number | null;
+    /** The page version the work applies to: the page's version when it was accepted. */
+    page_hash: string | null;
     now: string;
   },
 ): Promise<number> {

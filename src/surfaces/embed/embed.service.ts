@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
+import { jsonLdScript, recordJsonLd } from '../linked-data/schema-org.js';
 import { type Lang } from './i18n.js';
 import { type EmbedStyle, renderAttribution } from './renderer.js';
 
@@ -13,7 +14,7 @@ export interface EmbedOutput {
   contentType: string;
 }
 
-export type EmbedFormat = 'json' | 'js';
+export type EmbedFormat = 'json' | 'js' | 'jsonld';
 
 export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
@@ -22,6 +23,16 @@ export function injectingScript(html: string): string {
   // Escaped so the HTML cannot end a script context or a JS string, whatever it contains.
   const literal = JSON.stringify(html).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   return `(function(){var s=document.currentScript;if(!s||!s.parentNode)return;var h=document.createElement("div");h.setAttribute("data-credence-block","");s.parentNode.insertBefore(h,s.nextSibling);var r=h.attachShadow?h.attachShadow({mode:"open"}):h;r.innerHTML=${literal};})();\n`;
+}
+
+/**
+ * `format=jsonld`: the record's schema.org JSON-LD as a ready <script type="application/ld+json"> element for the
+ * publisher's own page (served as text/html, to paste or include server-side). Empty where the block would be: a
+ * page off a verified domain, or without accepted work.
+ */
+function jsonLdOutput(deps: Deps, record: PageRecord | null): EmbedOutput {
+  const body = record && record.verified && record.contributions.length > 0 ? `${jsonLdScript(recordJsonLd(deps.config.siteUrl, record))}\n` : '';
+  return { body, etag: etagOf(body), contentType: 'text/html; charset=utf-8' };
 }
 
 function output(html: string, extra: Record<string, string>, format: EmbedFormat): EmbedOutput {
@@ -36,6 +47,7 @@ const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: 
 export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
   return deps.recordCache.getOrLoad(`embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordById(deps, id);
+    if (format === 'jsonld') return jsonLdOutput(deps, record);
     return output(render(deps, record, style, lang), {}, format);
   });
 }
@@ -43,6 +55,7 @@ export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang:
 export async function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
   return deps.recordCache.getOrLoad(`embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordByEmbedUrl(deps, url);
+    if (format === 'jsonld') return jsonLdOutput(deps, record);
     const html = render(deps, record, style, lang);
     return output(html, { title: record?.page.title ?? '' }, format);
   });

@@ -8,7 +8,9 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
-import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, sendSerialised } from '../../http/schemas.js';
+import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
+import { notFound } from '../../http/errors.js';
+import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
@@ -32,7 +34,7 @@ const validatePageItem = itemValidator<Type.Static<typeof PageItem>>(PageItem);
 const PublisherQuery = Type.Object({
   publisher: Type.Optional(Type.String({ maxLength: 100, description: 'Session callers in several publications: which one' })),
 });
-const LookupQuery = Type.Object({ url: Type.String({ description: 'Full URL of the page' }) });
+const LookupQuery = Type.Object({ url: Type.String({ description: 'Full URL of the page' }), format: Type.Optional(RecordFormat) });
 
 export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -89,11 +91,23 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags,
         summary: 'The trust record of a page, by URL (an unknown page is has_record: false, not an error)',
+        description:
+          'With `format=jsonld` or `Accept: application/ld+json`, the record as schema.org JSON-LD (`application/ld+json`); ' +
+          'an unregistered page is then 404 `not_found`, as there is nothing to describe.',
         querystring: LookupQuery,
         response: { 200: Ok(TrustRecord) },
       },
     },
     async (req, reply) => {
+      void reply.header('vary', 'Accept');
+      if (wantsJsonLd(req.headers.accept, req.query.format)) {
+        const body = await deps.recordCache.getOrLoad(`lookup-jsonld:${req.query.url}`, async () => {
+          const { record } = await pages.lookupByUrl(deps, req.query.url);
+          return record ? jsonLdText(recordJsonLd(site, record)) : null;
+        });
+        if (body === null) throw notFound('A registered page for this URL');
+        return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
+      }
       // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated
       // lookup skips parsing the URL, presenting and serialising.
       const body = await deps.recordCache.getOrLoad(`lookup-json:${req.query.url}`, async () => {

@@ -13,7 +13,8 @@ import { ApiList, Batch, IdParam, ItemError, Ok, PageQuery, pagination, StringEn
 import { itemValidator } from '../../http/validation.js';
 import { proofUrl } from '../urls.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
-import { ApiSubmission, presentApiSubmission } from './work.presenter.js';
+import { ApiSubmission, QuoteInput, presentApiSubmission } from './work.presenter.js';
+import { VERDICTS } from '../../domain/submissions/verdicts.js';
 
 export const SubmissionItem = Type.Object(
   {
@@ -30,6 +31,13 @@ export const SubmissionItem = Type.Object(
         sources: Type.Array(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH }), { maxItems: 20 }),
       },
       { additionalProperties: false },
+    ),
+    quote: Type.Optional(QuoteInput),
+    claim_reviewed: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1_000, description: 'Fact checks: the claim checked, as the page makes it; given with `verdict`' }),
+    ),
+    verdict: Type.Optional(
+      StringEnum(VERDICTS, { description: 'Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions.md)' }),
     ),
   },
   { additionalProperties: false },

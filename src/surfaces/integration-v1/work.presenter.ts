@@ -4,6 +4,7 @@ import type { RequestRow } from '../../domain/requests/request.store.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import { API_REQUEST_TYPES, apiRequestType } from '../../domain/work-kinds.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
+import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { recordUrl } from '../urls.js';
 
 const PageRef = Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() });
@@ -39,6 +40,27 @@ export function presentApiRequest(siteUrl: string, r: RequestRow) {
   };
 }
 
+export const QuoteInput = Type.Object(
+  {
+    exact: Type.String({ minLength: 1, maxLength: 5_000, description: 'The passage of the page the work is about, word for word' }),
+    prefix: Type.Optional(Type.String({ maxLength: 200, description: 'A few words just before it, to tell repeated passages apart' })),
+    suffix: Type.Optional(Type.String({ maxLength: 200, description: 'A few words just after it' })),
+  },
+  { additionalProperties: false, description: 'A W3C Web Annotation TextQuoteSelector' },
+);
+
+export const QuoteOutput = Nullable(Type.Object({ exact: Type.String(), prefix: Nullable(Type.String()), suffix: Nullable(Type.String()) }));
+export const VerdictOutput = Nullable(
+  Type.Object({
+    value: Type.Integer({ description: '1 (false) to 5 (true)' }),
+    name: Type.String({ description: '`false`, `mostly_false`, `mixed`, `mostly_true` or `true`' }),
+    label: Type.String(),
+  }),
+);
+
+export const presentQuote = (r: { quote_exact: string | null; quote_prefix: string | null; quote_suffix: string | null }) =>
+  r.quote_exact !== null ? { exact: r.quote_exact, prefix: r.quote_prefix, suffix: r.quote_suffix } : null;
+
 export const ApiSubmission = Type.Object({
   id: Type.Integer(),
   status: Type.String({ description: '`pending`, `accepted`, `rejected` or `withdrawn`' }),
@@ -57,6 +79,9 @@ export const ApiSubmission = Type.Object({
   decision: Nullable(
     Type.Object({ decision: Type.String({ description: '`accept` or `reject`' }), note: Nullable(Type.String()), decided_at: Type.String() }),
   ),
+  quote: QuoteOutput,
+  claim_reviewed: Nullable(Type.String()),
+  verdict: VerdictOutput,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
@@ -76,6 +101,9 @@ export function presentApiSubmission(siteUrl: string, s: SubmissionRow) {
       s.decided_at && (s.status === 'accepted' || s.status === 'rejected')
         ? { decision: s.status === 'accepted' ? 'accept' : 'reject', note: s.decision_note, decided_at: s.decided_at }
         : null,
+    quote: presentQuote(s),
+    claim_reviewed: s.claim,
+    verdict: verdictOf(s.verdict),
     created_at: s.created_at,
     updated_at: s.updated_at,
   };

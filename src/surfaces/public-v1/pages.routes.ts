@@ -6,7 +6,8 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { optional } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
-import { sendSerialised } from '../../http/schemas.js';
+import { RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
+import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
 import { V1PageRecord, presentV1Record } from './record.presenter.js';
 
 export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
@@ -18,11 +19,23 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['pages'],
         summary: 'The page record: every accepted contribution to a page',
-        querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }) }),
+        description:
+          'With `format=jsonld` or `Accept: application/ld+json`, the record as schema.org JSON-LD (`application/ld+json`): ' +
+          'the page as a NewsArticle with its authors, editors and contributors, corrections and reviews (docs/decisions.md).',
+        querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), format: Type.Optional(RecordFormat) }),
         response: { 200: V1PageRecord },
       },
     },
     async (req, reply) => {
+      void reply.header('vary', 'Accept');
+      if (wantsJsonLd(req.headers.accept, req.query.format)) {
+        const body = await deps.recordCache.getOrLoad(`record-jsonld:${req.query.url}`, async () => {
+          const { record } = await pages.lookupByUrl(deps, req.query.url);
+          return record ? jsonLdText(recordJsonLd(deps.config.siteUrl, record)) : null;
+        });
+        if (body === null) throw notFound('Record for this URL');
+        return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
+      }
       // Cached finished answers, as for the /api/v1 lookup; an unknown page is cached as null and answered 404.
       const body = await deps.recordCache.getOrLoad(`record-json:${req.query.url}`, async () => {
         const { record } = await pages.lookupByUrl(deps, req.query.url);

@@ -23,6 +23,7 @@ import { csrfField, type PageContext } from './layout.js';
 import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
 import type { WebUser } from './session.js';
+import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
 import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
 
 const validSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(SubmissionItem);
@@ -198,14 +199,18 @@ ${marketplaceSection(ctx, '/me/requests', f, n, market)}`,
     after: string;
     reason: string;
     sources: string;
+    quote: string;
+    claim_reviewed: string;
+    verdict: string;
   }
-  const blank: SubmitValues = { request: '', url: '', role: '', summary: '', before: '', after: '', reason: '', sources: '' };
+  const blank: SubmitValues = { request: '', url: '', role: '', summary: '', before: '', after: '', reason: '', sources: '', quote: '', claim_reviewed: '', verdict: '' };
 
   const submitPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, values: SubmitValues, errors: FieldErrors = {}, status = 200) => {
     const requestId = /^[1-9][0-9]{0,9}$/.test(values.request) ? Number(values.request) : null;
     const request = requestId !== null && requestId <= 2_147_483_647 ? await requests.getRequest(deps, requestId) : null;
     const mine = request !== null && request.status === 'taken' && request.taken_by === user.accountId;
-    const shown = mine ? ['summary', 'before', 'after', 'reason', 'sources'] : ['url', 'role', 'summary', 'before', 'after', 'reason', 'sources'];
+    const extra = ['quote', 'claim_reviewed', 'verdict'];
+    const shown = mine ? ['summary', 'before', 'after', 'reason', 'sources', ...extra] : ['url', 'role', 'summary', 'before', 'after', 'reason', 'sources', ...extra];
     return frame(
       req,
       reply,
@@ -236,6 +241,13 @@ ${field({ name: 'before', label: 'Before', textarea: true, value: values.before,
 ${field({ name: 'after', label: 'After', textarea: true, value: values.after, error: errors.after, hint: 'The text as it should read' })}
 ${field({ name: 'reason', label: 'Reason', textarea: true, value: values.reason, error: errors.reason, required: true, hint: 'Why the change is right' })}
 ${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sources, error: errors.sources, hint: 'One http(s) link per line, at most 20' })}
+${field({ name: 'quote', label: 'Quote from the page (optional)', textarea: true, value: values.quote, error: errors.quote, hint: 'The passage your work is about, word for word; annotation tools highlight it' })}
+<fieldset><legend>Fact checks (optional)</legend>
+${field({ name: 'claim_reviewed', label: 'Claim checked', value: values.claim_reviewed, error: errors.claim_reviewed, hint: 'The claim as the page makes it; give a verdict with it' })}
+<div><label for="f-verdict">Verdict</label>
+<select id="f-verdict" name="verdict"${errors.verdict ? html` aria-invalid="true" aria-describedby="f-verdict-error"` : ''}><option value="">None</option>${VERDICTS.map(
+          (v) => html`<option value="${v}"${values.verdict === v ? html` selected` : ''}>${VERDICT_LABELS[v]}</option>`,
+        )}</select>${errors.verdict ? html`<p class="field-error" id="f-verdict-error">${errors.verdict}</p>` : ''}</div></fieldset>
 <div><button type="submit">Submit for review</button></div></form>`;
       },
       status,
@@ -260,6 +272,9 @@ ${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sourc
       after: str(form.after),
       reason: str(form.reason),
       sources: str(form.sources),
+      quote: str(form.quote),
+      claim_reviewed: str(form.claim_reviewed),
+      verdict: str(form.verdict),
     };
     const sources = values.sources
       .split(/\r?\n/)
@@ -269,6 +284,9 @@ ${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sourc
     if (values.before) evidence.before = values.before;
     if (values.after) evidence.after = values.after;
     const item: Record<string, unknown> = { summary: values.summary, evidence };
+    if (values.quote) item.quote = { exact: values.quote };
+    if (values.claim_reviewed) item.claim_reviewed = values.claim_reviewed;
+    if (values.verdict) item.verdict = values.verdict;
     if (values.request) item.request_id = /^[0-9]{1,10}$/.test(values.request) ? Number(values.request) : values.request;
     else {
       if (values.url) item.url = values.url;

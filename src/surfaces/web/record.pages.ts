@@ -2,11 +2,13 @@
 // proof_url. The routes (records.routes.ts) answer JSON to API clients at the same addresses.
 import type { getProof } from '../../domain/contributors/contributor.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
+import { verdictOf } from '../../domain/submissions/verdicts.js';
+import { recordJsonLd } from '../linked-data/schema-org.js';
 import { proofUrl, recordUrl } from '../urls.js';
 import { renderDiff } from './diff.js';
 import { html } from './html.js';
 import type { PageOptions } from './layout.js';
-import { date, empty, externalLink, levelBadge, organizationLd, percent, personLd, personLink, publisherLink, role, roleLabel } from './views.js';
+import { date, empty, externalLink, levelBadge, percent, personLd, personLink, publisherLink, role, roleLabel } from './views.js';
 
 type Proof = Awaited<ReturnType<typeof getProof>>;
 
@@ -22,24 +24,11 @@ export function recordPage(siteUrl: string, record: PageRecord): PageOptions {
   const latest = contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');
   // Newest first: a reader wants the latest correction before the original byline.
   const entries = [...contributions].reverse();
-  const authors = contributions.filter((c) => c.role === 'author');
-  const others = contributions.filter((c) => c.role !== 'author');
-  const unique = <T extends { username: string }>(list: T[]) => [...new Map(list.map((c) => [c.username, c])).values()];
   const snippet = `<script async src="${siteUrl}/embed.js" data-page="${page.url}"></script>`;
   return {
     title: `Trust record: ${title}`,
     description: `Who wrote, reviewed, fact-checked and corrected “${title}”, with the evidence.`,
-    structured: {
-      '@context': 'https://schema.org',
-      '@type': 'CreativeWork',
-      name: title,
-      url: page.url,
-      ...(page.topic ? { keywords: page.topic } : {}),
-      publisher: organizationLd(siteUrl, { slug: page.publisher_slug, name: page.publisher_name }),
-      ...(authors.length > 0 ? { author: unique(authors).map((c) => personLd(siteUrl, c)) } : {}),
-      ...(others.length > 0 ? { contributor: unique(others).map((c) => personLd(siteUrl, c)) } : {}),
-      subjectOf: { '@type': 'WebPage', url: recordUrl(siteUrl, page.id) },
-    },
+    structured: recordJsonLd(siteUrl, record),
     body: html`<p class="crumbs">${publisherLink({ slug: page.publisher_slug, name: page.publisher_name })}${page.topic ? html` · <a href="/requests?topic=${encodeURIComponent(page.topic)}">${page.topic}</a>` : ''}</p>
 <h1>${title}</h1>
 <p class="page-url">${externalLink(page.url)}</p>
@@ -74,6 +63,7 @@ export function proofPage(siteUrl: string, p: Proof): PageOptions {
   const sources = JSON.parse(p.sources ?? '[]') as string[];
   const hasChange = p.before_text !== null && p.after_text !== null && (p.before_text !== '' || p.after_text !== '');
   const decidedAt = p.decided_at ?? p.accepted_at;
+  const verdict = p.role === 'fact_check' ? verdictOf(p.verdict) : null;
   return {
     title: `${roleLabel(p.role)} by ${p.name || p.username}: ${pageTitle}`,
     description: `The evidence for ${p.name || p.username}'s ${roleLabel(p.role).toLowerCase()} on “${pageTitle}”: ${p.summary}`,
@@ -104,6 +94,8 @@ ${
 <div><h3>After</h3><p class="text">${p.after_text ?? ''}</p></div></div></details>`
           : ''
       }
+${p.quote_exact ? html`<h2>The passage</h2><blockquote class="text">${p.quote_exact}</blockquote>` : ''}
+${verdict && p.claim ? html`<h2>The claim</h2><p class="text">${p.claim}</p><p>Verdict: <strong>${verdict.label}</strong> <span class="muted">(${verdict.value} on a scale from 1, false, to 5, true)</span></p>` : ''}
 <h2>Reason</h2>
 <p class="text">${p.reason ?? ''}</p>
 <h2>Sources</h2>

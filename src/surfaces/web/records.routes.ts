@@ -7,8 +7,12 @@ import * as contributors from '../../domain/contributors/contributor.service.js'
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { optional } from '../../http/auth.js';
-import { IdParam, Nullable } from '../../http/schemas.js';
+import { IdParam, Nullable, sendAs } from '../../http/schemas.js';
+import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
+import { ANNO_TYPE, contributionAnnotation, wantsAnnotation } from '../linked-data/web-annotation.js';
 import { TrustRecord, presentTrustRecord } from '../integration-v1/record.presenter.js';
+import { QuoteOutput, VerdictOutput, presentQuote } from '../integration-v1/work.presenter.js';
+import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
@@ -34,6 +38,9 @@ const Proof = Type.Object({
       { description: 'The accepted evidence; null for an author named by the publisher' },
     ),
   ),
+  quote: Type.Optional(QuoteOutput),
+  claim_reviewed: Type.Optional(Nullable(Type.String())),
+  verdict: Type.Optional(VerdictOutput),
   decision: Type.Object({
     decision: Type.String({ description: '`accept`, or `named_by_publisher` for an author' }),
     decided_at: Type.String({ format: 'date-time' }),
@@ -51,12 +58,19 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
     {
       preValidation: [optional],
       config: { negotiated: true },
-      schema: { tags, summary: 'A page’s public trust record (record_url)', params: IdParam, response: { 200: TrustRecord } },
+      schema: {
+        tags,
+        summary: 'A page’s public trust record (record_url)',
+        description: 'HTML for browsers; with `Accept: application/ld+json`, schema.org JSON-LD (the HTML page embeds the same).',
+        params: IdParam,
+        response: { 200: TrustRecord },
+      },
     },
     async (req, reply) => {
       // One address, two representations (errors too): caches must key on Accept.
       void reply.header('vary', 'Accept');
       const record = await pages.recordById(deps, req.params.id);
+      if (wantsJsonLd(req.headers.accept, undefined)) return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, jsonLdText(recordJsonLd(site, record)));
       if (wantsHtml(req)) return sendPage(deps, req, reply, recordPage(site, record));
       return presentTrustRecord(site, record.page.url, record);
     },
@@ -67,12 +81,21 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
     {
       preValidation: [optional],
       config: { negotiated: true },
-      schema: { tags, summary: 'The proof of one accepted contribution: the evidence and the decision (proof_url)', params: IdParam, response: { 200: Proof } },
+      schema: {
+        tags,
+        summary: 'The proof of one accepted contribution: the evidence and the decision (proof_url)',
+        description:
+          'HTML for browsers; with `Accept: application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"` (or plain ' +
+          '`application/ld+json`), the contribution as a W3C Web Annotation.',
+        params: IdParam,
+        response: { 200: Proof },
+      },
     },
     async (req, reply) => {
       // One address, two representations (errors too): caches must key on Accept.
       void reply.header('vary', 'Accept');
       const p = await contributors.getProof(deps, req.params.id);
+      if (wantsAnnotation(req.headers.accept)) return sendAs(reply, `${ANNO_TYPE}; charset=utf-8`, jsonLdText(contributionAnnotation(site, p)));
       if (wantsHtml(req)) return sendPage(deps, req, reply, proofPage(site, p));
       return {
         id: contributionRef(p.id),
@@ -88,6 +111,9 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
           p.submission_id !== null && p.reason !== null
             ? { before: p.before_text, after: p.after_text, reason: p.reason, sources: JSON.parse(p.sources ?? '[]') as string[] }
             : null,
+        quote: presentQuote(p),
+        claim_reviewed: p.claim,
+        verdict: verdictOf(p.verdict),
         decision: {
           decision: p.submission_id !== null ? 'accept' : 'named_by_publisher',
           decided_at: p.decided_at ?? p.accepted_at,

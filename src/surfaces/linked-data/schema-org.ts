@@ -1,0 +1,117 @@
+// A page's trust record as schema.org JSON-LD (issue 14): what search engines read. The page is a NewsArticle
+// with its authors, editors and other contributors as Persons (url = the public profile); accepted corrections are
+// CorrectionComments; reviews are Reviews; a fact check with a claim and a verdict is a ClaimReview, without them
+// a Review. Built from the record field by field, so only public fields can appear (typed with schema-dts).
+import type { ClaimReview, CorrectionComment, NewsArticle, Organization, Person, Review, WithContext } from 'schema-dts';
+import type { PageRecord } from '../../domain/pages/record.js';
+import { verdictOf } from '../../domain/submissions/verdicts.js';
+import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+
+type Work = PageRecord['contributions'][number];
+
+const person = (siteUrl: string, c: { username: string; name: string }): Person => ({
+  '@type': 'Person',
+  name: c.name || c.username,
+  alternateName: c.username,
+  url: profileUrl(siteUrl, c.username),
+});
+
+const publisherOf = (siteUrl: string, page: PageRecord['page']): Organization => ({
+  '@type': 'Organization',
+  name: page.publisher_name,
+  url: `${siteUrl}/publishers/${encodeURIComponent(page.publisher_slug)}`,
+});
+
+/** One Person per contributor, in the order of their first work. */
+function people(siteUrl: string, work: Work[]): Person[] {
+  const seen = new Map<string, Person>();
+  for (const c of work) if (!seen.has(c.username)) seen.set(c.username, person(siteUrl, c));
+  return [...seen.values()];
+}
+
+function correction(siteUrl: string, c: Work): CorrectionComment {
+  const change = c.change_from !== null && c.change_to !== null ? `Changed “${c.change_from}” to “${c.change_to}”.` : '';
+  return {
+    '@type': 'CorrectionComment',
+    url: proofUrl(siteUrl, c.id),
+    text: [c.summary, change].filter(Boolean).join(' '),
+    datePublished: c.accepted_at,
+    author: person(siteUrl, c),
+  };
+}
+
+function review(siteUrl: string, c: Work, pageUrl: string): Review | ClaimReview {
+  const base = {
+    url: proofUrl(siteUrl, c.id),
+    datePublished: c.accepted_at,
+    author: person(siteUrl, c),
+    ...(c.summary ? { reviewBody: c.summary } : {}),
+  };
+  const verdict = c.role === 'fact_check' ? verdictOf(c.verdict) : null;
+  if (!verdict || c.claim === null) return { '@type': 'Review', ...base };
+  return {
+    '@type': 'ClaimReview',
+    ...base,
+    claimReviewed: c.claim,
+    itemReviewed: { '@type': 'Claim', appearance: { '@type': 'CreativeWork', url: pageUrl } },
+    reviewRating: { '@type': 'Rating', ratingValue: verdict.value, bestRating: 5, worstRating: 1, alternateName: verdict.label },
+  };
+}
+
+export function recordJsonLd(siteUrl: string, record: PageRecord): WithContext<NewsArticle> {
+  const { page, contributions } = record;
+  const of = (...roles: string[]) => contributions.filter((c) => roles.includes(c.role));
+  const authors = people(siteUrl, of('author'));
+  const editors = people(siteUrl, of('edit'));
+  const others = people(siteUrl, of('review', 'fact_check', 'correction', 'source'));
+  const corrections = of('correction').map((c) => correction(siteUrl, c));
+  const reviews = of('review', 'fact_check').map((c) => review(siteUrl, c, page.url));
+  const title = page.title || page.url;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'NewsArticle',
+    '@id': page.url,
+    url: page.url,
+    headline: title,
+    name: title,
+    ...(page.topic ? { keywords: page.topic } : {}),
+    publisher: publisherOf(siteUrl, page),
+    ...(authors.length > 0 ? { author: authors } : {}),
+    ...(editors.length > 0 ? { editor: editors } : {}),
+    ...(others.length > 0 ? { contributor: others } : {}),
+    ...(corrections.length > 0 ? { correction: corrections } : {}),
+    ...(reviews.length > 0 ? { review: reviews } : {}),
+    ...(page.content_changed_at ? { dateModified: page.content_changed_at } : {}),
+    subjectOf: { '@type': 'WebPage', url: recordUrl(siteUrl, page.id), name: `Trust record: ${title}` },
+  };
+}
+
+/** JSON-LD as text safe inside a <script> element: nothing in a value can end the element or the script. */
+export function jsonLdText(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** The ready snippet a CMS pastes into its page's head. */
+export const jsonLdScript = (data: unknown) => `<script type="application/ld+json">${jsonLdText(data)}</script>`;
+
+export const JSON_LD_TYPE = 'application/ld+json';
+
+/** The caller asks for JSON-LD: `format=jsonld`, or an Accept that prefers application/ld+json to JSON and HTML. */
+export function wantsJsonLd(accept: string | undefined, format: string | undefined): boolean {
+  return format === 'jsonld' || preferredType(accept) === JSON_LD_TYPE;
+}
+
+/** Of the types this service speaks, the one an Accept header ranks first (by q, then by order). */
+export function preferredType(accept: string | undefined): string | undefined {
+  if (!accept) return undefined;
+  return accept
+    .split(',')
+    .map((part, i) => {
+      const [type = '', ...params] = part.trim().split(';');
+      const q = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+      return { type: type.trim().toLowerCase(), q: q ? Number(q.slice(2)) || 0 : 1, i };
+    })
+    .filter((m) => m.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .find((m) => [JSON_LD_TYPE, 'application/json', 'text/html', '*/*'].includes(m.type))?.type;
+}
