@@ -88,8 +88,6 @@ export interface PagesTable {
   content_seen_at: string | null;
   /** When the text last changed; null until it first does. */
   content_changed_at: string | null;
-  /** The publisher lets the service fetch this page's text (verified domains only). */
-  fetch_content: Generated<number>;
 }
 
 /** What a contributor quoted from the page, and a fact check's claim and verdict (1-5). */

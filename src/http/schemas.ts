@@ -5,7 +5,9 @@ import { BATCH_MARK, MAX_BATCH } from './validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export { StringEnum } from '../domain/typebox.js';
+import { StringEnum } from '../domain/typebox.js';
+
+export { StringEnum };
 
 export const ErrorBody = Type.Object({
   code: Type.String(),

@@ -14,11 +14,10 @@ export async function up(db: AnyDb, _dialect: Dialect): Promise<void> {
     await db.schema.alterTable(table).addColumn('verdict', 'integer').execute();
   }
   // The page's current version: sha256 of its normalised text, when the service last learnt it, and when the
-  // text last changed (null until it changes once). `fetch_content` is the publisher's opt-in to fetching.
+  // text last changed (null until it changes once).
   await db.schema.alterTable('pages').addColumn('content_hash', 'text').execute();
   await db.schema.alterTable('pages').addColumn('content_seen_at', 'text').execute();
   await db.schema.alterTable('pages').addColumn('content_changed_at', 'text').execute();
-  await db.schema.alterTable('pages').addColumn('fetch_content', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   // The version the work applies to; when the page changed after it; a correction whose new text is gone (1),
   // still there (0) or unknown (null: only a hash was given).
   await db.schema.alterTable('contributions').addColumn('page_hash', 'text').execute();

@@ -15,7 +15,6 @@ const pageColumns = [
   'p.content_hash',
   'p.content_seen_at',
   'p.content_changed_at',
-  'p.fetch_content',
   'pub.slug as publisher_slug',
   'pub.name as publisher_name',
 ] as const;

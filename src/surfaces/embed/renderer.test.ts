@@ -42,7 +42,6 @@ const record = (contributions = [contribution()], verified = true): PageRecord =
     content_hash: null,
     content_seen_at: null,
     content_changed_at: null,
-    fetch_content: 0,
     publisher_slug: 'ex',
     publisher_name: 'Example',
   },
