@@ -2,6 +2,7 @@
 // receives the parsed `Config` as a dependency, so tests build their own without touching process.env.
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
+import { parsePrivateKey } from './domain/transparency/note.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 
@@ -32,6 +33,11 @@ export const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
+  // The transparency log's Ed25519 signing key (base64 of a 32-byte seed, or PKCS#8 as PEM or base64 DER). Every
+  // instance of one log needs the same key; unset, one is made at first start in DATA_DIR (log-signing-key.pem).
+  LOG_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // The log's origin (the first line of its checkpoints and the key's name): `<host>/log` of SITE_URL by default.
+  LOG_ORIGIN: Type.Optional(Type.String({ pattern: '^[^\\s+]+$' })),
   NODE_ENV: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -49,6 +55,8 @@ export interface Config {
   rateLimitAllowlist: string[];
   apiAnonRateLimit: { capacity: number; rate: number };
   logLevel: string;
+  logSigningKey: string | undefined;
+  logOrigin: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -69,6 +77,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const e = picked as Env;
   const port = e.PORT === undefined ? 8080 : Number(e.PORT);
   if (port < 1 || port > 65535) throw new ConfigError('invalid settings: PORT must be between 1 and 65535');
+  if (e.LOG_SIGNING_KEY !== undefined) {
+    try {
+      parsePrivateKey(e.LOG_SIGNING_KEY);
+    } catch (err) {
+      throw new ConfigError(`invalid settings: LOG_SIGNING_KEY: ${(err as Error).message}`);
+    }
+  }
   const [capacity, rate] = (e.API_ANON_RATE_LIMIT ?? '60/1').split('/').map(Number) as [number, number];
   return {
     port,
@@ -83,6 +98,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitAllowlist: splitList(e.RATE_LIMIT_ALLOWLIST),
     apiAnonRateLimit: { capacity, rate },
     logLevel: e.LOG_LEVEL ?? 'info',
+    logSigningKey: e.LOG_SIGNING_KEY,
+    logOrigin: e.LOG_ORIGIN,
   };
 }
 

@@ -11,6 +11,7 @@ import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { RedisRateLimiter } from './http/rate-limit.redis.js';
 import { shareInvalidations } from './domain/pages/record-cache.redis.js';
+import { defaultOrigin, logKeys } from './domain/transparency/signing-key.js';
 
 export interface Runtime {
   deps: Deps;
@@ -46,6 +47,7 @@ export async function createRuntime(
     rateLimiter,
     verifier: overrides.verifier ?? systemVerifier({ allowPrivate: config.webhookAllowPrivate }),
     recordCache,
+    transparency: logKeys({ origin: config.logOrigin ?? defaultOrigin(config.siteUrl), signingKey: config.logSigningKey, dataDir: config.dataDir }),
   };
   return {
     deps,

@@ -15,6 +15,7 @@ import { DEMO_PASSWORD } from './demo/demo-data.js';
 import { seedDemo } from './demo/seed.js';
 import { DomainError } from './domain/errors.js';
 import { startWebhookRelay } from './jobs/relay.js';
+import { startLogSequencer } from './jobs/log-sequencer.js';
 
 const HELP = `Usage: credence <verb> [options]
 
@@ -168,13 +169,21 @@ async function serve(config: Config, demo: boolean): Promise<number> {
   // The webhook relay delivers the outbox; a write answered by this process wakes it at once (it polls as well,
   // for writes made by other processes).
   const relay = startWebhookRelay(rt.deps, { log: app.log });
+  // The transparency log's sequencer appends committed changes to the Merkle tree and signs checkpoints, after
+  // commit (docs/transparency.md); it is woken the same way.
+  const sequencer = startLogSequencer(rt.deps, { log: app.log });
   app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => relay.wake());
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      res.once('finish', () => {
+        relay.wake();
+        sequencer.wake();
+      });
   });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await relay.stop();
+    await sequencer.stop();
     await rt.close();
     process.exit(0);
   };

@@ -87,7 +87,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   }
 
   // Tests reach the app from many simulated addresses (X-Forwarded-For), so IP buckets stay per test.
-  const config = testConfig({ trustProxy: true, siteUrl: 'https://credence.test', ...overrides });
+  // A fresh transparency-log key per test app, so no test writes one into ./data.
+  const logSigningKey = randomBytes(32).toString('base64');
+  const config = testConfig({ trustProxy: true, siteUrl: 'https://credence.test', logSigningKey, ...overrides });
   const runtime = await createRuntime(config, { clock, verifier, database });
   const { app } = await buildApp(runtime.deps);
   await app.listen({ port: 0, host: '127.0.0.1' });

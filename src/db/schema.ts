@@ -117,6 +117,8 @@ export interface ContributionsTable extends QuotedWork {
   page_changed_at: string | null;
   /** Corrections: 1 when the corrected text no longer appears on the page, 0 when it does, null when unknown. */
   correction_missing: number | null;
+  /** The `changes` entry that published it (its index in the transparency log is log_seq − 1); null before the log. */
+  log_seq: Generated<number | null>;
 }
 
 export type WorkKind = 'review' | 'fact_check' | 'edit' | 'correction' | 'source' | 'author';
@@ -206,6 +208,8 @@ export interface PanelVersionsTable {
   /** JSON array of reopen triggers. */
   reopen_triggers: string;
   issued_at: string;
+  /** The `changes` entry that published this version; null for versions issued before the log. */
+  log_seq: Generated<number | null>;
 }
 
 export interface PanelEntriesTable {
@@ -302,6 +306,32 @@ export interface ChangesTable {
   body: string;
 }
 
+/** A complete subtree of the transparency log's Merkle tree (level 0: a leaf). */
+export interface LogNodesTable {
+  level: number;
+  idx: number;
+  hash: Buffer;
+}
+
+/** The one row saying how much of `changes` the tree holds. */
+export interface LogStateTable {
+  id: number;
+  tree_size: number;
+  root_hash: Buffer;
+  updated_at: string;
+}
+
+/** A signed checkpoint (C2SP tlog-checkpoint note). */
+export interface LogCheckpointsTable {
+  id: Generated<number>;
+  tree_size: number;
+  root_hash: Buffer;
+  /** The verifier key (note key format) of the key that signed it. */
+  verifier_key: string;
+  note: string;
+  created_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -323,6 +353,9 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   webhook_relay: WebhookRelayTable;
   changes: ChangesTable;
+  log_nodes: LogNodesTable;
+  log_state: LogStateTable;
+  log_checkpoints: LogCheckpointsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import type { RecordCache } from './pages/record-cache.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { DomainVerifier } from './publishers/domain-verifier.js';
+import type { LogKeys } from './transparency/signing-key.js';
 
 export interface Deps {
   db: Kysely<DB>;
@@ -16,6 +17,8 @@ export interface Deps {
   rateLimiter: RateLimiter;
   verifier: DomainVerifier;
   recordCache: RecordCache;
+  /** The transparency log's origin and signing key (loaded when first used). */
+  transparency: LogKeys;
 }
 
 export type Db = Kysely<DB>;

@@ -3,3 +3,5 @@ export const recordUrl = (siteUrl: string, pageId: number) => `${siteUrl}/record
 export const profileUrl = (siteUrl: string, username: string) => `${siteUrl}/contributors/${encodeURIComponent(username)}`;
 export const proofUrl = (siteUrl: string, contributionId: number) => `${siteUrl}/proofs/${contributionId}`;
 export const contributionRef = (id: number) => `ctb_${id}`;
+/** The inclusion proof of transparency-log entry `index` (seq − 1 of its `changes` row). */
+export const logProofUrl = (siteUrl: string, index: number) => `${siteUrl}/v1/log/proof/inclusion?index=${index}`;

@@ -5,6 +5,7 @@ import * as m0003 from './0003_panels.js';
 import * as m0004 from './0004_webhooks.js';
 import * as m0005 from './0005_topic_rank_index.js';
 import * as m0006 from './0006_change_log.js';
+import * as m0007 from './0007_transparency_log.js';
 import * as m0009 from './0009_linked_data_drift.js';
 import type { MigrationModule } from './helpers.js';
 
@@ -15,5 +16,6 @@ export const migrations: Record<string, MigrationModule> = {
   '0004_webhooks': m0004,
   '0005_topic_rank_index': m0005,
   '0006_change_log': m0006,
+  '0007_transparency_log': m0007,
   '0009_linked_data_drift': m0009,
 };

@@ -113,7 +113,12 @@ export class OpenApiCollector {
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, body] of Object.entries((schema.response ?? {}) as Record<string, Schema>)) {
-      responses[status] = { description: status.startsWith('2') ? 'Success' : 'Error', content: { 'application/json': { schema: clean(body) } } };
+      // A text answer (the log's checkpoint and key) names its media type; a union lists each form under its own.
+      const forms = ((body.anyOf as Schema[] | undefined) ?? [body]).map((s) => [(s as Record<string, unknown>)['x-credence-media'] ?? 'application/json', s] as const);
+      const content = forms.length > 1 && forms.some(([m]) => m !== 'application/json')
+        ? Object.fromEntries(forms.map(([m, s]) => [m, { schema: clean(s) }]))
+        : { [forms[0]![0] as string]: { schema: clean(body) } };
+      responses[status] = { description: status.startsWith('2') ? 'Success' : 'Error', content };
     }
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     const guards = ([] as unknown[]).concat(route.preValidation ?? []);

@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/deps.js';
 import { v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import { OpenApiCollector } from '../docs/openapi.js';
+import { logRoutes } from './log.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
 import { documentV1Webhooks } from './webhook-events.presenter.js';
@@ -28,6 +29,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     pageRecordRoutes(app, deps);
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
+    logRoutes(app, deps);
     documentV1Webhooks(openapi);
   };
 }

@@ -1,0 +1,109 @@
+// All SQL of the transparency log: the tree's stored nodes, its state row, checkpoints, and reads of `changes`.
+import { sql } from 'kysely';
+import type { Db } from '../deps.js';
+import { type NodeId, nodeKey } from './merkle.js';
+
+export interface LogState {
+  tree_size: number;
+  root_hash: Buffer;
+}
+
+export interface ChangeEntry {
+  seq: number;
+  created_at: string;
+  kind: string;
+  body: Buffer;
+}
+
+const asBuffer = (v: unknown): Buffer => (Buffer.isBuffer(v) ? v : v instanceof Uint8Array ? Buffer.from(v) : Buffer.from(String(v), 'utf8'));
+
+export async function readState(db: Db): Promise<LogState> {
+  const row = await db.selectFrom('log_state').select(['tree_size', 'root_hash']).where('id', '=', 1).executeTakeFirstOrThrow();
+  return { tree_size: Number(row.tree_size), root_hash: asBuffer(row.root_hash) };
+}
+
+/**
+ * Takes the append lock and reads the state under it. The first statement is a write, so SQLite takes its write
+ * lock now (waiting out other writers) instead of failing when a read snapshot turns stale; PostgreSQL locks the row.
+ */
+export async function lockState(db: Db, now: string): Promise<LogState> {
+  await db.updateTable('log_state').set({ updated_at: now }).where('id', '=', 1).execute();
+  return readState(db);
+}
+
+export async function saveState(db: Db, state: LogState, now: string): Promise<void> {
+  await db.updateTable('log_state').set({ tree_size: state.tree_size, root_hash: state.root_hash, updated_at: now }).where('id', '=', 1).execute();
+}
+
+/** Stored nodes by nodeKey; one query whatever the number (a proof needs about 2·log₂ n). */
+export async function readNodes(db: Db, ids: NodeId[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (let i = 0; i < ids.length; i += 200) {
+    const chunk = ids.slice(i, i + 200);
+    const rows = await db
+      .selectFrom('log_nodes')
+      .select(['level', 'idx', 'hash'])
+      .where((eb) => eb.or(chunk.map((n) => eb.and([eb('level', '=', n.level), eb('idx', '=', n.index)]))))
+      .execute();
+    for (const r of rows) out.set(nodeKey({ level: Number(r.level), index: Number(r.idx) }), asBuffer(r.hash));
+  }
+  return out;
+}
+
+export async function insertNodes(db: Db, nodes: { level: number; index: number; hash: Buffer }[]): Promise<void> {
+  for (let i = 0; i < nodes.length; i += 300) {
+    const chunk = nodes.slice(i, i + 300);
+    await db
+      .insertInto('log_nodes')
+      .values(chunk.map((n) => ({ level: n.level, idx: n.index, hash: n.hash })))
+      .execute();
+  }
+}
+
+/** `changes` rows after `afterSeq`, in order. The table belongs to the change log (issue 11); this only reads it. */
+export async function readChanges(db: Db, afterSeq: number, limit: number): Promise<ChangeEntry[]> {
+  const { rows } = await sql<{ seq: number | string; created_at: string; kind: string; body: unknown }>`
+    select seq, created_at, kind, body from changes where seq > ${afterSeq} order by seq limit ${limit}`.execute(db);
+  return rows.map((r) => ({ seq: Number(r.seq), created_at: r.created_at, kind: r.kind, body: asBuffer(r.body) }));
+}
+
+/** Whether `changes` has anything past `afterSeq` (the sequencer's cheap poll). */
+export async function hasChangesAfter(db: Db, afterSeq: number): Promise<boolean> {
+  const { rows } = await sql<{ seq: number }>`select seq from changes where seq > ${afterSeq} order by seq limit 1`.execute(db);
+  return rows.length > 0;
+}
+
+export interface CheckpointRow {
+  id: number;
+  tree_size: number;
+  root_hash: Buffer;
+  verifier_key: string;
+  note: string;
+  created_at: string;
+}
+
+export async function latestCheckpoint(db: Db): Promise<CheckpointRow | undefined> {
+  const row = await db.selectFrom('log_checkpoints').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row && { ...row, tree_size: Number(row.tree_size), root_hash: asBuffer(row.root_hash) };
+}
+
+/** The newest checkpoint issued for one tree size, if any. */
+export async function checkpointOfSize(db: Db, size: number): Promise<CheckpointRow | undefined> {
+  const row = await db.selectFrom('log_checkpoints').selectAll().where('tree_size', '=', size).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row && { ...row, tree_size: Number(row.tree_size), root_hash: asBuffer(row.root_hash) };
+}
+
+export async function insertCheckpoint(db: Db, c: Omit<CheckpointRow, 'id'>): Promise<void> {
+  await db.insertInto('log_checkpoints').values(c).execute();
+}
+
+/** The keys that have signed checkpoints, oldest first, with the range of sizes each signed. */
+export async function signingHistory(db: Db): Promise<{ verifier_key: string; first_size: number; last_size: number; first_at: string }[]> {
+  const rows = await db
+    .selectFrom('log_checkpoints')
+    .select((eb) => ['verifier_key', eb.fn.min('tree_size').as('first_size'), eb.fn.max('tree_size').as('last_size'), eb.fn.min('created_at').as('first_at')])
+    .groupBy('verifier_key')
+    .orderBy('first_at')
+    .execute();
+  return rows.map((r) => ({ verifier_key: r.verifier_key, first_size: Number(r.first_size), last_size: Number(r.last_size), first_at: String(r.first_at) }));
+}

@@ -1,0 +1,51 @@
+// The log's signing key: given by a setting (LOG_SIGNING_KEY, the same on every instance of one log), or made at
+// first start in DATA_DIR (mode 0600) and kept there. Loaded when first needed, so commands that never sign
+// (migrate, seed) never make one.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { type NoteSigner, generatePrivateKey, noteSigner, parsePrivateKey, privateKeyPem } from './note.js';
+
+export const KEY_FILE = 'log-signing-key.pem';
+
+export interface LogKeys {
+  /** The log's origin, also the key name (C2SP tlog-checkpoint). */
+  origin: string;
+  signer(): NoteSigner;
+}
+
+/** The default origin: the site's host and path, without a scheme, plus `/log` (e.g. `credence.example/log`). */
+export function defaultOrigin(siteUrl: string): string {
+  const u = new URL(siteUrl);
+  return `${u.host}${u.pathname.replace(/\/+$/, '')}/log`;
+}
+
+export function loadOrCreateKeyFile(dataDir: string): KeyObject {
+  const file = path.join(dataDir, KEY_FILE);
+  try {
+    return parsePrivateKey(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read the log signing key ${file}: ${(err as Error).message}`);
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = generatePrivateKey();
+  try {
+    // 'wx': two processes starting at once on one DATA_DIR cannot both write a key; the loser reads the winner's.
+    fs.writeFileSync(file, privateKeyPem(key), { mode: 0o600, flag: 'wx' });
+    return key;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return parsePrivateKey(fs.readFileSync(file, 'utf8'));
+    throw err;
+  }
+}
+
+export function logKeys(opts: { origin: string; signingKey?: string | undefined; dataDir: string }): LogKeys {
+  let signer: NoteSigner | undefined;
+  return {
+    origin: opts.origin,
+    signer() {
+      signer ??= noteSigner(opts.origin, opts.signingKey ? parsePrivateKey(opts.signingKey) : loadOrCreateKeyFile(opts.dataDir));
+      return signer;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The transparency log's sequencer, run by `credence serve`: after commit, it appends new `changes` entries to the
+// Merkle tree and signs a checkpoint (domain/transparency/log.service.ts `integrate`). Writes never wait for it:
+// an accept decision commits its change entry and answers; the tree catches up within one poll (a write answered
+// by this process wakes it at once). Several processes may run it: the log's state row makes them take turns, and
+// a turn that finds nothing new writes nothing.
+import type { Deps } from '../domain/deps.js';
+import { type IntegrateResult, integrate } from '../domain/transparency/log.service.js';
+
+export interface SequencerLog {
+  error(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export interface LogSequencer {
+  /** Run a pass soon (coalesced with one already due). */
+  wake(): void;
+  /** One pass now; resolves when it is done (tests). */
+  tick(): Promise<IntegrateResult>;
+  stop(): Promise<void>;
+}
+
+/** `pollMs`: how often `changes` is read when nothing wakes the sequencer (writes by other processes, the CLI). */
+export function startLogSequencer(deps: Deps, opts: { pollMs?: number; log?: SequencerLog } = {}): LogSequencer {
+  const pollMs = opts.pollMs ?? 1_000;
+  const log = opts.log ?? { error: (o, m) => console.error(m, o), info: () => {} };
+  let running: Promise<IntegrateResult> | null = null;
+  let again = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const pass = (): Promise<IntegrateResult> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = integrate(deps)
+      .then((r) => {
+        if (r.appended > 0 || r.signed) log.info({ tree_size: r.size, appended: r.appended }, 'transparency log checkpoint');
+        return r;
+      })
+      .catch((err: unknown) => {
+        log.error({ err }, 'transparency log: append failed; retrying at the next pass');
+        return { size: -1, appended: 0, signed: false };
+      })
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          void pass();
+        }
+      });
+    return running;
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void pass().finally(schedule);
+    }, pollMs);
+    timer.unref();
+  };
+  void pass().finally(schedule);
+
+  return {
+    wake: () => void pass(),
+    async tick() {
+      while (running) await running;
+      return pass();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// The transparency log (issue 12, docs/transparency.md): its signed checkpoint, its key, inclusion and consistency
+// proofs, and its entries. Public, on /v1's limits; proofs are answered from the tree's stored nodes.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { Deps } from '../../domain/deps.js';
+import * as log from '../../domain/transparency/log.service.js';
+import { optional } from '../../http/auth.js';
+import {
+  V1ConsistencyProof,
+  V1InclusionProof,
+  V1LogEntries,
+  V1LogKey,
+  presentConsistency,
+  presentEntry,
+  presentInclusion,
+} from './log.presenter.js';
+
+/** A response that is not JSON: the OpenAPI documents read the media type from this marker. */
+const Text = (description: string) => Type.String({ description, 'x-credence-media': 'text/plain' });
+const Index = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 52, description });
+
+const prefersJson = (req: FastifyRequest) => {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('application/json') && !accept.startsWith('text/plain');
+};
+
+export function logRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['transparency log'];
+
+  app.get(
+    '/log/checkpoint',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'The newest signed checkpoint (C2SP tlog-checkpoint in a signed note), text/plain',
+        response: { 200: Text('origin, tree size and base64 root hash, a blank line, then the Ed25519 signature line') },
+      },
+    },
+    async (_req, reply) => {
+      const c = await log.currentCheckpoint(deps);
+      // A checkpoint changes whenever the log grows: caches may keep it for a moment, never longer.
+      return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=1').send(c.note);
+    },
+  );
+
+  app.get(
+    '/log/key',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'The key that signs checkpoints, in the note key format (text/plain), or as JSON with its history when asked for application/json',
+        response: { 200: Type.Union([Text('name+hex(key hash)+base64(0x01 || Ed25519 public key)'), V1LogKey]) },
+      },
+    },
+    async (req, reply) => {
+      const k = await log.verifierKeys(deps);
+      void reply.header('vary', 'Accept');
+      if (!prefersJson(req)) return reply.type('text/plain; charset=utf-8').send(`${k.current}\n`);
+      return reply.type('application/json; charset=utf-8').send(
+        JSON.stringify({
+          origin: k.origin,
+          verifier_key: k.current,
+          algorithm: 'Ed25519',
+          public_key: k.publicKey.toString('base64'),
+          key_hash: k.keyHash.toString('hex'),
+          history: k.history.map((h) => ({
+            verifier_key: h.verifier_key,
+            first_tree_size: h.first_size,
+            last_tree_size: h.last_size,
+            first_signed_at: h.first_at,
+          })),
+        }),
+      );
+    },
+  );
+
+  app.get(
+    '/log/proof/inclusion',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'An inclusion proof (RFC 9162) of one entry, against the newest checkpoint or an earlier tree size',
+        querystring: Type.Object({
+          index: Index('The entry’s index (its seq − 1)'),
+          tree_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 52, description: 'The tree size; the newest checkpoint’s when left out' })),
+        }),
+        response: { 200: V1InclusionProof },
+      },
+    },
+    async (req) => {
+      const p = await log.inclusionProof(deps, req.query.index, req.query.tree_size);
+      return presentInclusion(p, await log.checkpointNoteOf(deps, p.treeSize));
+    },
+  );
+
+  app.get(
+    '/log/proof/consistency',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'A consistency proof (RFC 9162) that the tree of `first` entries is a prefix of the tree of `second`',
+        querystring: Type.Object({
+          first: Index('The smaller tree size (a checkpoint you hold)'),
+          second: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 52, description: 'The larger tree size; the newest checkpoint’s when left out' })),
+        }),
+        response: { 200: V1ConsistencyProof },
+      },
+    },
+    async (req) => {
+      const p = await log.consistencyProof(deps, req.query.first, req.query.second);
+      return presentConsistency(p, await log.checkpointNoteOf(deps, p.second));
+    },
+  );
+
+  app.get(
+    '/log/entries',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'Entries of the log by index, oldest first, up to the newest checkpoint (at most 1,000 per call)',
+        querystring: Type.Object({
+          start: Index('The first index'),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: log.MAX_ENTRIES, default: 100 })),
+        }),
+        response: { 200: V1LogEntries },
+      },
+    },
+    async (req) => {
+      const { entries, treeSize } = await log.entries(deps, req.query.start, req.query.limit ?? 100);
+      return { data: entries.map(presentEntry), meta: { start: req.query.start, count: entries.length, tree_size: treeSize } };
+    },
+  );
+}

@@ -1,0 +1,126 @@
+// The transparency log over HTTP (issue 12): checkpoints, keys, proofs and entries, checked by the independent
+// RFC 9162 verifier in test/transparency/rfc9162.ts, never by the service's own proof code.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrate } from '../../src/domain/transparency/log.service.js';
+import { Client } from '../client.js';
+import { startTestApp, type TestApp } from '../harness.js';
+import { addChanges } from '../transparency/changes.js';
+import * as rfc from '../transparency/rfc9162.js';
+
+let t: TestApp;
+// A fresh simulated address per call: a verifier walking every proof would outrun one address's bucket.
+const anon = { get: (path: string, opts?: Parameters<Client['get']>[1]) => new Client(t.baseUrl).get(path, opts) };
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+const b64 = (s: string) => Buffer.from(s, 'base64');
+
+async function published() {
+  const key = (await anon.get('/v1/log/key')).text.trim();
+  const note = await anon.get('/v1/log/checkpoint');
+  expect(note.status, note.text).toBe(200);
+  expect(note.headers.get('content-type')).toContain('text/plain');
+  return { key, note: note.text, ...rfc.openCheckpoint(note.text, key) };
+}
+
+async function allLeaves(size: number): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  while (out.length < size) {
+    const res = await anon.get(`/v1/log/entries?start=${out.length}&limit=1000`);
+    expect(res.status, res.text).toBe(200);
+    for (const e of res.body.data as { index: number; body: string }[]) {
+      expect(e.index).toBe(out.length);
+      out.push(rfc.leaf(Buffer.from(e.body, 'utf8')));
+    }
+    if (res.body.data.length === 0) break;
+  }
+  return out;
+}
+
+describe('the transparency log', () => {
+  it('signs a checkpoint of the whole log that an independent verifier accepts, with the published key', async () => {
+    await addChanges(t.runtime.deps.db, 37);
+    await integrate(t.runtime.deps);
+    const c = await published();
+    expect(c.origin).toBe('credence.test/log');
+    expect(c.key.startsWith('credence.test/log+')).toBe(true);
+    const leaves = await allLeaves(c.size);
+    expect(leaves.length).toBe(c.size);
+    expect(rfc.mth(leaves).equals(c.root)).toBe(true);
+    // The JSON form of the key says the same.
+    const json = await anon.get('/v1/log/key', { headers: { accept: 'application/json' } });
+    expect(json.body.verifier_key).toBe(c.key);
+    expect(json.body.history).toEqual([expect.objectContaining({ verifier_key: c.key })]);
+  });
+
+  it('proves every entry’s inclusion and consistency between checkpoints', async () => {
+    const before = await published();
+    await addChanges(t.runtime.deps.db, 29);
+    await integrate(t.runtime.deps);
+    const after = await published();
+    expect(after.size).toBe(before.size + 29);
+    const leaves = await allLeaves(after.size);
+    for (let i = 0; i < after.size; i++) {
+      const p = await anon.get(`/v1/log/proof/inclusion?index=${i}`);
+      expect(p.status, p.text).toBe(200);
+      expect(p.body.tree_size).toBe(after.size);
+      expect(p.body.checkpoint).toBe(after.note);
+      expect(rfc.checkInclusion(i, after.size, leaves[i]!, p.body.hashes.map(b64), after.root)).toBe(true);
+    }
+    // Against the older checkpoint too.
+    const old = await anon.get(`/v1/log/proof/inclusion?index=3&tree_size=${before.size}`);
+    expect(old.body.checkpoint).toBe(before.note);
+    expect(rfc.checkInclusion(3, before.size, leaves[3]!, old.body.hashes.map(b64), before.root)).toBe(true);
+    for (const first of [1, 2, 7, 8, before.size, after.size]) {
+      const p = await anon.get(`/v1/log/proof/consistency?first=${first}&second=${after.size}`);
+      expect(p.status, p.text).toBe(200);
+      expect(rfc.checkConsistency(first, after.size, p.body.hashes.map(b64), rfc.mth(leaves.slice(0, first)), after.root)).toBe(true);
+    }
+  });
+
+  it('answers bad proof requests with a 400 naming the field', async () => {
+    const { size } = await published();
+    const cases = [
+      [`/v1/log/proof/inclusion?index=${size}`, 'index'],
+      [`/v1/log/proof/inclusion?index=0&tree_size=${size + 1}`, 'tree_size'],
+      ['/v1/log/proof/inclusion?index=-1', 'index'],
+      ['/v1/log/proof/inclusion', 'index'],
+      [`/v1/log/proof/consistency?first=${size}&second=2`, 'first'],
+      [`/v1/log/entries?start=${size + 1}`, 'start'],
+      ['/v1/log/entries?start=0&limit=1001', 'limit'],
+    ] as const;
+    for (const [path, field] of cases) {
+      const res = await anon.get(path);
+      expect(res.status, path).toBe(400);
+      expect(JSON.stringify(res.body.error), path).toContain(field);
+    }
+  });
+
+  it('detects an entry changed or deleted in the database', async () => {
+    const c = await published();
+    const db = t.runtime.deps.db;
+    const row = await sql<{ body: string }>`select body from changes where seq = 5`.execute(db);
+    await sql`update changes set body = ${row.rows[0]!.body.replace('entry 5', 'entry five')} where seq = 5`.execute(db);
+    try {
+      const leaves = await allLeaves(c.size);
+      expect(rfc.mth(leaves).equals(c.root)).toBe(false);
+      const p = await anon.get('/v1/log/proof/inclusion?index=4');
+      expect(rfc.checkInclusion(4, c.size, leaves[4]!, p.body.hashes.map(b64), c.root)).toBe(false);
+    } finally {
+      await sql`update changes set body = ${row.rows[0]!.body} where seq = 5`.execute(db);
+    }
+    expect(rfc.mth(await allLeaves(c.size)).equals(c.root)).toBe(true);
+    const all = await sql<Record<string, unknown>>`select * from changes where seq = 9`.execute(db);
+    await sql`delete from changes where seq = 9`.execute(db);
+    const res = await anon.get('/v1/log/entries?start=0&limit=1000');
+    const indexes = (res.body.data as { index: number }[]).map((e) => e.index);
+    // Index 8 is missing: a verifier walking the entries cannot rebuild the signed root.
+    expect(indexes).not.toContain(8);
+    const r = all.rows[0]!;
+    await sql`insert into changes (seq, created_at, kind, page_id, account_id, publisher_id, panel_id, body)
+      values (${r.seq}, ${r.created_at}, ${r.kind}, ${r.page_id}, ${r.account_id}, ${r.publisher_id}, ${r.panel_id}, ${r.body})`.execute(db);
+  });
+});
