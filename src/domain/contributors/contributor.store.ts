@@ -37,6 +37,7 @@ const workColumns = [
   'c.change_to',
   'c.accepted_at',
   'c.submission_id',
+  'c.log_seq',
   'p.id as page_id',
   'p.url as page_url',
   'p.title as page_title',

@@ -108,6 +108,7 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
       'c.page_hash',
       'c.page_changed_at',
       'c.correction_missing',
+      'c.log_seq',
       'a.id as account_id',
       'a.username',
       'a.name',

@@ -23,6 +23,8 @@ export interface StatementView {
   status: 'issued' | 'superseded';
   issued_at: string;
   content: StatementContent;
+  /** The change-log entry that published this version (transparency log index = log_seq − 1); null before the log. */
+  log_seq: number | null;
 }
 
 /** Content checked and ready to write: the contradictions refused, each linked username turned into its account. */
@@ -253,5 +255,6 @@ function viewOf(row: store.VersionRow, entries: store.EntryRow[]): StatementView
     status: row.status,
     issued_at: row.issued_at,
     content: contentOf(row, entries),
+    log_seq: row.log_seq === null ? null : Number(row.log_seq),
   };
 }

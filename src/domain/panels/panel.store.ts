@@ -89,6 +89,7 @@ const versionColumns = [
   'v.revisit_by',
   'v.reopen_triggers',
   'v.issued_at',
+  'v.log_seq',
   's.slug',
   's.current_version',
 ] as const;

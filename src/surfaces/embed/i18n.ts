@@ -10,6 +10,8 @@ export interface Words {
   verified: string;
   record: string;
   proof: string;
+  /** The link to the record's entry in the transparency log. */
+  log: string;
   changed: string;
   from: string;
   to: string;
@@ -22,6 +24,7 @@ const en: Words = {
   verified: 'Verified record',
   record: 'See the full record',
   proof: 'Evidence',
+  log: 'Log entry',
   changed: 'Changed',
   from: 'from',
   to: 'to',
@@ -34,6 +37,7 @@ const de: Words = {
   verified: 'Geprüfter Nachweis',
   record: 'Vollständigen Nachweis ansehen',
   proof: 'Beleg',
+  log: 'Protokolleintrag',
   changed: 'Geändert',
   from: 'von',
   to: 'zu',
@@ -46,6 +50,7 @@ const fr: Words = {
   verified: 'Historique vérifié',
   record: 'Voir l’historique complet',
   proof: 'Preuve',
+  log: 'Entrée du journal',
   changed: 'Modifié',
   from: 'de',
   to: 'à',
@@ -58,6 +63,7 @@ const es: Words = {
   verified: 'Historial verificado',
   record: 'Ver el historial completo',
   proof: 'Prueba',
+  log: 'Entrada del registro',
   changed: 'Cambiado',
   from: 'de',
   to: 'a',

@@ -11,6 +11,7 @@ const contribution = (over: Partial<PageRecord['contributions'][number]> = {}): 
   change_from: null,
   change_to: null,
   accepted_at: '2026-03-05T09:00:00.000Z',
+  log_seq: null,
   account_id: 3,
   username: 'ada',
   name: 'Ada Lovelace',

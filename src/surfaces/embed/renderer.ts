@@ -2,7 +2,7 @@
 // takes a PageRecord, which holds accepted contributions only), and every value is escaped.
 import type { PageRecord } from '../../domain/pages/record.js';
 import { escapeHtml as e } from '../html.js';
-import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { logProofUrl, profileUrl, proofUrl, recordUrl } from '../urls.js';
 import { formatDate, type Lang, wordsFor } from './i18n.js';
 
 export const STYLES = ['full', 'compact', 'badge'] as const;
@@ -54,7 +54,9 @@ export function renderAttribution({ siteUrl, record, style, lang }: RenderInput)
         c.role === 'correction' && c.change_from !== null && c.change_to !== null
           ? `<span class="change">${e(w.changed)} ${e(w.from)} <del>${e(c.change_from)}</del> ${e(w.to)} <ins>${e(c.change_to)}</ins></span>`
           : '';
-      return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${change}</li>`;
+      // The entry in the transparency log that published it, so a reader can check the record was not rewritten.
+      const log = c.log_seq === null || c.log_seq === undefined ? '' : ` · <a href="${e(logProofUrl(siteUrl, Number(c.log_seq) - 1))}">${e(w.log)} #${Number(c.log_seq) - 1}</a>`;
+      return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${log}${change}</li>`;
     })
     .join('');
   return `${style_}<section class="credence credence--full" lang="${lang}" aria-label="${e(w.heading)}"><h2>${e(w.heading)}</h2><ul>${items}</ul><p class="foot"><span class="mark" aria-hidden="true">✓</span> <a href="${e(recordHref)}">${e(w.record)}</a></p></section>`;

@@ -2,6 +2,7 @@
 import Type from 'typebox';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { Nullable } from '../../http/schemas.js';
+import { LogLink, presentLogLink } from '../log-link.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
 
 export const ContributorEntry = Type.Object({
@@ -12,6 +13,7 @@ export const ContributorEntry = Type.Object({
   summary: Type.String(),
   profile_url: Type.String(),
   proof_url: Type.String(),
+  log: { ...LogLink, description: 'The transparency-log entry of the contribution proof_url names; null before the log began' },
 });
 
 export const TrustRecord = Type.Object({
@@ -67,6 +69,7 @@ function groupContributors(siteUrl: string, record: PageRecord) {
     const existing = role.get(c.account_id);
     if (existing) {
       existing.entry.proof_url = proofUrl(siteUrl, c.id);
+      existing.entry.log = presentLogLink(siteUrl, c.log_seq);
       if (c.summary && !existing.summaries.includes(c.summary)) existing.summaries.push(c.summary);
       existing.entry.summary = existing.summaries.join('; ');
     } else {
@@ -87,5 +90,6 @@ function entryOf(siteUrl: string, c: PageRecord['contributions'][number]) {
     summary: c.summary,
     profile_url: profileUrl(siteUrl, c.username),
     proof_url: proofUrl(siteUrl, c.id),
+    log: presentLogLink(siteUrl, c.log_seq),
   };
 }

@@ -3,7 +3,6 @@
 import Type from 'typebox';
 import type { ConsistencyProof, InclusionProof, LogEntry } from '../../domain/transparency/log.service.js';
 import { Nullable } from '../../http/schemas.js';
-import { logProofUrl } from '../urls.js';
 
 const B64 = (description: string) => Type.String({ description, contentEncoding: 'base64' });
 
@@ -51,20 +50,6 @@ export const V1LogKey = Type.Object({
     { description: 'Every key that has signed checkpoints of this log, oldest first (rotations)' },
   ),
 });
-
-/** The link from a published record to its log entry. */
-export const V1LogLink = Nullable(
-  Type.Object(
-    {
-      index: Type.Integer({ description: 'The entry’s index in the transparency log' }),
-      proof_url: Type.String({ description: 'Its inclusion proof against the newest checkpoint' }),
-    },
-    { description: 'The transparency-log entry that published this; null for what was published before the log began' },
-  ),
-);
-
-export const presentLogLink = (siteUrl: string, seq: number | null) =>
-  seq === null || seq === undefined ? null : { index: seq - 1, proof_url: logProofUrl(siteUrl, seq - 1) };
 
 export const presentInclusion = (p: InclusionProof, checkpoint: string | null) => ({
   index: p.index,

@@ -4,6 +4,7 @@ import Type from 'typebox';
 import type { StatementView } from '../../domain/panels/panel.service.js';
 import { CERTAINTIES, PANEL_VOTES, REOPEN_TRIGGERS } from '../../domain/panels/panel.schema.js';
 import { StringEnum } from '../../http/schemas.js';
+import { LogLink, presentLogLink } from '../log-link.js';
 import { profileUrl } from '../urls.js';
 
 export const V1PanelEntry = Type.Object({
@@ -28,6 +29,7 @@ export const V1PanelStatement = Type.Object({
   reopen_triggers: Type.Array(StringEnum(REOPEN_TRIGGERS)),
   topic: Type.String(),
   current_version: Type.Integer({ description: 'The statement’s current version' }),
+  log: LogLink,
 });
 
 export function presentV1Statement(siteUrl: string, s: StatementView) {
@@ -51,5 +53,6 @@ export function presentV1Statement(siteUrl: string, s: StatementView) {
     reopen_triggers: [...c.reopen_triggers],
     topic: c.topic,
     current_version: s.current_version,
+    log: presentLogLink(siteUrl, s.log_seq),
   };
 }

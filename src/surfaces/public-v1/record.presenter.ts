@@ -1,6 +1,7 @@
 // The /v1 page record: every accepted contribution, oldest first, with `change` on corrections.
 import Type from 'typebox';
 import type { PageRecord } from '../../domain/pages/record.js';
+import { LogLink, presentLogLink } from '../log-link.js';
 import { contributionRef, proofUrl } from '../urls.js';
 
 export const V1Contribution = Type.Object({
@@ -11,6 +12,7 @@ export const V1Contribution = Type.Object({
   accepted: Type.String({ format: 'date', description: 'Acceptance date, YYYY-MM-DD' }),
   change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
   proof_url: Type.String(),
+  log: LogLink,
 });
 
 export const V1PageRecord = Type.Object({
@@ -35,6 +37,7 @@ export function presentV1Record(siteUrl: string, record: PageRecord) {
         ? { change: { from: c.change_from, to: c.change_to } }
         : {}),
       proof_url: proofUrl(siteUrl, c.id),
+      log: presentLogLink(siteUrl, c.log_seq),
     })),
   };
 }

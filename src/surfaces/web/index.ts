@@ -19,6 +19,8 @@ import { recordRoutes } from './records.routes.js';
 import { resolveWebUser } from './session.js';
 
 const STYLESHEET = fs.readFileSync(new URL('../../../public/app.css', import.meta.url), 'utf8');
+// The proof page's check of its transparency-log entry, run in the reader's browser (a file, never inline).
+const LOG_VERIFY = fs.readFileSync(new URL('../../../public/log-verify.js', import.meta.url), 'utf8');
 
 const isHtmlRoute = (req: FastifyRequest) => Boolean((req.routeOptions.config as { html?: boolean } | undefined)?.html);
 
@@ -76,6 +78,10 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
 
     app.get('/assets/app.css', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+    );
+
+    app.get('/assets/log-verify.js', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOG_VERIFY),
     );
 
     openapi.attach(app);

@@ -4,7 +4,7 @@ import type { getProof } from '../../domain/contributors/contributor.service.js'
 import type { PageRecord } from '../../domain/pages/record.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { recordJsonLd } from '../linked-data/schema-org.js';
-import { proofUrl, recordUrl } from '../urls.js';
+import { logProofUrl, proofUrl, recordUrl } from '../urls.js';
 import { renderDiff } from './diff.js';
 import { html } from './html.js';
 import type { PageOptions } from './layout.js';
@@ -57,6 +57,21 @@ ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? ht
   };
 }
 
+/**
+ * The contribution's entry in the transparency log, checked by /assets/log-verify.js in the reader's browser
+ * against the published key. Without JavaScript the links remain, for checking elsewhere (docs/transparency.md).
+ */
+function logSection(index: number, contributionId: number) {
+  return html`<section class="card" aria-labelledby="log-heading" data-log-index="${String(index)}" data-log-contribution="${String(contributionId)}" data-log-api="/v1/log">
+<h2 id="log-heading">In the public transparency log</h2>
+<p>This acceptance is entry <strong>${String(index)}</strong> of Credence’s append-only log of public changes. Anyone can check that it was not changed or removed since: the log’s checkpoints are signed, and the proof below ties this entry to them.</p>
+<p role="status" aria-live="polite" data-log-status>Your browser checks this proof when JavaScript is on; it is not checked yet.</p>
+<p class="hint">The check runs here, in your browser, with the log’s published key: it does not take this page’s word for it. <span data-log-details></span></p>
+<p><a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a></p>
+<script src="/assets/log-verify.js" defer></script>
+</section>`;
+}
+
 export function proofPage(siteUrl: string, p: Proof): PageOptions {
   const pageTitle = p.page_title || p.page_url;
   const named = p.submission_id === null;
@@ -107,6 +122,7 @@ ${sources.length > 0 ? html`<ol class="sources">${sources.map((s) => html`<li>${
 <dt>Decided</dt><dd>${date(decidedAt)}</dd>
 ${p.decision_note ? html`<dt>Note</dt><dd class="text">${p.decision_note}</dd>` : ''}
 ${p.request_id !== null ? html`<dt>Requested</dt><dd>Yes: in answer to a request by ${p.publisher_name}</dd>` : ''}
-</dl>`,
+</dl>
+${p.log_seq === null ? '' : logSection(Number(p.log_seq) - 1, p.id)}`,
   };
 }

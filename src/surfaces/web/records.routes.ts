@@ -13,6 +13,7 @@ import { ANNO_TYPE, contributionAnnotation, wantsAnnotation } from '../linked-da
 import { TrustRecord, presentTrustRecord } from '../integration-v1/record.presenter.js';
 import { QuoteOutput, VerdictOutput, presentQuote } from '../integration-v1/work.presenter.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
+import { LogLink, presentLogLink } from '../log-link.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
@@ -46,6 +47,7 @@ const Proof = Type.Object({
     decided_at: Type.String({ format: 'date-time' }),
     note: Nullable(Type.String()),
   }),
+  log: LogLink,
 });
 
 export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
@@ -119,6 +121,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
           decided_at: p.decided_at ?? p.accepted_at,
           note: p.decision_note,
         },
+        log: presentLogLink(site, p.log_seq),
       };
     },
   );

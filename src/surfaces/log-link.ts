@@ -1,0 +1,18 @@
+// The link from a published record (a contribution, a correction, a panel version) to its transparency-log entry,
+// the same on every surface.
+import Type from 'typebox';
+import { Nullable } from '../http/schemas.js';
+import { logProofUrl } from './urls.js';
+
+export const LogLink = Nullable(
+  Type.Object(
+    {
+      index: Type.Integer({ description: 'The entry’s index in the transparency log (its change’s seq − 1)' }),
+      proof_url: Type.String({ description: 'Its inclusion proof against the newest signed checkpoint' }),
+    },
+    { description: 'The transparency-log entry that published this; null for what was published before the log began' },
+  ),
+);
+
+export const presentLogLink = (siteUrl: string, seq: number | null | undefined) =>
+  seq === null || seq === undefined ? null : { index: Number(seq) - 1, proof_url: logProofUrl(siteUrl, Number(seq) - 1) };
