@@ -3,6 +3,7 @@
 // the public API, then with WebCrypto (1) checks the key's hash, (2) verifies the checkpoint's Ed25519 signature,
 // (3) hashes the entry (SHA-256 of 0x00 || bytes) and walks the proof up to the signed root (RFC 9162 §2.1.3.2).
 // Served as a file (/assets/log-verify.js), never inline.
+/* global TextEncoder, atob */
 (function () {
   'use strict';
   var box = document.querySelector('[data-log-index]');

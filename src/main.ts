@@ -14,6 +14,7 @@ import { verifyDomainByOperator } from './domain/publishers/publisher.service.js
 import { DEMO_PASSWORD } from './demo/demo-data.js';
 import { seedDemo } from './demo/seed.js';
 import { DomainError } from './domain/errors.js';
+import { VerifyFailure, verifyLog } from './audit/log-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
 
@@ -28,6 +29,9 @@ const HELP = `Usage: credence <verb> [options]
                                        verify a domain by hand for a publisher
   panels:issue FILE.json               create an expert panel statement from a JSON file, or issue its next
                                        version when its id exists (the same file again changes nothing)
+  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY]
+                                       check a transparency log from its public API: the whole log, or
+                                       consistency with a saved checkpoint; --save keeps today's checkpoint
 
 Settings come from the environment; see the README.`;
 
@@ -37,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return verb ? 0 : 1;
   }
+  // An auditor's check needs no settings, database or key of its own: only the log's public API.
+  if (verb === 'log:verify') return logVerify(rest);
   const config = loadConfig(process.env);
   switch (verb) {
     case 'serve': {
@@ -137,6 +143,23 @@ function refuseDemoInProduction(): void {
     `${line}\n!! DEMO DATA: every demo account shares the public password ${DEMO_PASSWORD}.\n` +
       `!! Anyone who can reach this server can log in as them. Never use --demo on a reachable server.\n${line}`,
   );
+}
+
+async function logVerify(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { url: { type: 'string' }, checkpoint: { type: 'string' }, save: { type: 'string' }, key: { type: 'string' } },
+  });
+  if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError('log:verify needs --url BASE (http or https)');
+  try {
+    await verifyLog({ url: values.url, checkpointFile: values.checkpoint, saveFile: values.save, key: values.key });
+    console.log('OK');
+    return 0;
+  } catch (err) {
+    if (!(err instanceof VerifyFailure)) throw err;
+    console.error(`FAILED: ${err.message}`);
+    return 1;
+  }
 }
 
 /** A `panels:issue` file, read, parsed and checked against the admin route's schema; every problem named. */
