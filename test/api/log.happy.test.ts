@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
+import { contributorKey, publisher, signup } from '../factories.js';
 import { addChanges } from '../transparency/changes.js';
 import * as rfc from '../transparency/rfc9162.js';
 
@@ -122,5 +123,66 @@ describe('the transparency log', () => {
     const r = all.rows[0]!;
     await sql`insert into changes (seq, created_at, kind, page_id, account_id, publisher_id, panel_id, body)
       values (${r.seq}, ${r.created_at}, ${r.kind}, ${r.page_id}, ${r.account_id}, ${r.publisher_id}, ${r.panel_id}, ${r.body})`.execute(db);
+  });
+
+  it('links accepted work, corrections and panel versions to entries whose proofs verify', async () => {
+    const pub = await publisher(t);
+    const author = await signup(t);
+    const url = `https://${pub.domain}/news/linked`;
+    const reg = await pub.api.post('/api/v1/pages', { url, title: 'Linked', topic: 'health', authors: [author.username] });
+    expect(reg.status, reg.text).toBe(201);
+    const fixer = await signup(t);
+    const key = await contributorKey(fixer);
+    const sub = await new Client(t.baseUrl, undefined, key).post('/api/v1/submissions', {
+      url,
+      role: 'correction',
+      summary: 'Fixes the year',
+      evidence: { before: 'in 2019', after: 'in 2021', reason: 'The journal says 2021', sources: ['https://journal.example/a'] },
+    });
+    expect(sub.status, sub.text).toBe(201);
+    const decided = await pub.api.post('/api/v1/submissions/decide', { submission_id: sub.body.data.id, decision: 'accept', note: 'Thanks' });
+    expect(decided.status, decided.text).toBe(200);
+    await integrate(t.runtime.deps);
+    const c = await published();
+
+    const record = await anon.get(`/v1/pages/record?url=${encodeURIComponent(url)}`);
+    expect(record.body.contributions.map((x: { role: string }) => x.role)).toEqual(['author', 'correction']);
+    for (const entry of record.body.contributions as { id: string; log: { index: number; proof_url: string } }[]) {
+      expect(entry.log.proof_url).toBe(`https://credence.test/v1/log/proof/inclusion?index=${entry.log.index}`);
+      const body = (await anon.get(`/v1/log/entries?start=${entry.log.index}&limit=1`)).body.data[0].body as string;
+      // The entry is about this contribution, and its proof leads to the signed root.
+      expect(JSON.parse(body).contribution.id).toBe(Number(entry.id.replace('ctb_', '')));
+      const proof = await anon.get(`/v1/log/proof/inclusion?index=${entry.log.index}`);
+      expect(rfc.checkInclusion(entry.log.index, c.size, rfc.leaf(Buffer.from(body)), proof.body.hashes.map(b64), c.root)).toBe(true);
+    }
+    // The same links on /api/v1, on the proof's JSON, and in the embed's full style.
+    const lookup = await anon.get(`/api/v1/pages/lookup?url=${encodeURIComponent(url)}`);
+    expect(lookup.body.data.contributors.correction[0].log).toEqual(record.body.contributions[1].log);
+    const proofJson = await anon.get(`/proofs/${record.body.contributions[1].id.replace('ctb_', '')}`);
+    expect(proofJson.body.log).toEqual(record.body.contributions[1].log);
+    const embed = await anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(url)}`);
+    expect(embed.body.html).toContain(`/v1/log/proof/inclusion?index=${record.body.contributions[1].log.index}`);
+
+    // A panel version links to its entry too.
+    const admin = await signup(t);
+    await sql`update accounts set is_admin = 1 where id = ${admin.id}`.execute(t.runtime.deps.db);
+    const statement = {
+      id: 'log-linked-panel',
+      topic: 'health',
+      question: 'Is it linked?',
+      answer: 'Yes.',
+      certainty: 'low-moderate',
+      vote: { agree: 1, dissent: 0 },
+      panel: [{ name: 'Dr. A', role: 'chair', vote: 'agree' }],
+      revisit_by: '2028-01-01',
+      reopen_triggers: ['new_study'],
+    };
+    const issued = await new Client(t.baseUrl, undefined, admin.token).post('/api/v1/admin/panels', statement);
+    expect(issued.status, issued.text).toBe(201);
+    await integrate(t.runtime.deps);
+    const panel = await anon.get('/v1/panels/log-linked-panel');
+    const entry = (await anon.get(`/v1/log/entries?start=${panel.body.log.index}&limit=1`)).body.data[0];
+    expect(entry.kind).toBe('panel.issued');
+    expect(JSON.parse(entry.body).panel).toEqual(expect.objectContaining({ id: 'log-linked-panel', version: 1 }));
   });
 });

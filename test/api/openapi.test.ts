@@ -29,6 +29,7 @@ describe('OpenAPI', () => {
         'GET /embed/demo',
         'GET /assets/app.css',
         'GET /assets/dashboard.js',
+        'GET /assets/log-verify.js',
         'OPTIONS /api/v1/embed/article/:id',
         'OPTIONS /api/v1/embed/by-url',
       ].sort(),

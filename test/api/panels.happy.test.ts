@@ -29,6 +29,8 @@ const STATEMENT_KEYS = [
   'current_version',
   'id',
   'issued_at',
+  // Added by the transparency log (issue 12): the entry that published the version.
+  'log',
   'panel',
   'question',
   'reopen_triggers',

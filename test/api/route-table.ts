@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { WebhookRelay } from '../../src/jobs/relay.js';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
+import { integrate } from '../../src/domain/transparency/log.service.js';
 import { Client, randomIp } from '../client.js';
 import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
@@ -314,6 +315,13 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/requests', auth: 'publisher', ok: [200], query: () => ({ page: '1' }) },
   { method: 'GET', path: '/v1/contributors/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
 
+  // The transparency log (issue 12): public; the world's sequencer pass has signed a checkpoint.
+  { method: 'GET', path: '/v1/log/checkpoint', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/log/key', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/log/proof/inclusion', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
+  { method: 'GET', path: '/v1/log/proof/consistency', auth: 'none', ok: [200], query: () => ({ first: '1' }) },
+  { method: 'GET', path: '/v1/log/entries', auth: 'none', ok: [200], query: () => ({ start: '0', limit: '10' }) },
+
   // Embeds: open to every origin, cached, not rate limited.
   {
     method: 'GET',
@@ -341,6 +349,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/healthz', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/app.css', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/dashboard.js', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/log-verify.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/api/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
@@ -515,6 +524,8 @@ export async function makeWorld(t: TestApp): Promise<World> {
     panelId: statement.id as string,
   };
   w.requestId = await openRequest(w);
+  // One pass of the transparency log's sequencer, so its checkpoint and proofs exist for the /v1/log rows.
+  await integrate(t.runtime.deps);
   return w;
 }
 

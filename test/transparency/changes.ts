@@ -6,9 +6,6 @@ import type { Db } from '../../src/domain/deps.js';
 
 /** Appends `count` entries with canonical JSON bodies; answers their seqs. */
 export async function addChanges(db: Db, count: number, kind = 'test.entry'): Promise<number[]> {
-  // TEMPORARY until issue 11's migration lands on this branch.
-  await sql`create table if not exists changes (seq integer primary key, created_at text not null, kind text not null,
-    page_id integer, account_id integer, publisher_id integer, panel_id text, body text not null)`.execute(db);
   const { rows } = await sql<{ m: number | string | null }>`select max(seq) as m from changes`.execute(db);
   let seq = Number(rows[0]?.m ?? 0);
   const out: number[] = [];

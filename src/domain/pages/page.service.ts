@@ -3,6 +3,7 @@ import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../err
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { appendChange, type PublicPublisher } from '../changes/change-log.js';
+import { linkContribution } from '../transparency/log.store.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
@@ -93,7 +94,11 @@ async function upsertPage(deps: Deps, publisherId: number, publisher: PublicPubl
       });
     }
     if (status !== 'skipped') await appendChange(trx, { kind: status === 'created' ? 'page.registered' : 'page.updated', ids: { pageId: id, publisherId }, data: { page: publicPage, publisher }, now });
-    for (const a of authorships) await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: id, accountId: a.accountId, publisherId }, data: { page: { id, url: url.url, title: page.title }, publisher, contribution: { id: a.id, role: 'author', summary: 'Wrote this page', accepted_at: now }, contributor: await store.findPublicContributorName(trx, a.accountId) }, now });
+    for (const a of authorships) {
+      const seq = await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: id, accountId: a.accountId, publisherId }, data: { page: { id, url: url.url, title: page.title }, publisher, contribution: { id: a.id, role: 'author', summary: 'Wrote this page', accepted_at: now }, contributor: await store.findPublicContributorName(trx, a.accountId) }, now });
+      // The record links to its entry in the transparency log (issue 12).
+      await linkContribution(trx, a.id, seq);
+    }
     return { status, id, url: url.url };
   });
 }

@@ -8,6 +8,7 @@ import { normaliseTopic } from '../accounts/rules.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendChange } from '../changes/change-log.js';
+import { linkPanelVersion } from '../transparency/log.store.js';
 import { appendEvent } from '../events/outbox.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
 import type { Certainty, PanelVote, ReopenTrigger, StatementContentInput, StatementInput, VersionInput } from './panel.schema.js';
@@ -91,7 +92,9 @@ async function recordIssue(
     },
     now: e.now,
   });
-  await appendChange(trx, { kind: 'panel.issued', ids: { panelId: e.slug }, data: { panel: { id: e.slug, version: e.version, topic: e.next.topic, question: e.next.question, issued_at: e.now } }, now: e.now });
+  const seq = await appendChange(trx, { kind: 'panel.issued', ids: { panelId: e.slug }, data: { panel: { id: e.slug, version: e.version, topic: e.next.topic, question: e.next.question, issued_at: e.now } }, now: e.now });
+  // The version links to its entry in the transparency log (issue 12).
+  await linkPanelVersion(trx, e.slug, e.version, seq);
 }
 
 const linked = (ids: (number | null)[]) => ids.filter((id): id is number => id !== null);

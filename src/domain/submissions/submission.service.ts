@@ -5,6 +5,7 @@ import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendChange } from '../changes/change-log.js';
+import { linkContribution } from '../transparency/log.store.js';
 import { appendEvent } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { parsePageUrl } from '../pages/url-keys.js';
@@ -251,7 +252,11 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
         await reopenRequest(trx, s.request_id, s.account_id, now);
       }
       await recomputeReputation(trx, [s.account_id], now);
-      if (contributionId !== null) await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: s.page_id, accountId: s.account_id, publisherId: s.publisher_id }, data: acceptedEntry(s, contributionId, now), now });
+      if (contributionId !== null) {
+        const seq = await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: s.page_id, accountId: s.account_id, publisherId: s.publisher_id }, data: acceptedEntry(s, contributionId, now), now });
+        // The record links to its entry in the transparency log (issue 12).
+        await linkContribution(trx, contributionId, seq);
+      }
       return { id: s.id, contributionId };
     });
     changed = true;

@@ -3,7 +3,7 @@
 //
 // Entry i (from 0) of the log is the `changes` row with seq = i + 1; its leaf is SHA-256(0x00 || body), the body
 // being the row's exact canonical JSON bytes.
-import { invalid, notFound } from '../../http/errors.js';
+import { invalid, notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './log.store.js';
 import {

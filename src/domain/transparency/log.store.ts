@@ -1,5 +1,4 @@
 // All SQL of the transparency log: the tree's stored nodes, its state row, checkpoints, and reads of `changes`.
-import { sql } from 'kysely';
 import type { Db } from '../deps.js';
 import { type NodeId, nodeKey } from './merkle.js';
 
@@ -62,15 +61,20 @@ export async function insertNodes(db: Db, nodes: { level: number; index: number;
 
 /** `changes` rows after `afterSeq`, in order. The table belongs to the change log (issue 11); this only reads it. */
 export async function readChanges(db: Db, afterSeq: number, limit: number): Promise<ChangeEntry[]> {
-  const { rows } = await sql<{ seq: number | string; created_at: string; kind: string; body: unknown }>`
-    select seq, created_at, kind, body from changes where seq > ${afterSeq} order by seq limit ${limit}`.execute(db);
+  const rows = await db
+    .selectFrom('changes')
+    .select(['seq', 'created_at', 'kind', 'body'])
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
   return rows.map((r) => ({ seq: Number(r.seq), created_at: r.created_at, kind: r.kind, body: asBuffer(r.body) }));
 }
 
 /** Whether `changes` has anything past `afterSeq` (the sequencer's cheap poll). */
 export async function hasChangesAfter(db: Db, afterSeq: number): Promise<boolean> {
-  const { rows } = await sql<{ seq: number }>`select seq from changes where seq > ${afterSeq} order by seq limit 1`.execute(db);
-  return rows.length > 0;
+  const row = await db.selectFrom('changes').select('seq').where('seq', '>', afterSeq).orderBy('seq').limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 export interface CheckpointRow {
@@ -106,4 +110,19 @@ export async function signingHistory(db: Db): Promise<{ verifier_key: string; fi
     .orderBy('first_at')
     .execute();
   return rows.map((r) => ({ verifier_key: r.verifier_key, first_size: Number(r.first_size), last_size: Number(r.last_size), first_at: String(r.first_at) }));
+}
+
+/** Links a contribution to the change entry that published it (in that entry's transaction). */
+export async function linkContribution(db: Db, contributionId: number, seq: number): Promise<void> {
+  await db.updateTable('contributions').set({ log_seq: seq }).where('id', '=', contributionId).execute();
+}
+
+/** Links a panel version to the change entry that published it (in that entry's transaction). */
+export async function linkPanelVersion(db: Db, slug: string, version: number, seq: number): Promise<void> {
+  await db
+    .updateTable('panel_versions')
+    .set({ log_seq: seq })
+    .where('version', '=', version)
+    .where('statement_id', '=', (eb) => eb.selectFrom('panel_statements').select('id').where('slug', '=', slug))
+    .execute();
 }

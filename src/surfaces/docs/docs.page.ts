@@ -9,7 +9,7 @@ type Op = {
   tags?: string[];
   parameters?: { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
   requestBody?: { content: { 'application/json': { schema: unknown } } };
-  responses: Record<string, { content?: { 'application/json': { schema: unknown } } }>;
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
   security?: Record<string, unknown>[];
 };
 
@@ -37,7 +37,10 @@ function renderDocument(doc: Record<string, unknown>, id: string): string {
           .filter(([status]) => status !== 'default')
           .map(
             ([status, r]) =>
-              `<details><summary>${escapeHtml(status)} response</summary><pre>${escapeHtml(JSON.stringify(r.content?.['application/json'].schema ?? {}, null, 2))}</pre></details>`,
+              // Most answers are JSON; the transparency log's checkpoint and key are text/plain as well.
+              Object.entries(r.content ?? { 'application/json': { schema: {} } })
+                .map(([media, c]) => `<details><summary>${escapeHtml(status)} response (${escapeHtml(media)})</summary><pre>${escapeHtml(JSON.stringify(c.schema ?? {}, null, 2))}</pre></details>`)
+                .join(''),
           )
           .join('');
         return `<section class="op"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
