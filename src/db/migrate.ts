@@ -20,7 +20,15 @@ export async function migrate(database: Database): Promise<string[]> {
     database.dialect === 'postgres'
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
       : undefined;
-  const migrator = new Migrator({ db: database.db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Migration numbers are handed out per piece of work and land in any order (0009 before 0007): a database that
+  // already ran a later number still runs an earlier one that lands after it. Each migration touches its own
+  // tables and columns, so their order among themselves does not matter.
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
