@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 
 import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
+import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { validatorCompiler } from './http/validation.js';
 import { OpenApiCollector } from './surfaces/docs/openapi.js';
 import { docsPage } from './surfaces/docs/docs.page.js';
@@ -14,6 +15,8 @@ import { web } from './surfaces/web/index.js';
 
 export const BODY_LIMIT = 5 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/** Errors raised before routing answer in the envelope of the surface the raw path falls in. */
+const envelopeFor = (url: string) => (url === API_PREFIX || /^\/api\/v1[/?]/.test(url) ? apiEnvelope : v1Envelope);
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -51,19 +54,25 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     // envelope of the surface the path falls in, and a request id, like every other answer.
     frameworkErrors: (error, req, reply) => {
       void reply.header('X-Request-Id', req.id);
-      const envelope = req.url.startsWith(`${API_PREFIX}/`) || req.url === API_PREFIX ? apiEnvelope : v1Envelope;
+      const envelope = envelopeFor(req.url);
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const body = envelope(new AppError(status, 'invalid_request', status === 414 ? 'A path parameter is too long' : 'The URL is malformed'));
       // Typed loosely: this runs before any route, so no route's reply schema applies.
       void (reply as FastifyReply).status(status).type('application/json; charset=utf-8').send(body);
     },
+    // Requests Node's parser refuses (an unknown method, a bad Content-Length, headers over 16 KB: 431).
+    clientErrorHandler: clientErrorHandler(envelopeFor),
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415, not parsed as a string.
   app.removeContentTypeParser('text/plain');
   const routes: BuiltApp['routes'] = [];
+  // Every method and path, so that the 404 handlers can answer 405 with Allow for a known path.
+  const methods = new MethodTable();
+  app.decorate('methodTable', methods);
   app.addHook('onRoute', (route) => {
+    for (const method of ([] as string[]).concat(route.method)) methods.add(method, route.url);
     const config = route.config as { hidden?: boolean; html?: boolean } | undefined;
     const hidden = Boolean(config?.hidden || config?.html);
     for (const method of ([] as string[]).concat(route.method)) {

@@ -24,13 +24,18 @@ declare module 'fastify' {
 }
 
 /** The credential in `X-API-Key` or `Authorization: Bearer`, if any; a malformed header is an error. */
+// Both headers at once must name the same credential: were one of them ignored, a bad credential would pass
+// unnoticed beside a good one, and which one acts would depend on a precedence nobody documents.
 export function presentedCredential(req: FastifyRequest): string | DomainError | null {
   const header = req.headers['x-api-key'];
-  if (typeof header === 'string' && header.length > 0) return header.trim();
+  const apiKey = typeof header === 'string' && header.trim().length > 0 ? header.trim() : null;
   const authz = req.headers.authorization;
-  if (!authz) return null;
+  if (!authz) return apiKey;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
   if (!m?.[1]) return unauthorized('The Authorization header must be "Bearer <API key or session token>"');
+  if (apiKey !== null && apiKey !== m[1]) {
+    return unauthorized('X-API-Key and Authorization name different credentials; send one of them');
+  }
   return m[1];
 }
 

@@ -69,9 +69,22 @@ export function errorHandler(envelope: Envelope) {
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by buildApp: which methods each registered path takes. */
+    methodTable?: { allowed(path: string): string[] };
+  }
+}
+
+/** No route: 405 with `Allow` when the path exists under other methods, else 404. */
 export function notFoundHandler(envelope: Envelope) {
-  return (req: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .status(404)
-      .send(envelope(new AppError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`)));
+  return (req: FastifyRequest, reply: FastifyReply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const allowed = req.server.methodTable?.allowed(path) ?? [];
+    if (allowed.length > 0) {
+      const message = `${req.method} is not allowed on ${path}; it takes ${allowed.join(', ')}`;
+      return reply.status(405).header('Allow', allowed.join(', ')).send(envelope(new AppError(405, 'invalid_request', message)));
+    }
+    return reply.status(404).send(envelope(new AppError(404, 'not_found', `No route ${req.method} ${path}`)));
+  };
 }

@@ -166,6 +166,11 @@ const BAD_CREDENTIALS: BadCredential[] = [
   { name: 'an expired key (X-API-Key)', headers: () => ({ 'x-api-key': bad.expiredKey }), code: 'key_expired' },
   { name: 'an ended session (after logout)', headers: () => ({ authorization: `Bearer ${bad.endedSession}` }), code: 'unauthorized' },
   { name: 'an expired session (30 days)', headers: () => ({ authorization: `Bearer ${bad.expiredSession}` }), code: 'unauthorized' },
+  // Both headers: a bad one is refused whichever it is, even beside a good one (issue 15).
+  { name: 'a good session (X-API-Key) and a bad Bearer', headers: () => ({ 'x-api-key': w.owner.token, authorization: `Bearer cred_live_${hex64()}` }), code: 'unauthorized' },
+  { name: 'a bad X-API-Key and a good session (Bearer)', headers: () => ({ 'x-api-key': `cred_live_${hex64()}`, authorization: `Bearer ${w.owner.token}` }), code: 'unauthorized' },
+  { name: 'a revoked X-API-Key and a good session (Bearer)', headers: () => ({ 'x-api-key': bad.revokedKey, authorization: `Bearer ${w.owner.token}` }), code: 'unauthorized' },
+  { name: 'a good session (X-API-Key) and a malformed Authorization', headers: () => ({ 'x-api-key': w.owner.token, authorization: 'Basic YWxhZGRpbjpvcGVuc2VzYW1l' }), code: 'unauthorized' },
 ];
 
 /** The shared helper: every auth case, for one authenticated route. */
