@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../test/harness.js';
 import type { DB } from '../db/schema.js';
 import { planDemo } from './demo-plan.js';
 import { seedDemo } from './seed.js';
+import { WORK_END_BEFORE } from './work.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -134,5 +135,23 @@ describe('the demo work', () => {
     expect(v1.body.contributions).toContainEqual(expect.objectContaining({ role: 'correction', change: expect.objectContaining({ to: correction.change_to }) }));
     const market = await new Client(t.baseUrl).get('/api/v1/review-requests');
     expect(market.body.meta.total).toBeGreaterThan(10);
+  });
+
+  it('dates no work after the dataset’s reference date, and none before its page was registered', async () => {
+    await seed();
+    const db = t.runtime.deps.db;
+    const latest = async (table: 'contributions' | 'submissions' | 'requests' | 'events', column: 'accepted_at' | 'created_at') =>
+      Date.parse((await db.selectFrom(table).select((eb) => eb.fn.max<string>(column as never).as('m')).executeTakeFirstOrThrow()).m);
+    expect(await latest('contributions', 'accepted_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
+    expect(await latest('submissions', 'created_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
+    expect(await latest('requests', 'created_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
+    expect(await latest('events', 'created_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
+    const early = await db
+      .selectFrom('contributions as c')
+      .innerJoin('pages as p', 'p.id', 'c.page_id')
+      .select(['p.url', 'c.accepted_at', 'p.created_at'])
+      .whereRef('c.accepted_at', '<', 'p.created_at')
+      .execute();
+    expect(early).toEqual([]);
   });
 });

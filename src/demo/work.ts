@@ -14,7 +14,12 @@ import { DEMO_CONTRIBUTORS } from './demo-data.js';
 import { type DemoPage, planDemo } from './demo-plan.js';
 import { createPrng } from './prng.js';
 
-const START = Date.parse('2026-11-02T09:00:00.000Z');
+// The work runs from START, one to five hours a step, and ends some days before the demo's reference date
+// (2026-11-21, the last page is registered on 2026-11-16): no accepted work is dated in the future of the dataset,
+// and work only touches pages registered before it starts (both held by seed.test.ts).
+export const WORK_START = '2026-10-18T09:00:00.000Z';
+export const WORK_END_BEFORE = '2026-11-21T00:00:00.000Z';
+const START = Date.parse(WORK_START);
 const HOUR = 3_600_000;
 
 /** What a correction fixes, by topic: a figure, a name or a date misread, with the source that shows it. */
@@ -87,7 +92,7 @@ export async function seedDemoWork(deps: Deps, log: (line: string) => void): Pro
     const pub = await findPublisherBySlug(deps.db, publisher.slug);
     const ownerId = ids.get(publisher.owner.username);
     if (!pub || ownerId === undefined) continue;
-    const pages = plan.pages.filter((p) => p.publisher === publisher.slug);
+    const pages = plan.pages.filter((p) => p.publisher === publisher.slug && p.registeredAt < WORK_START);
     for (let i = 0; i < STEPS.length; i++) {
       const step = STEPS[i]!;
       const page = pages[(i * 7 + 3) % pages.length]!;

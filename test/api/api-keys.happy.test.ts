@@ -34,6 +34,19 @@ describe('API keys', () => {
     expect(JSON.stringify(row)).not.toContain(key);
   });
 
+  it('lists keys newest first, with meta and paging (SPEC §8)', async () => {
+    const u = await signup(t);
+    for (const name of ['one', 'two', 'three']) expect((await u.client.post('/api/v1/account/api-keys', { name, publisher: null })).status).toBe(201);
+    const all = await u.client.get('/api/v1/account/api-keys');
+    expect(all.body.meta).toEqual({ total: 3, page: 1, per_page: 20 });
+    expect(all.body.data.map((k: { name: string }) => k.name)).toEqual(['three', 'two', 'one']);
+    const second = await u.client.get('/api/v1/account/api-keys?page=2&per_page=2');
+    expect(second.body).toMatchObject({ success: true, meta: { total: 3, page: 2, per_page: 2 } });
+    expect(second.body.data.map((k: { name: string }) => k.name)).toEqual(['one']);
+    expect((await u.client.get('/api/v1/account/api-keys?per_page=500')).body.meta.per_page).toBe(100);
+    expect((await u.client.get('/api/v1/account/api-keys?page=0')).status).toBe(400);
+  });
+
   it('makes a publisher key for the only publication, a contributor key on request', async () => {
     const u = await signup(t);
     await u.client.post('/api/v1/account/publishers', { name: 'Solo', slug: `solo-${u.id}` });

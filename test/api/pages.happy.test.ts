@@ -144,6 +144,21 @@ describe('records', () => {
     expect(v1.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
   });
 
+  it('agrees on a registered page with no accepted work: has_record false, and /v1 404 (no record yet)', async () => {
+    const url = `https://${pub.domain}/quiet/page`;
+    expect((await pub.api.post('/api/v1/pages', { url, title: 'Quiet' })).status).toBe(201);
+    const res = await lookup(url);
+    expect(res.body.data).toMatchObject({ has_record: false, registered: true, title: 'Quiet', contributors: {} });
+    const v1 = await v1Record(url);
+    expect(v1.status, v1.text).toBe(404);
+    expect(v1.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    // Naming an author makes the record, on both surfaces at once (the cache is invalidated by the write).
+    const author = await signup(t);
+    await pub.api.post('/api/v1/pages', { url, title: 'Quiet', authors: [author.username] });
+    expect((await lookup(url)).body.data.has_record).toBe(true);
+    expect((await v1Record(url)).status).toBe(200);
+  });
+
   it('refuses a missing or bad url with 400 in each envelope', async () => {
     const v1Missing = await anon.get('/v1/pages/record');
     expect(v1Missing.status).toBe(400);
@@ -160,7 +175,8 @@ describe('records', () => {
 
   it('shows a page as unverified once its domain verification lapses', async () => {
     const other = await publisher(t);
-    const reg = await other.api.post('/api/v1/pages', { url: `https://${other.domain}/lapse`, title: 'Lapse' });
+    const writer = await signup(t);
+    const reg = await other.api.post('/api/v1/pages', { url: `https://${other.domain}/lapse`, title: 'Lapse', authors: [writer.username] });
     expect((await anon.get(`/api/v1/articles/${reg.body.data.id}`)).body.data.status).toBe('verified');
     // Another publisher proves control of the domain: the first one's verification lapses.
     const newcomer = await publisher(t, { domain: `x-${other.domain}` });

@@ -72,10 +72,11 @@ describe('a correction from request to public record', () => {
   });
 
   it('nothing pending is public', async () => {
+    // Registered, with pending work only: no record yet on either surface (issue 15).
     const v1 = await anon.get(`/v1/pages/record?url=${encodeURIComponent(url())}`);
-    expect(v1.body.contributions).toEqual([]);
+    expect(v1.status, v1.text).toBe(404);
     const lookup = await anon.get(`/api/v1/pages/lookup?url=${encodeURIComponent(url())}`);
-    expect(lookup.body.data.has_record).toBe(false);
+    expect(lookup.body.data).toMatchObject({ has_record: false, registered: true });
   });
 
   it('the publisher reads the inbox with the evidence and accepts', async () => {

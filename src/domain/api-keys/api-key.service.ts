@@ -49,6 +49,14 @@ export async function createApiKey(deps: Deps, accountId: number, input: CreateK
 
 export const listApiKeys = (deps: Deps, accountId: number) => store.listApiKeys(deps.db, accountId);
 
+export async function pageApiKeys(deps: Deps, accountId: number, page: number, perPage: number) {
+  const [total, items] = await Promise.all([
+    store.countApiKeys(deps.db, accountId),
+    store.listApiKeysPage(deps.db, accountId, perPage, (page - 1) * perPage),
+  ]);
+  return { total, items };
+}
+
 export async function revokeApiKey(deps: Deps, accountId: number, id: number) {
   const key = await store.findApiKey(deps.db, accountId, id);
   if (!key) throw notFound('API key');

@@ -42,6 +42,15 @@ export type ApiKeyRow = Awaited<ReturnType<typeof listApiKeys>>[number];
 export const listApiKeys = (db: Db, accountId: number) =>
   keyWithPublisher(db).where('k.account_id', '=', accountId).orderBy('k.id', 'desc').execute();
 
+/** One page of an account's keys, newest first (GET /api/v1/account/api-keys, SPEC §8). */
+export const listApiKeysPage = (db: Db, accountId: number, limit: number, offset: number) =>
+  keyWithPublisher(db).where('k.account_id', '=', accountId).orderBy('k.id', 'desc').limit(limit).offset(offset).execute();
+
+export async function countApiKeys(db: Db, accountId: number): Promise<number> {
+  const row = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number | string>().as('n')).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export const findApiKey = (db: Db, accountId: number, id: number) =>
   keyWithPublisher(db).where('k.account_id', '=', accountId).where('k.id', '=', id).executeTakeFirst();
 

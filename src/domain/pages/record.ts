@@ -12,6 +12,12 @@ export interface PageRecord {
   contributions: RecordContributionRow[];
 }
 
+/**
+ * A page "has a record" once it has accepted work (or named authors): both seeds' words, one rule. A registered page
+ * without any is `has_record: false` on the /api/v1 lookup and 404 "no record yet" on /v1/pages/record (issue 15).
+ */
+export const hasRecord = (record: PageRecord | null): record is PageRecord => record !== null && record.contributions.length > 0;
+
 /** Records for many pages in three queries, whatever the number of pages. */
 export async function buildRecords(db: Db, pages: PageRow[]): Promise<PageRecord[]> {
   if (pages.length === 0) return [];

@@ -9,7 +9,7 @@ import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import type { Deps } from '../../domain/deps.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
-import { IdParam, Nullable, Ok, StringEnum } from '../../http/schemas.js';
+import { ApiList, IdParam, Nullable, Ok, PageQuery, StringEnum, pagination } from '../../http/schemas.js';
 import { AccountData, ApiKeyData, DomainData, presentAccount, presentApiKey, presentDomain } from './account.presenter.js';
 
 export const ProfileBody = Type.Object(
@@ -167,12 +167,13 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
     '/account/api-keys',
     {
       preValidation: [sessionOnly],
-      schema: { tags, summary: 'The caller’s API keys (never their secrets)', response: { 200: Ok(Type.Array(ApiKeyData)) } },
+      schema: { tags, summary: 'The caller’s API keys, newest first (never their secrets)', querystring: PageQuery, response: { 200: ApiList(ApiKeyData) } },
     },
     async (req) => {
-      const keys = await apiKeys.listApiKeys(deps, sessionOf(req).accountId);
+      const { page, perPage } = pagination(req.query);
+      const { total, items } = await apiKeys.pageApiKeys(deps, sessionOf(req).accountId, page, perPage);
       const now = deps.clock.now();
-      return { success: true as const, data: keys.map((k) => presentApiKey(k, now)) };
+      return { success: true as const, data: items.map((k) => presentApiKey(k, now)), meta: { total, page, per_page: perPage } };
     },
   );
 

@@ -1,6 +1,6 @@
 // The /api/v1 page trust record (lookup, /articles/{id}, /pages items). Field by field, never a spread row.
 import Type from 'typebox';
-import type { PageRecord } from '../../domain/pages/record.js';
+import { type PageRecord, hasRecord } from '../../domain/pages/record.js';
 import { Nullable } from '../../http/schemas.js';
 import { LogLink, presentLogLink } from '../log-link.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
@@ -52,7 +52,7 @@ export function presentTrustRecord(siteUrl: string, url: string, record: PageRec
     url: page.url,
     title: page.title,
     topic: page.topic,
-    has_record: record.contributions.length > 0,
+    has_record: hasRecord(record),
     registered: true,
     status: record.verified ? 'verified' : 'unverified',
     record_url: recordUrl(siteUrl, page.id),

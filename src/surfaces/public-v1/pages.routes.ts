@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
+import { hasRecord } from '../../domain/pages/record.js';
 import { optional } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
 import { RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
@@ -21,7 +22,8 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The page record: every accepted contribution to a page',
         description:
           'With `format=jsonld` or `Accept: application/ld+json`, the record as schema.org JSON-LD (`application/ld+json`): ' +
-          'the page as a NewsArticle with its authors, editors and contributors, corrections and reviews (docs/decisions.md).',
+          'the page as a NewsArticle with its authors, editors and contributors, corrections and reviews (docs/decisions.md). ' +
+          'A page nobody registered, and a registered page with no accepted work yet, have no record: 404.',
         querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), format: Type.Optional(RecordFormat) }),
         response: { 200: V1PageRecord },
       },
@@ -31,15 +33,16 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
       if (wantsJsonLd(req.headers.accept, req.query.format)) {
         const body = await deps.recordCache.getOrLoad(`record-jsonld:${req.query.url}`, async () => {
           const { record } = await pages.lookupByUrl(deps, req.query.url);
-          return record ? jsonLdText(recordJsonLd(deps.config.siteUrl, record)) : null;
+          return hasRecord(record) ? jsonLdText(recordJsonLd(deps.config.siteUrl, record)) : null;
         });
         if (body === null) throw notFound('Record for this URL');
         return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
       }
-      // Cached finished answers, as for the /api/v1 lookup; an unknown page is cached as null and answered 404.
+      // Cached finished answers, as for the /api/v1 lookup. An unknown page, and a registered page without accepted
+      // work (no record yet: the lookup's has_record false), are cached as null and answered 404.
       const body = await deps.recordCache.getOrLoad(`record-json:${req.query.url}`, async () => {
         const { record } = await pages.lookupByUrl(deps, req.query.url);
-        return record ? JSON.stringify(presentV1Record(deps.config.siteUrl, record)) : null;
+        return hasRecord(record) ? JSON.stringify(presentV1Record(deps.config.siteUrl, record)) : null;
       });
       if (body === null) throw notFound('Record for this URL');
       return sendSerialised(reply, body);
