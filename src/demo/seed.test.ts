@@ -84,7 +84,7 @@ describe('seedDemo', () => {
     expect(second[0]).toMatch(/^demo data already present/);
     expect(await counts()).toEqual(after);
     expect(await work()).toEqual(workAfter);
-  });
+  }, 180_000);
 
   it('serves a seeded page’s record over HTTP', async () => {
     const page = plan.pages.find((p) => p.authors.length > 0)!;

@@ -27,6 +27,8 @@ async function publicPaths(): Promise<string[]> {
   const db = t.runtime.deps.db;
   const pages = await db.selectFrom('pages').select(['id', 'url']).orderBy('id').limit(40).execute();
   const contributions = await db.selectFrom('contributions').select('id').orderBy('id', 'desc').limit(40).execute();
+  // A page without accepted work has no /v1 record yet (404); its lookup and its page still show.
+  const withRecord = new Set((await db.selectFrom('contributions').select('page_id').distinct().execute()).map((r) => r.page_id));
   const accounts = await db.selectFrom('accounts').select(['id', 'username']).execute();
   const publishers = await db.selectFrom('publishers').select('slug').execute();
   const requests = await db.selectFrom('requests').select('id').execute();
@@ -42,7 +44,7 @@ async function publicPaths(): Promise<string[]> {
     '/api/v1/contributors?topic=health&per_page=100',
     ...pages.flatMap((p) => [
       `/api/v1/pages/lookup?url=${enc(p.url)}`,
-      `/v1/pages/record?url=${enc(p.url)}`,
+      ...(withRecord.has(p.id) ? [`/v1/pages/record?url=${enc(p.url)}`] : []),
       `/api/v1/articles/${p.id}`,
       `/records/${p.id}`,
       `/api/v1/embed/by-url?url=${enc(p.url)}`,
