@@ -53,6 +53,8 @@ function renderDocument(doc: Record<string, unknown>, id: string): string {
 }
 
 export function docsPage(app: FastifyInstance, siteUrl: string, collectors: OpenApiCollector[]) {
+  // People type the address with a slash too; it is the same page, not a JSON 404.
+  app.get('/docs/', { config: { hidden: true } }, async (_req, reply) => reply.redirect('/docs', 301));
   app.get('/docs', { config: { hidden: true } }, async (_req, reply) => {
     const body = collectors.map((c, i) => renderDocument(c.document(siteUrl), `doc-${i}`)).join('\n');
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>

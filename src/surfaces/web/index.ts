@@ -84,6 +84,11 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
       reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOG_VERIFY),
     );
 
+    // Browsers ask for it on every first visit; there is no icon, and "none" is not an error worth a JSON 404.
+    app.get('/favicon.ico', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
+      reply.status(204).header('cache-control', 'public, max-age=86400').send(),
+    );
+
     openapi.attach(app);
     recordRoutes(app, deps);
     embedScriptRoute(app);
