@@ -24,6 +24,8 @@ describe('OpenAPI', () => {
       [
         'GET /api/v1/openapi.json',
         'GET /docs',
+        'GET /docs/',
+        'GET /favicon.ico',
         'GET /healthz',
         'GET /v1/openapi.json',
         'GET /embed/demo',
