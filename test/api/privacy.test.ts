@@ -3,6 +3,7 @@
 // appears in any of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
+import { integrate } from '../../src/domain/transparency/log.service.js';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
@@ -12,6 +13,8 @@ let secrets: string[];
 beforeAll(async () => {
   t = await startTestApp({ rateLimitAllowlist: ['0.0.0.0/0'] });
   await seedDemo(t.runtime.deps, () => {});
+  // The transparency log over everything the seed published, so its entries and proofs are read too.
+  await integrate(t.runtime.deps);
   anon = new Client(t.baseUrl);
   const db = t.runtime.deps.db;
   const accounts = await db.selectFrom('accounts').select(['email', 'password_hash']).execute();
@@ -33,6 +36,7 @@ async function publicPaths(): Promise<string[]> {
   const publishers = await db.selectFrom('publishers').select('slug').execute();
   const requests = await db.selectFrom('requests').select('id').execute();
   const statements = await db.selectFrom('panel_statements').select('slug').execute();
+  const logSize = Number((await db.selectFrom('log_state').select('tree_size').executeTakeFirstOrThrow()).tree_size);
   const enc = encodeURIComponent;
   return [
     '/',
@@ -54,6 +58,10 @@ async function publicPaths(): Promise<string[]> {
     ...publishers.flatMap((p) => [`/api/v1/publishers/${p.slug}`, `/publishers/${p.slug}`]),
     ...requests.map((r) => `/api/v1/review-requests/${r.id}`),
     ...statements.flatMap((s) => [`/v1/panels/${s.slug}`, `/panels/${s.slug}`]),
+    '/v1/log/checkpoint',
+    '/v1/log/key',
+    ...Array.from({ length: Math.ceil(logSize / 1000) }, (_, i) => `/v1/log/entries?start=${i * 1000}&limit=1000`),
+    ...(logSize > 0 ? [`/v1/log/proof/inclusion?index=${logSize - 1}`, '/v1/log/proof/consistency?first=1'] : []),
   ];
 }
 
