@@ -2,7 +2,7 @@
 // registered, so a route cannot exist without being described (test/openapi.test.ts holds us to it).
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { contributorCaller, optional, publisherCaller, sessionOnly, signedIn } from '../../http/auth.js';
-import { ErrorBody } from '../../http/schemas.js';
+import { ERROR_CODES } from '../../domain/errors.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[] };
 
@@ -69,10 +69,23 @@ export class OpenApiCollector {
       const item = (paths[path] ??= inside ? {} : { servers: [{ url: serverUrl }] });
       item[method] = this.operation(route);
     }
+    const errorBody = {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: [...ERROR_CODES], description: 'SPEC §6; stable, for programs' },
+        message: { type: 'string', description: 'For people; may change' },
+        details: {
+          type: 'array',
+          description: 'Validation errors: one entry per field at fault',
+          items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    };
     const errorSchema =
       this.opts.errorEnvelope === 'api'
-        ? { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: ErrorBody } }
-        : { type: 'object', required: ['error'], properties: { error: ErrorBody } };
+        ? { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: errorBody } }
+        : { type: 'object', required: ['error'], properties: { error: errorBody } };
     return {
       openapi: '3.1.0',
       info: { title: this.opts.title, version: this.opts.version, description: this.opts.description },
@@ -81,6 +94,8 @@ export class OpenApiCollector {
       ...(this.webhooks.size > 0 ? { webhooks: this.webhookItems() } : {}),
       components: {
         schemas: { Error: errorSchema },
+        headers: HEADERS,
+        responses: errorResponses(),
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`cred_live_…`) or a session token' },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -94,11 +109,17 @@ export class OpenApiCollector {
     for (const [name, w] of this.webhooks) {
       items[name] = {
         post: {
+          operationId: `webhook${name.split(/[^A-Za-z0-9]+/).map((x) => x[0]!.toUpperCase() + x.slice(1)).join('')}`,
           summary: w.summary,
           ...(w.description ? { description: w.description } : {}),
           parameters: w.headers.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
           requestBody: { required: true, content: { 'application/json': { schema: clean(w.body) } } },
-          responses: { '2XX': { description: 'Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried' } },
+          responses: {
+            '2XX': { description: 'Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried' },
+            '4XX': { description: 'Not acknowledged: retried on the schedule (docs/webhooks.md)' },
+          },
+          // The receiver checks the signature headers, not a credential of ours.
+          security: [],
         },
       };
     }
@@ -118,18 +139,35 @@ export class OpenApiCollector {
       const content = forms.length > 1 && forms.some(([m]) => m !== 'application/json')
         ? Object.fromEntries(forms.map(([m, s]) => [m, { schema: clean(s) }]))
         : { [forms[0]![0] as string]: { schema: clean(body) } };
-      responses[status] = { description: status.startsWith('2') ? 'Success' : 'Error', content };
+      const limited = !(route.config as { unlimited?: boolean } | undefined)?.unlimited;
+      responses[status] = {
+        description: status.startsWith('2') ? 'Success' : 'Error',
+        headers: limited ? LIMITED_HEADERS : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        content,
+      };
     }
-    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     const guards = ([] as unknown[]).concat(route.preValidation ?? []);
+    const limited = !(route.config as { unlimited?: boolean } | undefined)?.unlimited;
+    const authenticated = guards.some((g) => g === sessionOnly || g === signedIn || g === publisherCaller || g === contributorCaller);
+    // Every error the operation can answer, each with the one error schema: what any request can meet (a bad
+    // request, headers too large, HTTPS required), then what its credential, path, body and limit add.
+    const errors: string[] = ['400', '403', '431'];
+    if (authenticated || guards.includes(optional)) errors.push('401');
+    if (schema.params) errors.push('404');
+    if (route.method !== 'GET' && authenticated) errors.push('404', '409');
+    if (schema.body) errors.push('413', '415');
+    if (limited) errors.push('429');
+    for (const status of [...new Set(errors)].sort()) responses[status] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
+    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     const security = guards.includes(sessionOnly)
       ? [{ bearer: [] }]
       : guards.includes(signedIn) || guards.includes(publisherCaller) || guards.includes(contributorCaller)
         ? [{ bearer: [] }, { apiKeyHeader: [] }]
         : guards.includes(optional)
-          ? [{}]
-          : undefined;
+          ? [{}, { bearer: [] }, { apiKeyHeader: [] }]
+          : [];
     return {
+      operationId: operationIdOf(String(route.method), route.url, this.opts.prefix),
       ...(schema.tags ? { tags: schema.tags } : {}),
       ...(schema.summary ? { summary: schema.summary } : {}),
       ...(guards.includes(sessionOnly) ? { description: 'Needs a session token; an API key gets 403 session_required.' } : {}),
@@ -142,6 +180,54 @@ export class OpenApiCollector {
 }
 
 export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** `GET /api/v1/account/api-keys/:id` → `getAccountApiKeysById`: stable, unique per document, readable in clients. */
+export function operationIdOf(method: string, url: string, prefix: string): string {
+  const path = url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url;
+  const words = path
+    .split('/')
+    .filter(Boolean)
+    .flatMap((seg) => (seg.startsWith(':') ? ['by', seg.slice(1)] : seg.split(/[^A-Za-z0-9]+/)))
+    .filter(Boolean);
+  const camel = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return `${method.toLowerCase()}${camel || 'Root'}`;
+}
+
+const HEADERS = {
+  'X-Request-Id': { description: 'The id of this request; quote it when reporting a problem (the log line has it)', schema: { type: 'string' } },
+  'RateLimit-Policy': { description: 'The bucket: `"<name>";q=<capacity>;w=<seconds to refill>` (IETF httpapi rate-limit headers)', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left: `"<name>";r=<remaining>;t=<seconds to full>`', schema: { type: 'string' } },
+  'Retry-After': { description: 'Whole seconds until a request can succeed, at least 1', schema: { type: 'integer', minimum: 1 } },
+};
+const LIMITED_HEADERS = {
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
+
+const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
+  '400': { name: 'BadRequest', description: 'The request is invalid: `invalid_request`, `invalid_url` or `missing_parameter`, naming the field' },
+  '401': { name: 'Unauthorized', description: 'No valid credential: `unauthorized`, `key_revoked` or `key_expired`' },
+  '403': { name: 'Forbidden', description: '`forbidden`, `page_not_verified`, `session_required`, or `https_required` without HTTPS' },
+  '404': { name: 'NotFound', description: '`not_found`: nothing by that id, or not the caller’s' },
+  '409': { name: 'Conflict', description: '`conflict` or `already_decided`' },
+  '413': { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is over 5 MB' },
+  '415': { name: 'UnsupportedMediaType', description: '`invalid_request`: send the body as application/json' },
+  '429': { name: 'TooManyRequests', description: '`rate_limited`: wait `Retry-After` seconds' },
+  '431': { name: 'HeadersTooLarge', description: '`invalid_request`: the request headers are over 16 KB' },
+};
+
+function errorResponses(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
+    out[r.name] = {
+      description: r.description,
+      headers: status === '429' ? { ...LIMITED_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
 
 function paramsOf(schema: Schema | undefined, where: 'path' | 'query'): unknown[] {
   const objects = schema ? ((schema.allOf as Schema[] | undefined) ?? [schema]) : [];

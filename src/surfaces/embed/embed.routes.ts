@@ -25,7 +25,7 @@ const EmbedQuery = {
     StringEnum(['json', 'js', 'jsonld'] as const, {
       description:
         '`js` returns a script that injects the block where it is included; `jsonld` returns the record as a ready ' +
-        '`<script type="application/ld+json">` element (schema.org) to paste into the page, as text/html',
+        'script element of type `application/ld+json` (schema.org) to paste into the page, as text/html',
     }),
   ),
 };
@@ -55,7 +55,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The attribution block of a page, by id (CORS-open, cached 5 minutes, ETag)',
         params: IdParam,
         querystring: Type.Object(EmbedQuery),
-        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String() }, { description: 'With format=js: a script; with format=jsonld: a <script type="application/ld+json"> element' }) },
+        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String() }, { description: 'With format=js: a script; with format=jsonld: a script element of type application/ld+json' }) },
       },
     },
     async (req, reply) => {
@@ -73,7 +73,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         tags,
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
         querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), ...EmbedQuery }),
-        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() }, { description: 'With format=js: a script; with format=jsonld: a <script type="application/ld+json"> element' }) },
+        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() }, { description: 'With format=js: a script; with format=jsonld: a script element of type application/ld+json' }) },
       },
     },
     async (req, reply) => {
