@@ -5,7 +5,7 @@
 // not written: nothing on the read path reads them.
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/deps.js';
-import { signup, updateOwnProfile } from '../src/domain/accounts/account.service.js';
+import { createAccount, updateOwnProfile } from '../src/domain/accounts/account.service.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
 import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 import { recomputeReputation } from '../src/domain/reputation/reputation.store.js';
@@ -49,7 +49,7 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
     for (let i = 0; i < people.length; i += 4) {
       await Promise.all(
         people.slice(i, i + 4).map(async (p) => {
-          const r = await signup(deps, { email: demoEmail(p.username), password: 'bench-password-123', name: p.name, username: p.username });
+          const r = await createAccount(deps, { email: demoEmail(p.username), password: 'bench-password-123', name: p.name, username: p.username });
           await updateOwnProfile(deps, r.user_id, { summary: p.summary, topics: p.topics });
           ids.set(p.username, r.user_id);
         }),

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { testConfig } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/deps.js';
-import { signup } from '../src/domain/accounts/account.service.js';
+import { createAccount } from '../src/domain/accounts/account.service.js';
 import { appendEvent } from '../src/domain/events/outbox.js';
 import { registerPages } from '../src/domain/pages/page.service.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
@@ -80,7 +80,7 @@ const quiet = { error: (obj: object, msg: string) => console.error(msg, obj), in
 
 async function setup(rt: Runtime, endpoints: number, port: number, tag: string) {
   const deps = rt.deps;
-  const user = await signup(deps, { email: `${tag}@bench.test`, password: 'bench-password-123', name: tag, username: tag });
+  const user = await createAccount(deps, { email: `${tag}@bench.test`, password: 'bench-password-123', name: tag, username: tag });
   const pub = await createPublisher(deps, user.user_id, { name: tag, slug: tag });
   await verifyDomainByOperator(deps, tag, `${tag}.example`);
   for (let i = 0; i < endpoints; i++) {

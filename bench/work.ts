@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/deps.js';
-import { signup } from '../src/domain/accounts/account.service.js';
+import { createAccount } from '../src/domain/accounts/account.service.js';
 import { createApiKey } from '../src/domain/api-keys/api-key.service.js';
 import { registerPages } from '../src/domain/pages/page.service.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
@@ -90,11 +90,11 @@ async function main(): Promise<void> {
   try {
     console.log('building the fixture');
     await buildContributors(rt, Number(values.contributors));
-    const owner = await signup(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
+    const owner = await createAccount(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
     await createPublisher(rt.deps, owner.user_id, { name: 'Bench', slug: 'bench' });
     await verifyDomainByOperator(rt.deps, 'bench', 'bench.example');
     const { secret } = await createApiKey(rt.deps, owner.user_id, { name: 'bench', publisher: 'bench' });
-    const worker = await signup(rt.deps, { email: 'worker@bench.example', password: 'bench-password-1', name: 'Worker', username: 'bench-worker' });
+    const worker = await createAccount(rt.deps, { email: 'worker@bench.example', password: 'bench-password-1', name: 'Worker', username: 'bench-worker' });
     const [page] = await registerPages(rt.deps, (await rt.deps.db.selectFrom('publishers').select('id').where('slug', '=', 'bench').executeTakeFirstOrThrow()).id, [
       { index: 0, ok: true, value: { url: 'https://bench.example/decide', title: 'Decide', topic: 'health' } },
     ]);

@@ -110,8 +110,10 @@ describe('a serve process killed with SIGKILL', () => {
   it('is set up over HTTP: a publisher with a verified domain, a key, both kinds of webhook, a contributor', async () => {
     const signup = async (username: string) => {
       const res = await client().post('/api/v1/auth/signup', { email: `${username}@crash.test`, password: 'correct horse battery', name: username, username });
-      expect(res.status, res.text).toBe(201);
-      return res.body.data.token as string;
+      expect(res.status, res.text).toBe(202);
+      const login = await client().post('/api/v1/auth/login', { email: `${username}@crash.test`, password: 'correct horse battery' });
+      expect(login.status, login.text).toBe(200);
+      return login.body.data.token as string;
     };
     const owner = await signup('crash-owner');
     const slug = 'crash-daily';

@@ -23,8 +23,11 @@ export async function signup(t: TestApp, over: Partial<{ username: string; name:
   const password = 'correct horse battery';
   const anon = new Client(t.baseUrl);
   const res = await anon.post('/api/v1/auth/signup', { email, password, name: over.name ?? `Name ${username}`, username });
-  expect(res.status, res.text).toBe(201);
-  return { id: res.body.data.user_id, username, email, password, token: res.body.data.token, client: anon.as(res.body.data.token) };
+  expect(res.status, res.text).toBe(202);
+  // Sign-up starts no session (it answers the same for a taken email): log in, as a client would.
+  const login = await anon.post('/api/v1/auth/login', { email, password });
+  expect(login.status, login.text).toBe(200);
+  return { id: login.body.data.user_id, username, email, password, token: login.body.data.token, client: anon.as(login.body.data.token) };
 }
 
 export interface TestPublisher {

@@ -46,6 +46,22 @@ export interface PublisherMembersTable {
   created_at: string;
 }
 
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  last_failure_at: string;
+  locked_until: string | null;
+}
+
+export interface PublisherInvitationsTable {
+  id: Generated<number>;
+  publisher_id: number;
+  account_id: number;
+  role: 'owner' | 'editor';
+  invited_by: number;
+  created_at: string;
+}
+
 export interface DomainsTable {
   id: Generated<number>;
   publisher_id: number;
@@ -356,6 +372,8 @@ export interface DB {
   log_nodes: LogNodesTable;
   log_state: LogStateTable;
   log_checkpoints: LogCheckpointsTable;
+  login_throttle: LoginThrottleTable;
+  publisher_invitations: PublisherInvitationsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -13,27 +13,41 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('signup', () => {
-  it('creates an account and a 30-day session', async () => {
+  it('creates an account, starts no session, and the account logs in next with a 30-day session', async () => {
     const res = await anon.post('/api/v1/auth/signup', {
       email: 'Ada@Example.test',
       password: 'a long enough password',
       name: 'Ada Lovelace',
       username: 'ada',
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(202);
     expect(res.body.success).toBe(true);
-    expect(res.body.data).toMatchObject({ username: 'ada' });
-    expect(res.body.data.token).toMatch(/^cred_sess_/);
-    expect(res.body.data.expires_at).toBe('2026-12-21T10:00:00.000Z');
-    const me = await anon.as(res.body.data.token).get('/api/v1/account');
+    expect(res.body.data).toEqual({ username: 'ada', message: expect.any(String) });
+    const login = await anon.post('/api/v1/auth/login', { email: 'ada@example.test', password: 'a long enough password' });
+    expect(login.status).toBe(200);
+    expect(login.body.data.token).toMatch(/^cred_sess_/);
+    expect(login.body.data.expires_at).toBe('2026-12-21T10:00:00.000Z');
+    const me = await anon.as(login.body.data.token).get('/api/v1/account');
     expect(me.body.data).toMatchObject({ email: 'ada@example.test', username: 'ada', name: 'Ada Lovelace', publishers: [] });
   });
 
-  it('refuses a taken email or username with 409', async () => {
+  it('answers a taken email exactly as a new one, and changes nothing (emails are private)', async () => {
     const u = await signup(t);
-    const byEmail = await anon.post('/api/v1/auth/signup', { email: u.email.toUpperCase(), password: 'xxxxxxxxxxxx', name: 'X', username: 'other-name' });
-    expect(byEmail.status).toBe(409);
-    expect(byEmail.body.error.code).toBe('conflict');
+    const taken = await anon.post('/api/v1/auth/signup', { email: u.email.toUpperCase(), password: 'xxxxxxxxxxxx', name: 'X', username: 'other-name' });
+    const fresh = await anon.post('/api/v1/auth/signup', { email: 'fresh@mail.test', password: 'xxxxxxxxxxxx', name: 'X', username: 'third-name' });
+    expect(taken.status).toBe(fresh.status);
+    expect(Object.keys(taken.body.data)).toEqual(Object.keys(fresh.body.data));
+    expect(taken.body.data.message).toBe(fresh.body.data.message);
+    expect([...taken.headers.keys()].filter((h) => h !== 'x-request-id' && h !== 'date' && !h.startsWith('ratelimit'))).toEqual(
+      [...fresh.headers.keys()].filter((h) => h !== 'x-request-id' && h !== 'date' && !h.startsWith('ratelimit')),
+    );
+    // The owner's password still works; the one the second sign-up gave does not.
+    expect((await anon.post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(200);
+    expect((await anon.post('/api/v1/auth/login', { email: u.email, password: 'xxxxxxxxxxxx' })).status).toBe(401);
+  });
+
+  it('refuses a taken username with 409 (usernames are public)', async () => {
+    const u = await signup(t);
     const byName = await anon.post('/api/v1/auth/signup', { email: 'new@mail.test', password: 'xxxxxxxxxxxx', name: 'X', username: u.username });
     expect(byName.status).toBe(409);
     expect(byName.body.error.message).toContain('username');
@@ -87,16 +101,97 @@ describe('login and logout', () => {
     expect(res.body.error.code).toBe('unauthorized');
   });
 
-  it('rate-limits failed logins per account', async () => {
+  it('slows one address guessing one account, with growing delays, without locking the person out', async () => {
     const u = await signup(t);
-    const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const res = await anon.from(`10.1.1.${i + 1}`).post('/api/v1/auth/login', { email: u.email, password: 'wrong password' });
-      statuses.push(res.status);
-      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const attacker = anon.from('10.66.0.1');
+    const wrong = () => attacker.post('/api/v1/auth/login', { email: u.email, password: 'wrong password' });
+    for (let i = 0; i < 4; i++) expect((await wrong()).status).toBe(401);
+    // The 5th failure sets a 1 s wait; the next attempt inside it is refused without being counted.
+    expect((await wrong()).status).toBe(401);
+    const held = await wrong();
+    expect(held.status).toBe(429);
+    expect(held.body.error.code).toBe('rate_limited');
+    expect(held.headers.get('retry-after')).toBe('1');
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      t.clock.advance(Number((await wrong()).headers.get('retry-after') ?? 0) * 1000 + 1000);
+      const r = await wrong();
+      expect(r.status).toBe(401);
+      const again = await wrong();
+      expect(again.status).toBe(429);
+      waits.push(Number(again.headers.get('retry-after')));
     }
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(10)).toEqual([429, 429]);
+    expect(waits).toEqual([2, 4, 8, 16]);
+    // The person, from their own address, is not locked out, even with the right password now.
+    expect((await anon.from('10.66.0.2').post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(200);
+    // And even the guessing address gets in with the right password once its wait is over, which clears its count.
+    t.clock.advance(17_000);
+    expect((await attacker.post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(200);
+    expect((await wrong()).status).toBe(401);
+    expect((await wrong()).status).toBe(401);
+  });
+
+  it('slows one address trying many accounts', async () => {
+    const from = anon.from('10.67.0.1');
+    for (let i = 0; i < 20; i++) {
+      expect((await from.post('/api/v1/auth/login', { email: `nobody-${i}@mail.test`, password: 'wrong password' })).status).toBe(401);
+    }
+    const held = await from.post('/api/v1/auth/login', { email: 'nobody-x@mail.test', password: 'wrong password' });
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another address is unaffected.
+    expect((await anon.from('10.67.0.2').post('/api/v1/auth/login', { email: 'nobody-x@mail.test', password: 'wrong password' })).status).toBe(401);
+  });
+});
+
+describe('password and sessions', () => {
+  it('changes the password given the current one, ending every other session', async () => {
+    const u = await signup(t);
+    const other = await anon.post('/api/v1/auth/login', { email: u.email, password: u.password });
+    const bad = await u.client.post('/api/v1/account/password', { current_password: 'not it at all', new_password: 'a brand new password' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('current_password');
+    const short = await u.client.post('/api/v1/account/password', { current_password: u.password, new_password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.body.error.details[0].field).toBe('new_password');
+    const ok = await u.client.post('/api/v1/account/password', { current_password: u.password, new_password: 'a brand new password' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toEqual({ other_sessions_ended: 1 });
+    expect((await u.client.get('/api/v1/account')).status).toBe(200);
+    expect((await anon.as(other.body.data.token).get('/api/v1/account')).status).toBe(401);
+    expect((await anon.post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(401);
+    expect((await anon.post('/api/v1/auth/login', { email: u.email, password: 'a brand new password' })).status).toBe(200);
+  });
+
+  it('logs out everywhere', async () => {
+    const u = await signup(t);
+    const other = await anon.post('/api/v1/auth/login', { email: u.email, password: u.password });
+    const res = await u.client.post('/api/v1/auth/logout-everywhere');
+    expect(res.status).toBe(200);
+    expect(res.body.data.sessions_ended).toBe(2);
+    expect((await u.client.get('/api/v1/account')).status).toBe(401);
+    expect((await anon.as(other.body.data.token).get('/api/v1/account')).status).toBe(401);
+  });
+
+  it('rehashes an older hash at the next log-in, transparently', async () => {
+    const u = await signup(t);
+    const { hashPassword } = await import('../../src/domain/accounts/password.js');
+    await t.runtime.deps.db.updateTable('accounts').set({ password_hash: await hashPassword(u.password, 10) }).where('id', '=', u.id).execute();
+    expect((await anon.post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(200);
+    const row = await t.runtime.deps.db.selectFrom('accounts').select('password_hash').where('id', '=', u.id).executeTakeFirstOrThrow();
+    expect(row.password_hash.startsWith(`scrypt$${2 ** t.config.scryptLogN}$8$1$`)).toBe(true);
+    expect((await anon.post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(200);
+  });
+
+  it('hashes at N = 2^17, r = 8, p = 1 outside tests', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    expect(loadConfig({ NODE_ENV: 'production' }).scryptLogN).toBe(17);
+    const { hashPassword, verifyPassword, needsRehash } = await import('../../src/domain/accounts/password.js');
+    const h = await hashPassword('a long enough password');
+    expect(h.startsWith('scrypt$131072$8$1$')).toBe(true);
+    expect(await verifyPassword('a long enough password', h)).toBe(true);
+    expect(needsRehash(h)).toBe(false);
+    expect(needsRehash(await hashPassword('x', 14))).toBe(true);
   });
 });
 

@@ -518,7 +518,11 @@ describe('every response of this file', () => {
       if (e.method === 'POST' && (e.path === '/api/v1/auth/signup' || e.path === '/api/v1/auth/login')) {
         if (typeof req?.password === 'string') passwords.add(req.password);
         if (typeof req?.email === 'string' && e.status < 300) emails.add(req.email.toLowerCase());
-        if (e.status < 300) sessionAt.set(res.data.token, { at: i, email: String(req.email).toLowerCase() });
+        // Sign-up starts no session (issue 15); log-in does.
+        if (e.status < 300 && typeof res?.data?.token === 'string') sessionAt.set(res.data.token, { at: i, email: String(req.email).toLowerCase() });
+      }
+      if (e.method === 'POST' && e.path === '/api/v1/account/password') {
+        for (const f of ['current_password', 'new_password']) if (typeof req?.[f] === 'string' && req[f].length >= 10) passwords.add(req[f]);
       }
     });
     expect(keyAt.size).toBeGreaterThan(5);

@@ -80,7 +80,7 @@ export const unique = () => randomBytes(4).toString('hex');
 
 export const ROUTES: RouteSpec[] = [
   // Sessions and who is calling.
-  { method: 'POST', path: '/api/v1/auth/signup', auth: 'none', ok: [201], body: () => signupBody() },
+  { method: 'POST', path: '/api/v1/auth/signup', auth: 'none', ok: [202], body: () => signupBody() },
   {
     method: 'POST',
     path: '/api/v1/auth/login',
@@ -89,6 +89,21 @@ export const ROUTES: RouteSpec[] = [
     body: (w) => ({ email: w.owner.email, password: w.owner.password }),
   },
   { method: 'POST', path: '/api/v1/auth/logout', auth: 'session', ok: [200], endsSession: true },
+  { method: 'POST', path: '/api/v1/auth/logout-everywhere', auth: 'session', ok: [200], endsSession: true },
+  {
+    method: 'POST',
+    path: '/api/v1/account/password',
+    auth: 'session',
+    ok: [200],
+    // The founder's one session makes the change (and stays); the password is reset first, so every call is valid.
+    as: (w) => w.founder.token,
+    body: async (w) => {
+      const { hashPassword } = await import('../../src/domain/accounts/password.js');
+      const hash = await hashPassword(w.founder.password, w.t.config.scryptLogN);
+      await w.t.runtime.deps.db.updateTable('accounts').set({ password_hash: hash }).where('id', '=', w.founder.id).execute();
+      return { current_password: w.founder.password, new_password: `new ${unique()} password` };
+    },
+  },
   { method: 'GET', path: '/api/v1/whoami', auth: 'signedIn', ok: [200] },
 
   // The account (session only).
@@ -483,10 +498,9 @@ async function newKeyId(w: World): Promise<number> {
 }
 
 /** A fresh session of `owner` (for routes that end the session they are called with). */
+/** A session of an account of its own: ending it (or every session of its account) touches nobody else. */
 export async function freshSession(w: World): Promise<string> {
-  const res = await new Client(w.t.baseUrl, randomIp()).post('/api/v1/auth/login', { email: w.owner.email, password: w.owner.password });
-  expect(res.status, res.text).toBe(200);
-  return res.body.data.token as string;
+  return (await signup(w.t)).token;
 }
 
 export async function makeWorld(t: TestApp): Promise<World> {

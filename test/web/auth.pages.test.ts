@@ -12,17 +12,49 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('sign up, log in, log out', () => {
-  it('signs up with a form and gets an HttpOnly, SameSite=Lax session cookie', async () => {
+  it('signs up with a form, answers the log-in form, and logging in sets an HttpOnly, SameSite=Lax session cookie', async () => {
     const b = new FormClient(t.baseUrl);
     await b.get('/signup');
     const res = await b.post('/signup', { name: 'Ada', username: 'ada-web', email: 'ada@web.test', password: 'long enough password' });
-    expect(res.status).toBe(303);
-    expect(res.location).toBe('/me?done=welcome');
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('credence_session='))!;
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('value="ada@web.test"');
+    expect(b.cookie('credence_session')).toBeUndefined();
+    const login = await b.post('/login?next=%2Fme%3Fdone%3Dwelcome', { email: 'ada@web.test', password: 'long enough password' });
+    expect(login.status).toBe(303);
+    expect(login.location).toBe('/me?done=welcome');
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('credence_session='))!;
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Lax');
     expect(cookie).not.toContain('Secure');
     expect(b.cookie('credence_session')).toMatch(/^cred_sess_/);
+  });
+
+  it('answers a taken email exactly as a new one (emails are private); a taken username is said', async () => {
+    const one = new FormClient(t.baseUrl);
+    await one.get('/signup');
+    const fresh = await one.post('/signup', { name: 'Em', username: 'em-web', email: 'em@web.test', password: 'long enough password' });
+    const two = new FormClient(t.baseUrl);
+    await two.get('/signup');
+    const taken = await two.post('/signup', { name: 'Em', username: 'em-web-2', email: 'EM@web.test', password: 'long enough password' });
+    expect(taken.status).toBe(fresh.status);
+    const strip = (h: string) => h.replace(/name="_csrf" value="[^"]+"/g, '').replace(/value="[^"]*@web.test"/gi, '');
+    expect(strip(taken.text)).toBe(strip(fresh.text));
+    const three = new FormClient(t.baseUrl);
+    await three.get('/signup');
+    const name = await three.post('/signup', { name: 'Em', username: 'em-web', email: 'other@web.test', password: 'long enough password' });
+    expect(name.status).toBe(409);
+    expect(name.text).toContain('id="f-username-error"');
+  });
+
+  it('sends Retry-After with the 429 log-in page', async () => {
+    const b = new FormClient(t.baseUrl);
+    const headers = { 'x-forwarded-for': '10.77.0.1' };
+    await b.get('/login', headers);
+    let last = { status: 0, headers: new Headers(), text: '' };
+    for (let i = 0; i < 6; i++) last = await b.post('/login', { email: 'nobody@web.test', password: 'not the password' }, { headers });
+    expect(last.status).toBe(429);
+    expect(last.headers.get('retry-after')).toBe('1');
+    expect(last.text).toContain('role="alert"');
   });
 
   it('shows field errors next to the fields, keeping what was typed (not the password)', async () => {
@@ -42,6 +74,7 @@ describe('sign up, log in, log out', () => {
     const b = new FormClient(t.baseUrl);
     await b.get('/signup');
     await b.post('/signup', { name: 'Cy', username: 'cy-web', email: 'cy@web.test', password: 'long enough password' });
+    await b.post('/login', { email: 'cy@web.test', password: 'long enough password' });
     await b.post('/logout', {});
     expect(b.cookie('credence_session')).toBeUndefined();
     await b.get('/login?next=/requests');
@@ -105,8 +138,7 @@ describe('next, after logging in (issue 15 item 5)', () => {
     const b = new FormClient(t.baseUrl);
     await b.get('/signup');
     await b.post('/signup', { name: 'Nx', username: 'next-fuzz', email: 'next@web.test', password: 'long enough password' });
-    await b.post('/logout', {});
-    for (const next of CASES.slice(0, 8)) {
+    for (const next of CASES.slice(0, 60)) {
       // Every byte percent-encoded (a lone surrogate becomes U+FFFD, as a browser would send it).
       const query = `?next=${[...Buffer.from(next)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
       const c = new FormClient(t.baseUrl);
@@ -125,5 +157,34 @@ describe('next, after logging in (issue 15 item 5)', () => {
     const raw = await c.post('/login?next=/%E3%80%82', { email: 'next@web.test', password: 'long enough password' });
     expect(raw.status).toBe(303);
     expect(raw.location).toBe('/%E3%80%82');
+  });
+});
+
+describe('password and sessions at /me/security', () => {
+  it('changes the password and logs out everywhere', async () => {
+    const b = new FormClient(t.baseUrl);
+    await b.get('/signup');
+    await b.post('/signup', { name: 'Pw', username: 'pw-web', email: 'pw@web.test', password: 'long enough password' });
+    await b.post('/login', { email: 'pw@web.test', password: 'long enough password' });
+    const other = new FormClient(t.baseUrl);
+    await other.get('/login');
+    await other.post('/login', { email: 'pw@web.test', password: 'long enough password' });
+    expect((await other.get('/me')).status).toBe(200);
+
+    expect((await b.get('/me/security')).status).toBe(200);
+    const wrong = await b.post('/me/security/password', { current_password: 'not the password', new_password: 'a new long password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('id="f-current_password-error"');
+    await b.get('/me/security');
+    const ok = await b.post('/me/security/password', { current_password: 'long enough password', new_password: 'a new long password' });
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe('/me/security?done=changed');
+    expect((await b.get('/me')).status).toBe(200);
+    expect((await other.get('/me')).status).toBe(303);
+
+    await b.get('/me/security');
+    const out = await b.post('/me/security/logout-everywhere', {});
+    expect(out.status).toBe(303);
+    expect((await b.get('/me')).status).toBe(303);
   });
 });

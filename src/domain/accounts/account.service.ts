@@ -1,11 +1,12 @@
 // Sign-up, log-in, sessions and the account's own profile (SPEC §5, §16).
-import { conflict, invalid, notFound, rateLimited, unauthorized } from '../errors.js';
+import { conflict, DomainError, invalid, notFound, unauthorized } from '../errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { newSessionToken, sha256 } from '../tokens.js';
 import * as store from './account.store.js';
-import { DUMMY_HASH, hashPassword, verifyPassword } from './password.js';
+import { checkThrottle, recordFailure, recordSuccess, throttleKeys } from './login-throttle.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password.js';
 import { normaliseEmail, normaliseTopic, SESSION_DAYS } from './rules.js';
 import { listMemberships } from '../publishers/publisher.store.js';
 import { publicContributor, recomputeReputation } from '../reputation/reputation.store.js';
@@ -23,10 +24,16 @@ export interface Session {
   expires_at: string;
 }
 
-export async function signup(deps: Deps, input: SignupInput, opts: { admin?: boolean } = {}) {
+/**
+ * Make an account (operators, the demo data, and sign-up below). A taken username is a 409 (usernames are public);
+ * a taken email is a 409 here too, which only callers that may know it see. `passwordHash`: a hash made already
+ * (the demo accounts share one public password, hashed once).
+ */
+export async function createAccount(deps: Deps, input: SignupInput, opts: { admin?: boolean; passwordHash?: string } = {}) {
   const email = normaliseEmail(input.email);
   const username = input.username.toLowerCase();
-  const password_hash = await hashPassword(input.password);
+  const password_hash = opts.passwordHash ?? (await hashPassword(input.password, deps.config.scryptLogN));
+  if (await store.findAccountByUsername(deps.db, username)) throw conflict(`The username ${username} is taken`);
   let accountId: number;
   const now = isoNow(deps.clock);
   try {
@@ -38,12 +45,32 @@ export async function signup(deps: Deps, input: SignupInput, opts: { admin?: boo
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     const taken = await store.findAccountByUsername(deps.db, username);
-    throw taken ? conflict(`The username ${username} is taken`) : conflict('An account with this email already exists');
+    throw taken ? conflict(`The username ${username} is taken`) : new EmailTaken();
   }
   // A new account joins the contributor directory.
   deps.recordCache.invalidateAll();
-  const session = await startSession(deps, accountId);
-  return { user_id: accountId, username, ...session };
+  return { user_id: accountId, username };
+}
+
+class EmailTaken extends DomainError {
+  constructor() {
+    super('conflict', 'An account with this email already exists');
+  }
+}
+
+/**
+ * Sign-up (SPEC §16, issue 15): the same answer whether or not the email is registered already, since emails are
+ * private. Nothing is made for a taken email, and no session is started either way: the new account logs in next,
+ * and a log-in is throttled. A taken *username* is still a 409: usernames are public.
+ */
+export async function signup(deps: Deps, input: SignupInput): Promise<{ username: string }> {
+  const username = input.username.toLowerCase();
+  try {
+    await createAccount(deps, input);
+  } catch (err) {
+    if (!(err instanceof EmailTaken)) throw err;
+  }
+  return { username };
 }
 
 async function startSession(deps: Deps, accountId: number): Promise<Session> {
@@ -59,25 +86,48 @@ async function startSession(deps: Deps, accountId: number): Promise<Session> {
   return { token, expires_at };
 }
 
-// Per account and per address, so neither one password nor one attacker can be ground down (SPEC §5).
-const LOGIN_PER_ACCOUNT = { name: 'login-account', capacity: 10, rate: 1 / 30 };
-const LOGIN_PER_IP = { name: 'login-ip', capacity: 30, rate: 1 / 10 };
-
 export async function login(deps: Deps, input: { email: string; password: string }, ip: string) {
   const email = normaliseEmail(input.email);
-  for (const [key, policy] of [
-    [`login:account:${sha256(email)}`, LOGIN_PER_ACCOUNT],
-    [`login:ip:${ip}`, LOGIN_PER_IP],
-  ] as const) {
-    const r = await deps.rateLimiter.limit(key, policy);
-    if (!r.allowed) throw rateLimited(r.retryAfterSeconds);
-  }
+  const keys = throttleKeys(email, ip);
+  await checkThrottle(deps, keys);
   const account = await store.findAccountByEmail(deps.db, email);
   // Compare against a dummy hash for an unknown email so the answer takes the same time either way.
-  const ok = await verifyPassword(input.password, account?.password_hash ?? DUMMY_HASH);
-  if (!account || !ok) throw unauthorized('The email or password is wrong');
+  const ok = await verifyPassword(input.password, account?.password_hash ?? dummyHash(deps.config.scryptLogN));
+  if (!account || !ok) {
+    await recordFailure(deps, keys);
+    throw unauthorized('The email or password is wrong');
+  }
+  await recordSuccess(deps, keys);
+  // A hash made at an older cost is replaced now, while the password is at hand.
+  if (needsRehash(account.password_hash, deps.config.scryptLogN)) {
+    await store.setPasswordHash(deps.db, account.id, await hashPassword(input.password, deps.config.scryptLogN), isoNow(deps.clock));
+  }
   const session = await startSession(deps, account.id);
   return { user_id: account.id, username: account.username, ...session };
+}
+
+/**
+ * A new password, given the current one. Every other session of the account ends (whoever else held one is out);
+ * the session making the change stays.
+ */
+export async function changePassword(deps: Deps, accountId: number, sessionId: number, input: { current_password: string; new_password: string }) {
+  const account = await store.findAccountById(deps.db, accountId);
+  if (!account) throw notFound('Account');
+  if (!(await verifyPassword(input.current_password, account.password_hash))) throw invalid('current_password', 'is not your current password');
+  if (input.new_password === input.current_password) throw invalid('new_password', 'must differ from the current password');
+  const hash = await hashPassword(input.new_password, deps.config.scryptLogN);
+  const now = isoNow(deps.clock);
+  let ended = 0;
+  await deps.db.transaction().execute(async (trx) => {
+    await store.setPasswordHash(trx, accountId, hash, now);
+    ended = await store.endSessions(trx, accountId, now, sessionId);
+  });
+  return { other_sessions_ended: ended };
+}
+
+/** "Log out everywhere": every live session of the account ends, the caller's own included. */
+export async function logoutEverywhere(deps: Deps, accountId: number) {
+  return { sessions_ended: await store.endSessions(deps.db, accountId, isoNow(deps.clock)) };
 }
 
 /** The live session a token names (not ended, not expired), or null. The one rule for API and cookie sessions. */
@@ -130,6 +180,6 @@ export async function createAdmin(deps: Deps, input: SignupInput): Promise<{ use
     await store.setAdmin(deps.db, existing.id);
     return { user_id: existing.id, created: false };
   }
-  const r = await signup(deps, input, { admin: true });
+  const r = await createAccount(deps, input, { admin: true });
   return { user_id: r.user_id, created: true };
 }

@@ -64,3 +64,15 @@ export async function endSession(db: Db, sessionId: number, accountId: number, n
     .where('ended_at', 'is', null)
     .execute();
 }
+
+export async function setPasswordHash(db: Db, accountId: number, hash: string, now: string): Promise<void> {
+  await db.updateTable('accounts').set({ password_hash: hash, updated_at: now }).where('id', '=', accountId).execute();
+}
+
+/** End every live session of an account, but `except` (the caller's own); how many ended. */
+export async function endSessions(db: Db, accountId: number, now: string, except?: number): Promise<number> {
+  let q = db.updateTable('sessions').set({ ended_at: now }).where('account_id', '=', accountId).where('ended_at', 'is', null);
+  if (except !== undefined) q = q.where('id', '!=', except);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -30,6 +30,18 @@ const SessionData = Type.Object({
   token: Type.String({ description: 'Session token: send as `Authorization: Bearer <token>`' }),
   expires_at: Type.String({ format: 'date-time' }),
 });
+const SignupData = Type.Object({
+  username: Type.String(),
+  message: Type.String({ description: 'The same sentence either way' }),
+});
+export const SIGNUP_MESSAGE = 'If this email address was not registered yet, the account is ready: log in with it. Otherwise nothing has changed.';
+export const PasswordBody = Type.Object(
+  {
+    current_password: Type.String({ maxLength: PASSWORD_MAX }),
+    new_password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+  },
+  { additionalProperties: false },
+);
 const WhoamiData = Type.Object({
   authenticated: Type.Boolean(),
   user_id: Type.Integer(),
@@ -47,14 +59,16 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [optional],
       schema: {
         tags: ['auth'],
-        summary: 'Create an account and start a session',
+        summary: 'Create an account; then log in',
+        description:
+          'The answer is the same whether or not the email is registered already (emails are private): 202 and no session. Log in next with `POST /auth/login`. A taken username is a 409 (usernames are public).',
         body: SignupBody,
-        response: { 201: Ok(SessionData) },
+        response: { 202: Ok(SignupData) },
       },
     },
     async (req, reply) => {
-      const data = await accounts.signup(deps, req.body);
-      return reply.status(201).send({ success: true as const, data });
+      const { username } = await accounts.signup(deps, req.body);
+      return reply.status(202).send({ success: true as const, data: { username, message: SIGNUP_MESSAGE } });
     },
   );
 
@@ -77,6 +91,36 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       const s = sessionOf(req);
       await accounts.logout(deps, s.accountId, s.sessionId);
       return { success: true as const, data: { logged_out: true } };
+    },
+  );
+
+  app.post(
+    '/auth/logout-everywhere',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags: ['auth'],
+        summary: 'End every session of the account, this one included',
+        response: { 200: Ok(Type.Object({ sessions_ended: Type.Integer() })) },
+      },
+    },
+    async (req) => ({ success: true as const, data: await accounts.logoutEverywhere(deps, sessionOf(req).accountId) }),
+  );
+
+  app.post(
+    '/account/password',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags: ['account'],
+        summary: 'Change the password; every other session ends',
+        body: PasswordBody,
+        response: { 200: Ok(Type.Object({ other_sessions_ended: Type.Integer() })) },
+      },
+    },
+    async (req) => {
+      const s = sessionOf(req);
+      return { success: true as const, data: await accounts.changePassword(deps, s.accountId, s.sessionId, req.body) };
     },
   );
 

@@ -4,7 +4,7 @@ import * as accounts from '../../domain/accounts/account.service.js';
 import type { Deps } from '../../domain/deps.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
-import { LoginBody, SignupBody } from '../integration-v1/auth.routes.js';
+import { LoginBody, SIGNUP_MESSAGE, SignupBody } from '../integration-v1/auth.routes.js';
 import { html } from './html.js';
 import { csrfField } from './layout.js';
 import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, safeNext, sendPage, str } from './kit.js';
@@ -44,21 +44,26 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
     const checked = validSignup(values);
     if (!checked.ok) return signupPage(req, reply, values, fieldErrorsOf(checked.error.details), 400);
     try {
-      const session = await accounts.signup(deps, checked.value);
-      startWebSession(req, reply, session.token);
-      return reply.redirect('/me?done=welcome', 303);
+      await accounts.signup(deps, checked.value);
     } catch (err) {
-      if (err instanceof DomainError && statusOf(err) === 409) {
-        const key = err.message.includes('username') ? 'username' : 'email';
-        return signupPage(req, reply, values, { [key]: err.message }, 409);
-      }
+      // Only a taken username comes back: a taken email is answered like a new one (emails are private).
+      if (err instanceof DomainError && statusOf(err) === 409) return signupPage(req, reply, values, { username: err.message }, 409);
       throw err;
     }
+    // The same page whether or not the email was registered: the log-in form, the address filled in.
+    return loginPage(req, reply, values.email, '', 200, { notice: SIGNUP_MESSAGE, next: '/me?done=welcome' });
   });
 
-  const loginPage = (req: Parameters<typeof pageContext>[1], reply: Parameters<typeof pageContext>[2], email = '', error = '', status = 200) => {
+  const loginPage = (
+    req: Parameters<typeof pageContext>[1],
+    reply: Parameters<typeof pageContext>[2],
+    email = '',
+    error = '',
+    status = 200,
+    opts: { notice?: string; next?: string } = {},
+  ) => {
     const ctx = pageContext(deps, req, reply);
-    const next = safeNext((req.query as Record<string, unknown>).next, '');
+    const next = opts.next ?? safeNext((req.query as Record<string, unknown>).next, '');
     return sendPage(
       deps,
       req,
@@ -66,6 +71,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
       {
         title: 'Log in',
         body: html`<h1>Log in</h1>
+${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
 ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
 <form method="post" action="/login${next ? `?next=${encodeURIComponent(next)}` : ''}" class="stack">${csrfField(ctx)}
 ${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email' })}
@@ -89,6 +95,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
       startWebSession(req, reply, session.token);
     } catch (err) {
       if (err instanceof DomainError && (statusOf(err) === 401 || statusOf(err) === 429)) {
+        if (err.retryAfterSeconds !== undefined) void reply.header('retry-after', String(err.retryAfterSeconds));
         return loginPage(req, reply, values.email, err.message, statusOf(err));
       }
       throw err;

@@ -17,17 +17,19 @@ import { DomainError, type ErrorDetail, statusOf } from '../../http/errors.js';
 import { IdParam } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
 import { ApiKeyBody, ProfileBody } from '../integration-v1/account.routes.js';
+import { PasswordBody } from '../integration-v1/auth.routes.js';
 import { SubmissionItem } from '../integration-v1/submissions.routes.js';
 import { html, raw, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
 import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
-import type { WebUser } from './session.js';
+import { endWebSession, type WebUser } from './session.js';
 import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
 import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
 
 const validSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(SubmissionItem);
 const validProfile = itemValidator<{ name?: string; summary?: string; topics?: string[] }>(ProfileBody);
+const validPassword = itemValidator<{ current_password: string; new_password: string }>(PasswordBody);
 const validKey = itemValidator<{ name: string; expires_in_days?: number; publisher?: string | null }>(ApiKeyBody);
 
 const STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
@@ -42,6 +44,7 @@ const TABS = [
   ['/me/submissions', 'My submissions'],
   ['/me/profile', 'Profile'],
   ['/me/keys', 'API keys'],
+  ['/me/security', 'Password and sessions'],
 ] as const;
 
 const tabs = (ctx: PageContext) =>
@@ -388,6 +391,49 @@ ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics
       throw err;
     }
     return reply.redirect('/me/profile?done=saved', 303);
+  });
+
+  // ---- Password and sessions (issue 15) ----
+
+  const securityPage = (req: FastifyRequest, reply: FastifyReply, errors: FieldErrors = {}, status = 200) =>
+    frame(
+      req,
+      reply,
+      'Password and sessions',
+      (ctx) => html`${notice(req, { changed: 'Your password is changed. Every other session has ended.' })}
+<h1>Password and sessions</h1>
+<h2>Change your password</h2>
+<p>Every other place you are logged in is logged out; this one stays.</p>
+<form method="post" action="/me/security/password" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'current_password', label: 'Current password', type: 'password', error: errors.current_password, required: true, autocomplete: 'current-password' })}
+${field({ name: 'new_password', label: 'New password', type: 'password', error: errors.new_password, required: true, autocomplete: 'new-password', hint: 'At least 10 characters' })}
+<div><button type="submit">Change password</button></div></form>
+<h2>Log out everywhere</h2>
+<p>Ends every session of your account, on every device, this one included. API keys are not affected: revoke them under API keys.</p>
+<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}<div><button type="submit" class="danger">Log out everywhere</button></div></form>`,
+      status,
+    );
+
+  app.get('/me/security', page, async (req, reply) => securityPage(req, reply));
+
+  app.post('/me/security/password', page, async (req, reply) => {
+    const { form, user } = formUser(req);
+    const checked = validPassword({ current_password: str(form.current_password), new_password: str(form.new_password) });
+    if (!checked.ok) return securityPage(req, reply, formErrors(checked.error.details), 400);
+    try {
+      await accounts.changePassword(deps, user.accountId, user.sessionId, checked.value);
+    } catch (err) {
+      if (err instanceof DomainError && statusOf(err) === 400) return securityPage(req, reply, formErrors(err.details), 400);
+      throw err;
+    }
+    return reply.redirect('/me/security?done=changed', 303);
+  });
+
+  app.post('/me/security/logout-everywhere', page, async (req, reply) => {
+    const { user } = formUser(req);
+    await accounts.logoutEverywhere(deps, user.accountId);
+    endWebSession(req, reply);
+    return reply.redirect('/?done=logged-out', 303);
   });
 
   // ---- API keys ----
