@@ -1,11 +1,13 @@
 // buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
 // app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
 import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
+import { securityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { OpenApiCollector } from './surfaces/docs/openapi.js';
 import { docsPage } from './surfaces/docs/docs.page.js';
@@ -54,6 +56,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     // envelope of the surface the path falls in, and a request id, like every other answer.
     frameworkErrors: (error, req, reply) => {
       void reply.header('X-Request-Id', req.id);
+      // Raised before any hook, so helmet's headers are not there yet: the one that matters for a JSON error.
+      void reply.header('X-Content-Type-Options', 'nosniff');
       const envelope = envelopeFor(req.url);
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const body = envelope(new AppError(status, 'invalid_request', status === 414 ? 'A path parameter is too long' : 'The URL is malformed'));
@@ -79,6 +83,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
       if (method !== 'HEAD') routes.push({ method, url: route.url, hidden, html: Boolean(config?.html) });
     }
   });
+  // Security headers on every answer, JSON and errors included, before any other hook can answer (issue 15).
+  await app.register(helmet, securityHeaders(deps.config.requireHttps));
   // Outside any surface (unknown paths, /docs): the /v1 envelope.
   app.setErrorHandler(errorHandler(v1Envelope));
   app.setNotFoundHandler(notFoundHandler(v1Envelope));

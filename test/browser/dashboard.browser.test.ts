@@ -12,7 +12,7 @@ import { relayFor } from '../api/webhooks.fixtures.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { registerPage, submitCorrection, type WebPublication, webAdmin, webPublication, webUser, type WebUser } from '../web/dashboard.fixtures.js';
-import { AXE_SOURCE, hasChromium, launch } from './chromium.js';
+import { AXE_SOURCE, hasChromium, cspViolations, launch } from './chromium.js';
 
 let t: TestApp;
 let browser: Browser;
@@ -71,6 +71,8 @@ afterAll(async () => {
   await rx?.close();
   fileServer?.close();
   await t?.close();
+  // After the clean-up, so a failure here leaves nothing running.
+  expect(cspViolations).toEqual([]);
 });
 
 /** A browser context signed in as `who` (their session cookie, as the log-in form sets it). */
@@ -81,7 +83,7 @@ async function as(who: WebUser, scheme: 'light' | 'dark' = 'light'): Promise<Bro
 }
 
 async function axe(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
+  await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const a = (globalThis as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
     const r = await a.run((globalThis as any).document);

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { AXE_SOURCE, hasChromium, launch } from './chromium.js';
+import { AXE_SOURCE, hasChromium, cspViolations, launch } from './chromium.js';
 
 let t: TestApp;
 let browser: Browser;
@@ -35,6 +35,8 @@ afterAll(async () => {
   await browser?.close();
   host?.close();
   await t?.close();
+  // After the clean-up, so a failure here leaves nothing running.
+  expect(cspViolations).toEqual([]);
 });
 
 const tag = (attrs: string) => `<script async src="${t.baseUrl}/embed.js" ${attrs}></script>`;
@@ -142,7 +144,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
       hostPage(['full', 'compact', 'badge'].map((s) => tag(`data-page="${articleUrl}" data-style="${s}"`)).join('\n')),
     );
     await expect.poll(() => page.locator('[data-credence-block] .credence').count(), { timeout: 10_000 }).toBe(3);
-    await page.addScriptTag({ content: AXE_SOURCE });
+    await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate(async () => {
       const axe = (globalThis as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
       const r = await axe.run({ include: [['[data-credence-block]']] });

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../harness.js';
 import { makePagesWorld, type PagesWorld } from '../web/pages.fixtures.js';
-import { AXE_SOURCE, hasChromium, launch } from './chromium.js';
+import { AXE_SOURCE, hasChromium, cspViolations, launch } from './chromium.js';
 
 const SHOTS = path.resolve('test-results/screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -40,6 +40,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  // After the clean-up, so a failure here leaves nothing running.
+  expect(cspViolations).toEqual([]);
 });
 
 async function context(opts: { signedIn?: boolean; width?: keyof typeof WIDTHS; dark?: boolean; js?: boolean } = {}): Promise<BrowserContext> {
@@ -54,7 +56,7 @@ async function context(opts: { signedIn?: boolean; width?: keyof typeof WIDTHS; 
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
+  await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
     const r = await axe.run((globalThis as unknown as { document: unknown }).document);

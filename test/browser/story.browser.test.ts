@@ -15,7 +15,7 @@ import type { WebhookRelay } from '../../src/jobs/relay.js';
 import { relayFor } from '../api/webhooks.fixtures.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
-import { hasChromium, launch } from './chromium.js';
+import { hasChromium, cspViolations, launch } from './chromium.js';
 
 const SHOTS = path.join(process.cwd(), 'test-results', 'screenshots');
 const SLUG = 'daily-ledger';
@@ -63,6 +63,8 @@ afterAll(async () => {
   fileServer?.close();
   site?.close();
   await t?.close();
+  // After the clean-up, so a failure here leaves nothing running.
+  expect(cspViolations).toEqual([]);
 });
 
 async function signUp(context: BrowserContext, who: { name: string; username: string; email: string }): Promise<Page> {

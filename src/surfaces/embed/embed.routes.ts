@@ -16,6 +16,8 @@ const CORS = {
   'Access-Control-Expose-Headers': 'ETag',
   'Cache-Control': 'public, max-age=300',
   'X-Content-Type-Options': 'nosniff',
+  // Over helmet's same-origin default: readers' browsers load these from every publisher's site.
+  'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
 const EmbedQuery = {

@@ -2,6 +2,7 @@
 // errors next to its fields, one's own submissions by status with withdraw, the public profile, and API keys.
 // Every form posts to /me/..., checks CSRF first, and answers with a 303 back to its page and `?done=<key>`;
 // invalid input re-renders the form with status 400. Input is checked with the API's own TypeBox schemas.
+import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -19,13 +20,15 @@ import { itemValidator } from '../../http/validation.js';
 import { ApiKeyBody, ProfileBody } from '../integration-v1/account.routes.js';
 import { PasswordBody } from '../integration-v1/auth.routes.js';
 import { SubmissionItem } from '../integration-v1/submissions.routes.js';
-import { html, raw, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
 import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
 import { endWebSession, type WebUser } from './session.js';
 import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
 import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
+
+const ME_SCRIPT = fs.readFileSync(new URL('../../../public/me.js', import.meta.url), 'utf8');
 
 const validSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(SubmissionItem);
 const validProfile = itemValidator<{ name?: string; summary?: string; topics?: string[] }>(ProfileBody);
@@ -109,6 +112,9 @@ ${
 export function mePages(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const page = { config: { html: true } };
+  app.get('/assets/me.js', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(ME_SCRIPT),
+  );
   const withId = { config: { html: true }, schema: { params: IdParam } };
 
   /** Form posts check CSRF before anything else; then they need someone signed in. */
@@ -462,7 +468,7 @@ ${
 <div class="copy-row"><label class="sr-only" for="new-key">The new key</label><input id="new-key" class="secret" readonly value="${opts.created.secret}">
 <button type="button" class="secondary" data-copy="new-key" hidden>Copy</button></div>
 <p class="hint" id="copy-status" role="status"></p></section>
-${raw(COPY_SCRIPT)}`
+<script src="/assets/me.js" defer></script>`
     : ''
 }
 <h2>Create a key</h2>
@@ -526,18 +532,3 @@ ${keys.map((k) => {
     return reply.redirect('/me/keys?done=revoked', 303);
   });
 }
-
-// Progressive enhancement: without JavaScript the key sits selectable in a read-only field.
-const COPY_SCRIPT = `<script>
-document.querySelectorAll('[data-copy]').forEach(function (button) {
-  var input = document.getElementById(button.getAttribute('data-copy'));
-  var status = document.getElementById('copy-status');
-  button.hidden = false;
-  button.addEventListener('click', function () {
-    input.select();
-    var done = function () { status.textContent = 'Copied to the clipboard.'; };
-    var manual = function () { status.textContent = 'Press Ctrl+C (or ⌘C) to copy the selected key.'; };
-    if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, manual); else manual();
-  });
-});
-</script>`;

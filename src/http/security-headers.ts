@@ -1,0 +1,38 @@
+// The security headers of every answer (issue 15), through @fastify/helmet. The pages are server-rendered HTML whose
+// only scripts are static files of this site (the dashboard's and /me's copy buttons, embed.js): no inline script and
+// no `on*=` attribute anywhere, so `script-src 'self'` holds. Styles may be inline: the attribution block carries
+// its own <style> (it must survive a CMS that inserts it without a shadow root) and bars are drawn with a width.
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+
+export function securityHeaders(requireHttps: boolean): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        // No page of this site may be framed: the dashboard's buttons are worth clickjacking.
+        frameAncestors: ["'none'"],
+        ...(requireHttps ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // 'same-origin', not helmet's 'no-referrer': with no-referrer a browser sends `Origin: null` on a form post,
+    // which the CSRF check refuses. Other sites still learn nothing (links to them also carry rel=noreferrer).
+    referrerPolicy: { policy: 'same-origin' },
+    xFrameOptions: { action: 'deny' },
+    // HSTS only where plain HTTP is refused anyway: a developer's http://localhost must not be pinned to HTTPS.
+    strictTransportSecurity: requireHttps ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Same-origin by default; the embed routes and embed.js answer `cross-origin` themselves (embed.routes.ts), so
+    // any site can load them. COEP stays off: it would stop the pages loading nothing else, and guards nothing here.
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+  };
+}
