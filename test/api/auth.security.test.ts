@@ -331,6 +331,7 @@ describe('every route is in the table', () => {
         'GET /assets/app.css',
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',
+        'GET /assets/me.js',
         'GET /v1/log/checkpoint',
         'GET /v1/log/key',
         'GET /v1/log/proof/inclusion',

@@ -32,6 +32,7 @@ describe('OpenAPI', () => {
         'GET /assets/app.css',
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',
+        'GET /assets/me.js',
         'OPTIONS /api/v1/embed/article/:id',
         'OPTIONS /api/v1/embed/by-url',
       ].sort(),

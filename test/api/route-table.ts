@@ -365,6 +365,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/assets/app.css', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/dashboard.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/log-verify.js', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/me.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/api/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
