@@ -219,6 +219,6 @@ describe('the HTTPS rule', () => {
       { email: 'secure@y.example', password: 'correct horse battery', name: 'S', username: 'secure-user' },
       https,
     );
-    expect(signed.status, signed.text).toBe(201);
+    expect(signed.status, signed.text).toBe(202);
   });
 });
