@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { createRuntime } from '../src/deps.js';
-import { signup } from '../src/domain/accounts/account.service.js';
+import { createAccount } from '../src/domain/accounts/account.service.js';
 import { registerPages } from '../src/domain/pages/page.service.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
 import { decide, submitWork } from '../src/domain/submissions/submission.service.js';
@@ -51,10 +51,10 @@ async function decisions(n: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-tlog-'));
   const rt = await runtimeAt(dir);
   try {
-    const owner = await signup(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
+    const owner = await createAccount(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
     await createPublisher(rt.deps, owner.user_id, { name: 'Bench', slug: 'bench' });
     await verifyDomainByOperator(rt.deps, 'bench', 'bench.example');
-    const worker = await signup(rt.deps, { email: 'worker@bench.example', password: 'bench-password-1', name: 'Worker', username: 'bench-worker' });
+    const worker = await createAccount(rt.deps, { email: 'worker@bench.example', password: 'bench-password-1', name: 'Worker', username: 'bench-worker' });
     const pubId = (await rt.deps.db.selectFrom('publishers').select('id').where('slug', '=', 'bench').executeTakeFirstOrThrow()).id;
     const [page] = await registerPages(rt.deps, pubId, [{ index: 0, ok: true, value: { url: 'https://bench.example/decide', title: 'Decide', topic: 'health' } }]);
     await integrate(rt.deps);
