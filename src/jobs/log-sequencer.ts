@@ -30,6 +30,8 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
   let wakeTimer: NodeJS.Timeout | null = null;
   const log = opts.log ?? { error: (o, m) => console.error(m, o), info: () => {} };
   let running: Promise<IntegrateResult> | null = null;
+  let lastGap: number | undefined;
+  let gapPasses = 0;
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
@@ -42,6 +44,10 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
     running = integrate(deps)
       .then((r) => {
         if (r.appended > 0 || r.signed) log.info({ tree_size: r.size, appended: r.appended }, 'transparency log checkpoint');
+        // A missing seq for several passes is no slow commit: a change entry was deleted, and the log stops there.
+        gapPasses = r.waitingFor !== undefined && r.waitingFor === lastGap ? gapPasses + 1 : 0;
+        lastGap = r.waitingFor;
+        if (gapPasses === 10) log.error({ seq: r.waitingFor }, 'transparency log: change entry missing; the log cannot grow past it');
         return r;
       })
       .catch((err: unknown) => {

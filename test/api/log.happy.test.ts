@@ -120,6 +120,13 @@ describe('the transparency log', () => {
     const indexes = (res.body.data as { index: number }[]).map((e) => e.index);
     // Index 8 is missing: a verifier walking the entries cannot rebuild the signed root.
     expect(indexes).not.toContain(8);
+    // Deleted before the tree took it, the entry stops the log: the sequencer waits for it and says which.
+    const max = Number((await sql<{ m: number }>`select max(seq) as m from changes`.execute(db)).rows[0]!.m);
+    await sql`insert into changes (seq, created_at, kind, body) values (${max + 2}, ${'2026-11-21T10:00:00.000Z'}, ${'test.entry'}, ${'{}'})`.execute(db);
+    const stuck = await integrate(t.runtime.deps);
+    expect(stuck.waitingFor).toBe(max + 1);
+    expect(stuck.size).toBe(max);
+    await sql`delete from changes where seq = ${max + 2}`.execute(db);
     const r = all.rows[0]!;
     await sql`insert into changes (seq, created_at, kind, page_id, account_id, publisher_id, panel_id, body)
       values (${r.seq}, ${r.created_at}, ${r.kind}, ${r.page_id}, ${r.account_id}, ${r.publisher_id}, ${r.panel_id}, ${r.body})`.execute(db);

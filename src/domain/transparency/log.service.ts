@@ -32,6 +32,11 @@ export interface IntegrateResult {
   appended: number;
   /** Whether this pass signed a checkpoint. */
   signed: boolean;
+  /**
+   * The seq the log waits for when a later one is committed: a row not committed yet (for a moment), or one deleted
+   * from `changes` (for ever: the log cannot grow past it, and the sequencer says so).
+   */
+  waitingFor?: number;
 }
 
 /**
@@ -45,6 +50,7 @@ export async function integrate(deps: Deps, opts: { batch?: number } = {}): Prom
   const signer = deps.transparency.signer();
   let appended = 0;
   let signed = false;
+  let waitingFor: number | undefined;
   let size = (await store.readState(deps.db)).tree_size;
   for (;;) {
     // A cheap read first, without the lock: most passes find nothing.
@@ -86,14 +92,19 @@ export async function integrate(deps: Deps, opts: { batch?: number } = {}): Prom
         await store.insertCheckpoint(trx, { tree_size: next.tree_size, root_hash: next.root_hash, verifier_key: signer.verifierKey, note, created_at: now });
         didSign = true;
       }
-      return { size: next.tree_size, appended: fresh.length, signed: didSign, full: rows.length === batch && fresh.length === batch };
+      const gap = rows.length > fresh.length ? state.tree_size + fresh.length + 1 : undefined;
+      return { size: next.tree_size, appended: fresh.length, signed: didSign, gap, full: rows.length === batch && fresh.length === batch };
     });
     size = step.size;
     appended += step.appended;
     signed ||= step.signed;
+    if (step.gap !== undefined) {
+      waitingFor = step.gap;
+      break;
+    }
     if (!step.full) break;
   }
-  return { size, appended, signed };
+  return { size, appended, signed, ...(waitingFor !== undefined ? { waitingFor } : {}) };
 }
 
 export interface PublishedCheckpoint {
