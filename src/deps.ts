@@ -7,6 +7,7 @@ import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/deps.js';
 import { MemoryRecordCache } from './domain/pages/record-cache.js';
 import { type DomainVerifier, systemVerifier } from './domain/publishers/domain-verifier.js';
+import { type PageFetcher, systemPageFetcher } from './domain/pages/page-fetcher.js';
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { RedisRateLimiter } from './http/rate-limit.redis.js';
@@ -21,7 +22,7 @@ export interface Runtime {
 
 export async function createRuntime(
   config: Config,
-  overrides: { clock?: Clock; verifier?: DomainVerifier; database?: Database } = {},
+  overrides: { clock?: Clock; verifier?: DomainVerifier; database?: Database; pageFetcher?: PageFetcher } = {},
 ): Promise<Runtime> {
   const database =
     overrides.database ??
@@ -48,6 +49,7 @@ export async function createRuntime(
     verifier: overrides.verifier ?? systemVerifier({ allowPrivate: config.webhookAllowPrivate }),
     recordCache,
     transparency: logKeys({ origin: config.logOrigin ?? defaultOrigin(config.siteUrl), signingKey: config.logSigningKey, dataDir: config.dataDir }),
+    pageFetcher: overrides.pageFetcher ?? systemPageFetcher({ allowPrivate: config.webhookAllowPrivate }),
   };
   return {
     deps,

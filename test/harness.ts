@@ -11,6 +11,7 @@ import { openDatabase } from '../src/db/client.js';
 import { createRuntime, type Runtime } from '../src/deps.js';
 import type { Clock } from '../src/domain/clock.js';
 import { type DomainVerifier, systemVerifier } from '../src/domain/publishers/domain-verifier.js';
+import { systemPageFetcher } from '../src/domain/pages/page-fetcher.js';
 import type { FastifyInstance } from 'fastify';
 
 export class TestClock implements Clock {
@@ -50,6 +51,8 @@ export interface TestApp {
   baseUrl: string;
   /** Set the base the well-known file is fetched from (a local HTTP server in tests). */
   setWellKnownBase(base: string | null): void;
+  /** Set the base the publisher's pages are fetched from (`fetch: true`), a local HTTP server. */
+  setPageBase(base: string | null): void;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,16 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     wellKnownUrl: (d) => `${wellKnownBase ?? `https://${d}`}/.well-known/credence-verification.txt`,
   });
   const verifier: DomainVerifier = real;
+  // Pages the service fetches (`fetch: true`) come from a local server when a test sets one: same path and query.
+  let pageBase: string | null = null;
+  const pageFetcher = systemPageFetcher({
+    allowPrivate: true,
+    rewrite: (url) => {
+      if (!pageBase) return url;
+      const u = new URL(url);
+      return `${pageBase}${u.pathname}${u.search}`;
+    },
+  });
 
   const id = `t_${randomBytes(6).toString('hex')}`;
   let cleanup: () => Promise<void>;
@@ -90,7 +103,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   // A fresh transparency-log key per test app, so no test writes one into ./data.
   const logSigningKey = randomBytes(32).toString('base64');
   const config = testConfig({ trustProxy: true, siteUrl: 'https://credence.test', logSigningKey, ...overrides });
-  const runtime = await createRuntime(config, { clock, verifier, database });
+  const runtime = await createRuntime(config, { clock, verifier, database, pageFetcher });
   const { app } = await buildApp(runtime.deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -104,6 +117,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     baseUrl: `http://127.0.0.1:${port}`,
     setWellKnownBase(base) {
       wellKnownBase = base;
+    },
+    setPageBase(base) {
+      pageBase = base;
     },
     async close() {
       await app.close();

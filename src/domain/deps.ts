@@ -8,6 +8,7 @@ import type { RecordCache } from './pages/record-cache.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { DomainVerifier } from './publishers/domain-verifier.js';
 import type { LogKeys } from './transparency/signing-key.js';
+import type { PageFetcher } from './pages/page-fetcher.js';
 
 export interface Deps {
   db: Kysely<DB>;
@@ -19,6 +20,8 @@ export interface Deps {
   recordCache: RecordCache;
   /** The transparency log's origin and signing key (loaded when first used). */
   transparency: LogKeys;
+  /** Fetches a publisher's own page when it asks (`fetch: true` on registration). */
+  pageFetcher: PageFetcher;
 }
 
 export type Db = Kysely<DB>;

@@ -8,6 +8,7 @@ import { insertChange, nextSeq } from './change.store.js';
 export type ChangeKind =
   | 'page.registered'
   | 'page.updated'
+  | 'page.changed'
   | 'contribution.accepted'
   | 'contributor.created'
   | 'contributor.updated'

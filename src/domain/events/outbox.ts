@@ -4,6 +4,7 @@ import type { Db } from '../deps.js';
 
 export type EventType =
   | 'page.registered'
+  | 'page.changed'
   | 'contribution.submitted'
   | 'contribution.accepted'
   | 'contribution.withdrawn'

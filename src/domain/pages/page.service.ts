@@ -12,12 +12,37 @@ import { recomputeReputation } from '../reputation/reputation.store.js';
 import * as store from './page.store.js';
 import { type PageRecord, buildRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
+import { applyVersion, type NewVersion } from './drift.js';
+import { contentHashOf } from './page-text.js';
 
 export interface PageInput {
   url: string;
   title?: string;
   topic?: string;
   authors?: string[];
+  /** The page's version, as sha256 of its normalised text (docs/decisions.md, "Page versions"). */
+  content_hash?: string;
+  /** The page's text: hashed, checked against the page's corrections, never stored. */
+  text?: string;
+  /** Let the service fetch the page to learn its text (verified domains only). */
+  fetch?: boolean;
+}
+
+/** The version an item brings, if any: its hash, and the text when known. Fetching happens here, outside any transaction. */
+async function versionOf(deps: Deps, url: string, input: PageInput): Promise<NewVersion | null> {
+  const given = [input.content_hash !== undefined, input.text !== undefined, input.fetch === true].filter(Boolean).length;
+  if (given > 1) throw invalid(input.content_hash !== undefined ? 'content_hash' : 'fetch', 'give one of content_hash, text or fetch');
+  if (input.content_hash !== undefined) {
+    if (!/^[0-9a-f]{64}$/.test(input.content_hash)) throw invalid('content_hash', 'must be the lower-case hex sha256 of the normalised text');
+    return { hash: input.content_hash, text: null };
+  }
+  if (input.text !== undefined) return { hash: contentHashOf(input.text), text: input.text };
+  if (input.fetch) {
+    const fetched = await deps.pageFetcher.fetchText(url);
+    if (fetched.text === null) throw invalid('fetch', `could not fetch the page: ${fetched.error ?? 'no text'}`);
+    return { hash: contentHashOf(fetched.text), text: fetched.text };
+  }
+  return null;
 }
 
 export async function registerPages(deps: Deps, publisherId: number, items: BatchItem<PageInput>[]): Promise<ItemResult[]> {
@@ -35,7 +60,8 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
       if (id === undefined) throw invalid(`authors.${i}`, `no account is called ${u}`);
       return id;
     });
-    const r = await upsertPage(deps, publisherId, publisher, url, input, authors);
+    const version = await versionOf(deps, url.url, input);
+    const r = await upsertPage(deps, publisherId, publisher, url, input, authors, version);
     if (r.status !== 'skipped') changed = true;
     return r;
   });
@@ -43,7 +69,15 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
   return results;
 }
 
-async function upsertPage(deps: Deps, publisherId: number, publisher: PublicPublisher, url: PageUrl, input: PageInput, authors: number[]) {
+async function upsertPage(
+  deps: Deps,
+  publisherId: number,
+  publisher: PublicPublisher,
+  url: PageUrl,
+  input: PageInput,
+  authors: number[],
+  version: NewVersion | null,
+) {
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const existing = await store.findPageForUpsert(trx, url.lookupKey);
@@ -61,6 +95,7 @@ async function upsertPage(deps: Deps, publisherId: number, publisher: PublicPubl
         embed_key: url.embedKey,
         host: url.host,
         ...page,
+        content_hash: version?.hash ?? null,
         now,
       });
       status = 'created';
@@ -72,6 +107,10 @@ async function upsertPage(deps: Deps, publisherId: number, publisher: PublicPubl
       page = { title, topic };
       status = title !== existing.title || topic !== existing.topic ? 'updated' : 'skipped';
       if (status === 'updated') await store.updatePage(trx, publisherId, id, { title, topic, updated_at: now });
+      // A new version of the text is a change of the record (the work on it may now be out of date).
+      if (version && (await applyVersion(trx, { id, publisherId, url: url.url, title, previousHash: existing.content_hash }, version, publisher, now))) {
+        if (status === 'skipped') status = 'updated';
+      }
     }
     const known = existing ? await store.authorIdsOf(trx, id) : new Set<number>();
     const newAuthors = [...new Set(authors)].filter((a) => !known.has(a));

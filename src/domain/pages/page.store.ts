@@ -52,7 +52,7 @@ export async function countPublisherPages(db: Db, publisherId: number): Promise<
 
 /** The bare row for an upsert decision, inside the registering transaction. */
 export const findPageForUpsert = (db: Db, lookupKey: string) =>
-  db.selectFrom('pages').select(['id', 'publisher_id', 'title', 'topic']).where('lookup_key', '=', lookupKey).executeTakeFirst();
+  db.selectFrom('pages').select(['id', 'publisher_id', 'title', 'topic', 'content_hash']).where('lookup_key', '=', lookupKey).executeTakeFirst();
 
 export async function insertPage(
   db: Db,
@@ -64,13 +64,14 @@ export async function insertPage(
     host: string;
     title: string;
     topic: string;
+    content_hash: string | null;
     now: string;
   },
 ): Promise<number> {
   const { now, ...rest } = row;
   const r = await db
     .insertInto('pages')
-    .values({ ...rest, created_at: now, updated_at: now })
+    .values({ ...rest, content_seen_at: rest.content_hash !== null ? now : null, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return r.id;

@@ -5,13 +5,14 @@ import type { EventType } from '../events/outbox.js';
 export const WEBHOOK_FORMATS = ['api_v1', 'v1'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-export const API_V1_EVENTS = ['contribution.accepted', 'submission.received', 'page.registered'] as const satisfies readonly EventType[];
+export const API_V1_EVENTS = ['contribution.accepted', 'submission.received', 'page.registered', 'page.changed'] as const satisfies readonly EventType[];
 export const V1_EVENTS = [
   'contribution.submitted',
   'contribution.accepted',
   'contribution.withdrawn',
   'request.taken',
   'panel.updated',
+  'page.changed',
 ] as const satisfies readonly EventType[];
 
 export const EVENTS_BY_FORMAT: Record<WebhookFormat, readonly EventType[]> = { api_v1: API_V1_EVENTS, v1: V1_EVENTS };

@@ -15,6 +15,10 @@ export interface Words {
   changed: string;
   from: string;
   to: string;
+  /** Said of a review, fact check or correction when the page's text changed after it; the date follows. */
+  pageChanged: string;
+  /** Said of a correction whose new text no longer appears on the page. */
+  correctionMissing: string;
 }
 
 const en: Words = {
@@ -28,6 +32,8 @@ const en: Words = {
   changed: 'Changed',
   from: 'from',
   to: 'to',
+  pageChanged: 'The page has changed since this work, on',
+  correctionMissing: 'The corrected text no longer appears on the page.',
 };
 
 const de: Words = {
@@ -41,6 +47,8 @@ const de: Words = {
   changed: 'Geändert',
   from: 'von',
   to: 'zu',
+  pageChanged: 'Die Seite wurde danach geändert, am',
+  correctionMissing: 'Der korrigierte Text steht nicht mehr auf der Seite.',
 };
 
 const fr: Words = {
@@ -54,6 +62,8 @@ const fr: Words = {
   changed: 'Modifié',
   from: 'de',
   to: 'à',
+  pageChanged: 'La page a changé depuis ce travail, le',
+  correctionMissing: 'Le texte corrigé ne figure plus sur la page.',
 };
 
 const es: Words = {
@@ -67,6 +77,8 @@ const es: Words = {
   changed: 'Cambiado',
   from: 'de',
   to: 'a',
+  pageChanged: 'La página cambió después de este trabajo, el',
+  correctionMissing: 'El texto corregido ya no aparece en la página.',
 };
 
 const WORDS: Record<Lang, Words> = { en, de, fr, es };

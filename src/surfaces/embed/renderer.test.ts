@@ -71,6 +71,26 @@ describe('renderAttribution', () => {
     expect(html).toContain(`${site}/proofs/8`);
   });
 
+  it('full: a short note under work done on an older version of the page, in each language', () => {
+    const changed = record([
+      contribution({ id: 1, role: 'review', page_changed_at: '2026-04-02T08:00:00.000Z' }),
+      contribution({ id: 2, role: 'correction', change_from: 'a', change_to: 'b', page_changed_at: '2026-04-02T08:00:00.000Z', correction_missing: 1 }),
+      contribution({ id: 3, role: 'edit', page_changed_at: '2026-04-02T08:00:00.000Z' }),
+      contribution({ id: 4, role: 'fact_check' }),
+    ]);
+    for (const lang of LANGS) {
+      const out = renderAttribution({ siteUrl: 'https://s.test', record: changed, style: 'full', lang });
+      const notes = [...out.matchAll(/<span class="drift" role="note">(.*?)<\/span>/g)].map((m) => m[1]!);
+      // The review and the correction, not the edit (edits are not reviews of a version) nor current work.
+      expect(notes, lang).toHaveLength(2);
+      expect(notes[0]).toContain(formatDate('2026-04-02T08:00:00.000Z', lang));
+    }
+    const en = renderAttribution({ siteUrl: 'https://s.test', record: changed, style: 'full', lang: 'en' });
+    expect(en).toContain('The page has changed since this work, on <time datetime="2026-04-02">April 2, 2026</time>.');
+    expect(en).toContain('The corrected text no longer appears on the page.');
+    expect(renderAttribution({ siteUrl: 'https://s.test', record: changed, style: 'full', lang: 'de' })).toContain('Die Seite wurde danach geändert, am');
+  });
+
   it('compact: one line naming each role once', () => {
     const html = renderAttribution({ siteUrl: site, record: record([contribution(), correction]), style: 'compact', lang: 'fr' });
     expect(html).toContain('Écrit par Ada Lovelace · Corrigé par Ida');

@@ -3,6 +3,7 @@
 import type { PageRecord } from '../../domain/pages/record.js';
 import { escapeHtml as e } from '../html.js';
 import { logProofUrl, profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { DRIFTING_ROLES } from '../../domain/pages/drift.js';
 import { formatDate, type Lang, wordsFor } from './i18n.js';
 
 export const STYLES = ['full', 'compact', 'badge'] as const;
@@ -18,9 +19,19 @@ const CSS = `.credence{all:initial;display:block;box-sizing:border-box;font:14px
 .credence time{color:#4b535d;margin-left:6px}.credence .change{display:block;margin:4px 0 0;padding-left:10px;border-left:3px solid #d0d7de}
 .credence del{color:#a40e26}.credence ins{color:#116329;text-decoration:none}.credence .foot{margin-top:8px;font-size:13px}
 .credence .mark{font-weight:600;color:#116329}
+.credence .drift{display:block;margin:4px 0 0;font-size:13px;color:#7d4e00}.credence .drift time{color:inherit;margin-left:0}
 .credence--compact{padding:6px 10px}.credence--badge{display:inline-block;padding:3px 10px;border-radius:999px;font-size:13px}
 @media (prefers-color-scheme:dark){.credence{color:#e6edf3;background:#0d1117;border-color:#30363d}.credence a{color:#6cb6ff}
-.credence .role,.credence time{color:#9da7b3}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
+.credence .role,.credence time{color:#9da7b3}.credence .drift{color:#e3b341}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
+
+/** The short note under work done on an older version of the page (issue 14). */
+function driftNote(c: PageRecord['contributions'][number], w: ReturnType<typeof wordsFor>, lang: Lang): string {
+  const changed = (DRIFTING_ROLES as readonly string[]).includes(c.role) ? c.page_changed_at : null;
+  const notes: string[] = [];
+  if (changed) notes.push(`${e(w.pageChanged)} <time datetime="${e(changed.slice(0, 10))}">${e(formatDate(changed, lang))}</time>.`);
+  if (c.role === 'correction' && c.correction_missing === 1) notes.push(e(w.correctionMissing));
+  return notes.length ? `<span class="drift" role="note">${notes.join(' ')}</span>` : '';
+}
 
 export interface RenderInput {
   siteUrl: string;
@@ -56,7 +67,8 @@ export function renderAttribution({ siteUrl, record, style, lang }: RenderInput)
           : '';
       // The entry in the transparency log that published it, so a reader can check the record was not rewritten.
       const log = c.log_seq === null || c.log_seq === undefined ? '' : ` · <a href="${e(logProofUrl(siteUrl, Number(c.log_seq) - 1))}">${e(w.log)} #${Number(c.log_seq) - 1}</a>`;
-      return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${log}${change}</li>`;
+      const drift = driftNote(c, w, lang);
+      return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${log}${change}${drift}</li>`;
     })
     .join('');
   return `${style_}<section class="credence credence--full" lang="${lang}" aria-label="${e(w.heading)}"><h2>${e(w.heading)}</h2><ul>${items}</ul><p class="foot"><span class="mark" aria-hidden="true">✓</span> <a href="${e(recordHref)}">${e(w.record)}</a></p></section>`;

@@ -27,6 +27,24 @@ export const PageItem = Type.Object(
         description: 'Usernames of the page’s authors; each becomes an accepted `author` contribution',
       }),
     ),
+    content_hash: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description:
+          'The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space ' +
+          'one space, trimmed; docs/decisions.md). Work accepted afterwards applies to this version; a different one later ' +
+          'marks it as done on an older version. One of `content_hash`, `text`, `fetch`.',
+      }),
+    ),
+    text: Type.Optional(
+      Type.String({
+        maxLength: 2_000_000,
+        description: 'The page’s text instead of its hash: the service hashes it, checks accepted corrections still appear, and keeps only the hash',
+      }),
+    ),
+    fetch: Type.Optional(
+      Type.Boolean({ description: '`true`: the service fetches the page itself (on a verified domain, public addresses only) to learn its text' }),
+    ),
   },
   { additionalProperties: false },
 );

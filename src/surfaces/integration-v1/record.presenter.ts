@@ -3,6 +3,7 @@ import Type from 'typebox';
 import { type PageRecord, hasRecord } from '../../domain/pages/record.js';
 import { Nullable } from '../../http/schemas.js';
 import { LogLink, presentLogLink } from '../log-link.js';
+import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
 
 export const ContributorEntry = Type.Object({
@@ -14,6 +15,12 @@ export const ContributorEntry = Type.Object({
   profile_url: Type.String(),
   proof_url: Type.String(),
   log: { ...LogLink, description: 'The transparency-log entry of the contribution proof_url names; null before the log began' },
+  claim_reviewed: Type.Optional(Type.String({ description: 'Fact checks with a verdict (of the proof’s contribution): the claim checked' })),
+  verdict: Type.Optional(Type.Object({ value: Type.Integer({ description: '1 (false) to 5 (true)' }), name: Type.String(), label: Type.String() })),
+  page_changed_since: Nullable(
+    Type.String({ format: 'date-time', description: 'When the page’s text changed after the proof’s contribution (reviews, fact checks, corrections); null while it has not' }),
+  ),
+  correction_missing: Nullable(Type.Boolean({ description: 'Corrections: true when the corrected text no longer appears on the page; null when unknown' })),
 });
 
 export const TrustRecord = Type.Object({
@@ -24,6 +31,7 @@ export const TrustRecord = Type.Object({
   has_record: Type.Boolean(),
   registered: Type.Boolean(),
   status: Nullable(Type.String({ description: '`verified` or `unverified`; null for an unknown page' })),
+  content_changed_at: Nullable(Type.String({ format: 'date-time', description: 'When the page’s text last changed, as far as the service knows' })),
   record_url: Nullable(Type.String()),
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String(), verified: Type.Boolean() })),
   contributors: Type.Record(Type.String(), Type.Array(ContributorEntry), {
@@ -41,6 +49,7 @@ export function presentTrustRecord(siteUrl: string, url: string, record: PageRec
       has_record: false,
       registered: false,
       status: null,
+      content_changed_at: null,
       record_url: null,
       publisher: null,
       contributors: {},
@@ -55,6 +64,7 @@ export function presentTrustRecord(siteUrl: string, url: string, record: PageRec
     has_record: hasRecord(record),
     registered: true,
     status: record.verified ? 'verified' : 'unverified',
+    content_changed_at: page.content_changed_at,
     record_url: recordUrl(siteUrl, page.id),
     publisher: { slug: page.publisher_slug, name: page.publisher_name, verified: record.verified },
     contributors: groupContributors(siteUrl, record),
@@ -68,8 +78,12 @@ function groupContributors(siteUrl: string, record: PageRecord) {
     const role = (byRole[c.role] ??= new Map());
     const existing = role.get(c.account_id);
     if (existing) {
-      existing.entry.proof_url = proofUrl(siteUrl, c.id);
-      existing.entry.log = presentLogLink(siteUrl, c.log_seq);
+      // The entry speaks for its proof: the contributor's latest work in that role.
+      const { summary: _summary, ...latest } = entryOf(siteUrl, c);
+      Object.assign(existing.entry, latest, { summary: existing.entry.summary });
+      delete existing.entry.claim_reviewed;
+      delete existing.entry.verdict;
+      Object.assign(existing.entry, claimOf(c));
       if (c.summary && !existing.summaries.includes(c.summary)) existing.summaries.push(c.summary);
       existing.entry.summary = existing.summaries.join('; ');
     } else {
@@ -91,5 +105,20 @@ function entryOf(siteUrl: string, c: PageRecord['contributions'][number]) {
     profile_url: profileUrl(siteUrl, c.username),
     proof_url: proofUrl(siteUrl, c.id),
     log: presentLogLink(siteUrl, c.log_seq),
+    ...claimOf(c),
+    ...driftOf(c),
+  } as {
+    username: string;
+    name: string;
+    level: string;
+    trust_score: number;
+    summary: string;
+    profile_url: string;
+    proof_url: string;
+    claim_reviewed?: string;
+    verdict?: { value: number; name: string; label: string };
+    page_changed_since: string | null;
+    correction_missing: boolean | null;
+    log: ReturnType<typeof presentLogLink>;
   };
 }

@@ -2,6 +2,7 @@
 // contribution, the submission with its evidence, or the registration. Built from the event's facts, field by
 // field. The schemas are the OpenAPI `webhooks` section of the /api/v1 document.
 import Type, { type TSchema } from 'typebox';
+import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
 import type { AcceptedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
 import { Nullable } from '../../http/schemas.js';
@@ -62,6 +63,27 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
       }),
     ),
   },
+  'page.changed': {
+    summary: 'The text of one of the publisher’s pages changed after accepted work on it: that work may need a fresh look',
+    schema: Envelope(
+      'page.changed',
+      Type.Object({
+        page: Page,
+        changed_at: Type.String({ format: 'date-time' }),
+        work: Type.Array(
+          Type.Object({
+            id: Type.Integer({ description: 'The public contribution' }),
+            role: Type.String({ description: '`review`, `fact_check` or `correction`' }),
+            contributor: Contributor,
+            accepted_at: Type.String({ format: 'date-time' }),
+            correction_missing: Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears (null: unknown)' })),
+            proof_url: Type.String(),
+          }),
+          { description: 'Every accepted review, fact check and correction now marked as done on an older version' },
+        ),
+      }),
+    ),
+  },
   'page.registered': {
     summary: 'A page was added to the publisher’s publication',
     schema: Envelope(
@@ -85,6 +107,21 @@ export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown
       return envelope({
         page: page(siteUrl, { id: f.page_id, url: f.url, title: f.title }),
         registration: { topic: f.topic, registered_at: e.createdAt },
+      });
+    }
+    case 'page.changed': {
+      const f = e.facts as PageChangedFacts;
+      return envelope({
+        page: page(siteUrl, f.page),
+        changed_at: f.changed_at,
+        work: f.work.map((w) => ({
+          id: w.id,
+          role: w.role,
+          contributor: { username: w.contributor.username, name: w.contributor.name },
+          accepted_at: w.accepted_at,
+          correction_missing: w.correction_missing,
+          proof_url: proofUrl(siteUrl, w.id),
+        })),
       });
     }
     case 'submission.received': {

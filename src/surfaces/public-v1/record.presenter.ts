@@ -2,6 +2,8 @@
 import Type from 'typebox';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { LogLink, presentLogLink } from '../log-link.js';
+import { Nullable } from '../../http/schemas.js';
+import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, proofUrl } from '../urls.js';
 
 export const V1Contribution = Type.Object({
@@ -13,12 +15,19 @@ export const V1Contribution = Type.Object({
   change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
   proof_url: Type.String(),
   log: LogLink,
+  claim_reviewed: Type.Optional(Type.String({ description: 'Fact checks with a verdict: the claim checked' })),
+  verdict: Type.Optional(Type.Object({ value: Type.Integer({ description: '1 (false) to 5 (true)' }), name: Type.String(), label: Type.String() })),
+  page_changed_since: Nullable(
+    Type.String({ format: 'date-time', description: 'Reviews, fact checks and corrections: when the page’s text changed after this work; null while it has not' }),
+  ),
+  correction_missing: Nullable(Type.Boolean({ description: 'Corrections: true when the corrected text no longer appears on the page; null when unknown' })),
 });
 
 export const V1PageRecord = Type.Object({
   url: Type.String(),
   status: Type.String({ description: '`verified` or `unverified`' }),
   title: Type.String(),
+  content_changed_at: Nullable(Type.String({ format: 'date-time', description: 'When the page’s text last changed, as far as the service knows' })),
   contributions: Type.Array(V1Contribution),
 });
 
@@ -27,6 +36,7 @@ export function presentV1Record(siteUrl: string, record: PageRecord) {
     url: record.page.url,
     status: record.verified ? 'verified' : 'unverified',
     title: record.page.title,
+    content_changed_at: record.page.content_changed_at,
     contributions: record.contributions.map((c) => ({
       id: contributionRef(c.id),
       role: c.role,
@@ -38,6 +48,8 @@ export function presentV1Record(siteUrl: string, record: PageRecord) {
         : {}),
       proof_url: proofUrl(siteUrl, c.id),
       log: presentLogLink(siteUrl, c.log_seq),
+      ...claimOf(c),
+      ...driftOf(c),
     })),
   };
 }

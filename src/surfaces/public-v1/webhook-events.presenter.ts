@@ -2,6 +2,7 @@
 // for `panel.updated` the panel and its changes. Built from the event's facts, field by field. The schemas are
 // the OpenAPI `webhooks` section of the /v1 document.
 import Type, { type TSchema } from 'typebox';
+import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
 import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
 import { V1_REQUEST_TYPES } from '../../domain/work-kinds.js';
@@ -63,6 +64,25 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
       }),
     }),
   },
+  'page.changed': {
+    summary: 'The text of one of the publisher’s pages changed after accepted reviews, fact checks or corrections on it',
+    schema: Type.Object({
+      event: Type.Literal('page.changed'),
+      ...Base,
+      changed_at: Type.String({ format: 'date-time' }),
+      contributions: Type.Array(
+        Type.Object({
+          id: Type.String({ description: '`ctb_<id>`, as page records list it' }),
+          type: Type.String({ description: '`review`, `fact_check` or `correction`' }),
+          contributor: Type.String({ description: 'Contributor username' }),
+          accepted: Type.String({ format: 'date' }),
+          correction_missing: Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears (null: unknown)' })),
+          proof_url: Type.String(),
+        }),
+        { description: 'Every accepted review, fact check and correction now marked as done on an older version' },
+      ),
+    }),
+  },
   'panel.updated': {
     summary: 'A new version of a panel statement on a topic of the publisher’s pages is issued',
     schema: Type.Object({
@@ -120,6 +140,23 @@ export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown 
         created: e.createdAt,
         page: f.page.url,
         request: { id: `req_${f.request.id}`, type: f.request.kind, status: f.request.status, taken_by: f.request.taken_by },
+      };
+    }
+    case 'page.changed': {
+      const f = e.facts as PageChangedFacts;
+      return {
+        event: e.type,
+        created: e.createdAt,
+        page: f.page.url,
+        changed_at: f.changed_at,
+        contributions: f.work.map((w) => ({
+          id: contributionRef(w.id),
+          type: w.role,
+          contributor: w.contributor.username,
+          accepted: w.accepted_at.slice(0, 10),
+          correction_missing: w.correction_missing,
+          proof_url: proofUrl(siteUrl, w.id),
+        })),
       };
     }
     case 'panel.updated': {

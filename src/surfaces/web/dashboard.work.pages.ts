@@ -32,9 +32,10 @@ import {
 } from './dashboard.kit.js';
 import { html, raw, type SafeHtml } from './html.js';
 import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
-import { csrfField } from './layout.js';
+import { csrfField, type PageContext } from './layout.js';
+import { driftOf } from '../linked-data/drift.presenter.js';
 
-type PageInput = { url: string; title?: string; topic?: string; authors?: string[] };
+type PageInput = { url: string; title?: string; topic?: string; authors?: string[]; fetch?: boolean };
 const validPage = itemValidator<PageInput>(PageItem);
 type RequestInput = { url?: string; article_ref_id?: number; request_type: ApiRequestType; title?: string; brief?: string; topic?: string };
 const validRequest = itemValidator<RequestInput>(RequestItem);
@@ -58,7 +59,34 @@ function parseLine(line: string): PageInput {
   return { url, ...given({ title, topic }) };
 }
 
+type Work = PageRecord['contributions'][number];
+
+/** Accepted reviews, fact checks and corrections done on an older version of the page. */
+const outdated = (r: PageRecord) => r.contributions.filter((c) => driftOf(c).page_changed_since !== null).length;
+
+function driftCell(c: Work): SafeHtml {
+  const d = driftOf(c);
+  return html`${d.page_changed_since ? html`<br><span class="badge warn">Page changed ${day(d.page_changed_since)}</span>` : ''}${
+    d.correction_missing ? html` <span class="badge bad">Corrected text missing</span>` : ''
+  }`;
+}
+
+const RE_REVIEW: Record<string, ApiRequestType> = { review: 'reviewer', fact_check: 'fact_checker', correction: 'correction' };
+
+/** One click: a request for the same kind of work on the page as it is now (through the request form's own route). */
+function rereview(ctx: PageContext, pub: Publication, p: PageRecord['page'], c: Work): SafeHtml {
+  const type = RE_REVIEW[c.role];
+  const since = driftOf(c).page_changed_since;
+  if (!type || since === null) return html``;
+  const kind = KIND_LABELS[c.role] ?? c.role;
+  return html`<form method="post" action="${pub.base}/requests" class="inline">${csrfField(ctx)}<input type="hidden" name="article_ref_id" value="${p.id}"><input type="hidden" name="request_type" value="${type}">
+<input type="hidden" name="title" value="${`Fresh look after the page changed: ${kind} by ${c.name}`}">
+<input type="hidden" name="brief" value="${`The page's text changed on ${day(since)}, after this work (${c.summary}). Check it against the page as it is now.`}">
+<button type="submit" class="secondary small">Request a re-review<span class="sr-only"> of the ${kind} by ${c.name}</span></button></form>`;
+}
+
 export function workPages(app: FastifyInstance, deps: Deps) {
+
   // ---------------------------------------------------------------------------------------------------------------
   // Pages: register one, paste a list, see each record.
 
@@ -101,6 +129,8 @@ ${field({ name: 'url', label: 'URL', type: 'url', value: v.url, error: e.url, re
 ${field({ name: 'title', label: 'Title', value: v.title, error: e.title })}
 ${field({ name: 'topic', label: 'Topic', value: v.topic, error: e.topic, hint: 'e.g. health; specialists find requests by topic' })}
 ${field({ name: 'authors', label: 'Authors', value: v.authors, error: e.authors, hint: 'Usernames, separated by commas (optional)' })}
+<div><label class="check"><input type="checkbox" name="fetch" value="true"${v.fetch === 'true' ? html` checked` : ''} aria-describedby="f-fetch-hint"> Record the page’s current version</label>
+<p class="hint" id="f-fetch-hint">Credence fetches the page once and keeps a fingerprint of its text, so reviews can say when the page changed after them.</p>${e.fetch ? html`<p class="field-error" role="alert">${e.fetch}</p>` : ''}</div>
 <div><button type="submit">Register page</button></div></form></section>
 <section aria-labelledby="paste-list"><h3 id="paste-list">Paste a list</h3>
 <form method="post" action="${pub.base}/pages/batch" class="stack" novalidate>${csrfField(ctx)}
@@ -113,7 +143,7 @@ ${
     ? html`<p class="muted">No pages yet.</p>`
     : html`${stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">Page</th><th scope="col">Topic</th><th scope="col">Status</th><th scope="col">Accepted work</th><th scope="col">Registered</th></tr></thead><tbody>
 ${records.map(
-  (r) => html`<tr><td><a href="${pub.base}/pages/${r.page.id}">${r.page.title || 'Untitled'}</a><br><span class="muted small wrap">${r.page.url}</span></td><td>${r.page.topic || '—'}</td><td>${statusBadge(r.verified ? 'verified' : 'unverified')}</td><td>${r.contributions.length}</td><td>${day(r.page.created_at)}</td></tr>`,
+  (r) => html`<tr><td><a href="${pub.base}/pages/${r.page.id}">${r.page.title || 'Untitled'}</a><br><span class="muted small wrap">${r.page.url}</span></td><td>${r.page.topic || '—'}</td><td>${statusBadge(r.verified ? 'verified' : 'unverified')}</td><td>${r.contributions.length}${outdated(r) > 0 ? html` <span class="badge warn">${outdated(r)} on an older version</span>` : ''}</td><td>${day(r.page.created_at)}</td></tr>`,
 )}
 </tbody></table></div>`)}${pager(`${pub.base}/pages`, n, PER_PAGE, total)}`
 }`;
@@ -125,12 +155,16 @@ ${records.map(
   app.post('/dashboard/:slug/pages', page, async (req, reply) => {
     const pub = await publicationOf(deps, req);
     const form = readForm(deps, req);
-    const values = { url: str(form.url), title: str(form.title), topic: str(form.topic), authors: str(form.authors) };
+    const values = { url: str(form.url), title: str(form.title), topic: str(form.topic), authors: str(form.authors), fetch: str(form.fetch) };
     const authors = values.authors
       .split(/[\s,]+/)
       .filter(Boolean)
       .map((u) => u.replace(/^@/, '').toLowerCase());
-    const checked = validPage({ ...given({ url: values.url, title: values.title, topic: values.topic }), ...(authors.length ? { authors } : {}) });
+    const checked = validPage({
+      ...given({ url: values.url, title: values.title, topic: values.topic }),
+      ...(authors.length ? { authors } : {}),
+      ...(values.fetch === 'true' ? { fetch: true } : {}),
+    });
     if (!checked.ok) return pagesPage(req, reply, pub, { values, errors: fieldErrorsOf(checked.error.details) }, 400);
     const [result] = await pages.registerPages(deps, pub.id, [{ index: 0, ok: true, value: checked.value }]);
     if (result!.error) return pagesPage(req, reply, pub, { values, errors: errorsFor(result!.error, 'url') }, statusOf(result!.error));
@@ -161,9 +195,12 @@ ${records.map(
     const pub = await publicationOf(deps, req);
     const record = await ownRecord(deps, pub, idParam(req, 'id', 'Page'));
     const p = record.page;
+    const ctx = pageContext(deps, req, reply);
     const body = html`<p class="crumbs"><a href="${pub.base}/pages">Pages</a> /</p>
 <h2>${p.title || 'Untitled page'} ${statusBadge(record.verified ? 'verified' : 'unverified')}</h2>
-<dl class="facts"><dt>URL</dt><dd><a class="wrap" href="${p.url}">${p.url}</a></dd><dt>Topic</dt><dd>${p.topic || '—'}</dd><dt>Registered</dt><dd>${day(p.created_at)}</dd><dt>Page id</dt><dd>${p.id}</dd></dl>
+<dl class="facts"><dt>URL</dt><dd><a class="wrap" href="${p.url}">${p.url}</a></dd><dt>Topic</dt><dd>${p.topic || '—'}</dd><dt>Registered</dt><dd>${day(p.created_at)}</dd><dt>Page id</dt><dd>${p.id}</dd>
+<dt>Version</dt><dd>${p.content_hash === null ? 'Not known: register the page with its text, its hash, or “Record the page’s current version”' : p.content_changed_at ? html`Text last changed ${day(p.content_changed_at)}` : html`Known since ${day(p.content_seen_at ?? p.created_at)}, unchanged`}</dd></dl>
+${outdated(record) > 0 ? html`<p class="notice warn" role="note">The page’s text changed after ${outdated(record)} piece${outdated(record) === 1 ? '' : 's'} of accepted work below. Readers see a note on the record and in the embed; ask for a fresh look with one click.</p>` : ''}
 ${record.verified ? '' : html`<p class="notice error">This page is not under a verified domain of ${pub.name}: its record is not shown on the page. <a href="${pub.base}/domains">Verify the domain</a>.</p>`}
 <p class="actions"><a class="button" href="/records/${p.id}">Public record</a><a class="button secondary" href="${pub.base}/requests?for=${p.id}">Ask for work on it</a><a class="button secondary" href="${pub.base}/embed?page=${p.id}">Embed its record</a></p>
 <h3>Accepted work (${record.contributions.length})</h3>
@@ -174,7 +211,7 @@ ${
 ${record.contributions.map(
   (c) => html`<tr><td>${KIND_LABELS[c.role] ?? c.role}</td><td><a href="/contributors/${c.username}">${c.name}</a> <span class="badge">${c.level}</span></td><td>${c.summary}${
     c.change_from !== null && c.change_to !== null ? html`<br><span class="change small"><del>${c.change_from}</del> → <ins>${c.change_to}</ins></span>` : ''
-  }</td><td>${day(c.accepted_at)}</td><td><a href="/proofs/${c.id}">Proof<span class="sr-only"> of ${KIND_LABELS[c.role] ?? c.role} by ${c.name}</span></a></td></tr>`,
+  }${driftCell(c)}</td><td>${day(c.accepted_at)}</td><td><a href="/proofs/${c.id}">Proof<span class="sr-only"> of ${KIND_LABELS[c.role] ?? c.role} by ${c.name}</span></a>${rereview(ctx, pub, p, c)}</td></tr>`,
 )}
 </tbody></table></div>`)
 }`;

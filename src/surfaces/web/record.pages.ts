@@ -3,6 +3,7 @@
 import type { getProof } from '../../domain/contributors/contributor.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
+import { driftOf } from '../linked-data/drift.presenter.js';
 import { recordJsonLd } from '../linked-data/schema-org.js';
 import { logProofUrl, proofUrl, recordUrl } from '../urls.js';
 import { renderDiff } from './diff.js';
@@ -79,6 +80,7 @@ export function proofPage(siteUrl: string, p: Proof): PageOptions {
   const hasChange = p.before_text !== null && p.after_text !== null && (p.before_text !== '' || p.after_text !== '');
   const decidedAt = p.decided_at ?? p.accepted_at;
   const verdict = p.role === 'fact_check' ? verdictOf(p.verdict) : null;
+  const drift = driftOf(p);
   return {
     title: `${roleLabel(p.role)} by ${p.name || p.username}: ${pageTitle}`,
     description: `The evidence for ${p.name || p.username}'s ${roleLabel(p.role).toLowerCase()} on “${pageTitle}”: ${p.summary}`,
@@ -96,6 +98,8 @@ export function proofPage(siteUrl: string, p: Proof): PageOptions {
     body: html`<p class="crumbs"><a href="/records/${p.page_id}">Trust record of “${pageTitle}”</a></p>
 <h1>${role(p.role)} ${p.summary || roleLabel(p.role)}</h1>
 <p class="lede">By ${personLink(p)} on ${externalLink(p.page_url, pageTitle)}, published by ${publisherLink({ slug: p.publisher_slug, name: p.publisher_name })}.</p>
+${drift.page_changed_since ? html`<p class="notice warn" role="note">The page has changed since this ${roleLabel(p.role).toLowerCase()}, on ${date(drift.page_changed_since)}: it was done on an earlier version and may no longer hold as written.</p>` : ''}
+${drift.correction_missing ? html`<p class="notice warn" role="note">The corrected text no longer appears on the page.</p>` : ''}
 ${
   named
     ? html`<p class="notice">${p.name || p.username} is named as an author of this page by ${p.publisher_name}. Authorship needs no evidence here: the publisher vouches for it.</p>`

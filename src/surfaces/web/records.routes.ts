@@ -14,6 +14,7 @@ import { TrustRecord, presentTrustRecord } from '../integration-v1/record.presen
 import { QuoteOutput, VerdictOutput, presentQuote } from '../integration-v1/work.presenter.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { LogLink, presentLogLink } from '../log-link.js';
+import { driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
@@ -42,6 +43,8 @@ const Proof = Type.Object({
   quote: Type.Optional(QuoteOutput),
   claim_reviewed: Type.Optional(Nullable(Type.String())),
   verdict: Type.Optional(VerdictOutput),
+  page_changed_since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'When the page’s text changed after this work' }))),
+  correction_missing: Type.Optional(Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears on the page' }))),
   decision: Type.Object({
     decision: Type.String({ description: '`accept`, or `named_by_publisher` for an author' }),
     decided_at: Type.String({ format: 'date-time' }),
@@ -116,6 +119,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
         quote: presentQuote(p),
         claim_reviewed: p.claim,
         verdict: verdictOf(p.verdict),
+        ...driftOf(p),
         decision: {
           decision: p.submission_id !== null ? 'accept' : 'named_by_publisher',
           decided_at: p.decided_at ?? p.accepted_at,
