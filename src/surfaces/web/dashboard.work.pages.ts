@@ -81,7 +81,7 @@ function rereview(ctx: PageContext, pub: Publication, p: PageRecord['page'], c: 
   const kind = KIND_LABELS[c.role] ?? c.role;
   return html`<form method="post" action="${pub.base}/requests" class="inline">${csrfField(ctx)}<input type="hidden" name="article_ref_id" value="${p.id}"><input type="hidden" name="request_type" value="${type}">
 <input type="hidden" name="title" value="${`Fresh look after the page changed: ${kind} by ${c.name}`}">
-<input type="hidden" name="brief" value="${`The page's text changed on ${day(since)}, after this work (${c.summary}). Check it against the page as it is now.`}">
+<input type="hidden" name="brief" value="${`The page's text changed on ${since.slice(0, 10)}, after this work (${c.summary}). Check it against the page as it is now.`}">
 <button type="submit" class="secondary small">Request a re-review<span class="sr-only"> of the ${kind} by ${c.name}</span></button></form>`;
 }
 
