@@ -367,6 +367,8 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/assets/log-verify.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/me.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/docs/', auth: 'none', hidden: true, ok: [301] },
+  { method: 'GET', path: '/favicon.ico', auth: 'none', hidden: true, ok: [204] },
   { method: 'GET', path: '/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/api/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
 ];

@@ -53,5 +53,18 @@ describe('records and proofs', () => {
     const proofId = (curl.body.data ?? curl.body).contributors.author[0].proof_url.split('/').pop();
     expect((await c.get(`/proofs/${proofId}`, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(/^application\/json/);
     expect((await c.get(`/proofs/${proofId}`, { headers: { accept: 'text/html' } })).headers.get('content-type')).toMatch(/^text\/html/);
+    // The id the APIs return (`ctb_<id>`) reaches the same proof.
+    const byRef = await c.get(`/proofs/ctb_${proofId}`, { headers: { accept: '*/*' } });
+    expect(byRef.status, byRef.text).toBe(200);
+    expect(byRef.body.id).toBe(`ctb_${proofId}`);
+    expect((await c.get('/proofs/ctb_9999999999', { headers: { accept: '*/*' } })).status).toBe(404);
+    expect((await c.get('/proofs/ctb_abc', { headers: { accept: '*/*' } })).status).toBe(400);
+  });
+
+  it('are documented at the site root, so a client based at the surface still reaches them', async () => {
+    const v1 = (await c.get('/v1/openapi.json')).body;
+    expect(v1.paths['/proofs/{id}'].servers[0].url).toBe(t.config.siteUrl);
+    expect(v1.paths['/proofs/{id}'].get.parameters[0].schema.pattern).toContain('ctb_');
+    expect(Object.keys(v1.paths['/embed.js'].get.responses['200'].content)).toEqual(['application/javascript']);
   });
 });

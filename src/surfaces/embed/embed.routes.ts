@@ -115,7 +115,11 @@ export function embedScriptRoute(fastify: FastifyInstance) {
     '/embed.js',
     {
       config: { unlimited: true },
-      schema: { tags: ['embeds'], summary: 'The embeddable script (see the README for its data- attributes)', response: {} },
+      schema: {
+        tags: ['embeds'],
+        summary: 'The embeddable script (see the README for its data- attributes)',
+        response: { 200: Type.String({ description: 'The script', 'x-credence-media': 'application/javascript' }) },
+      },
     },
     async (req, reply) => sendCached(req, reply, out, { ...CORS, 'Cache-Control': 'public, max-age=3600' }),
   );

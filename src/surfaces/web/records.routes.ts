@@ -19,6 +19,16 @@ import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
 
+/** A proof is addressed by the contribution's public id (`ctb_12`, as both APIs return it) or its bare number. */
+const ProofParam = Type.Object({
+  id: Type.String({ pattern: '^(ctb_)?[1-9][0-9]{0,9}$', description: 'The contribution: `ctb_<id>` as the API returns it, or the bare number' }),
+});
+// Past the integer range of the database nothing exists: 0 finds nothing, and is a 404 like any unknown id.
+const proofId = (id: string) => {
+  const n = Number(id.replace(/^ctb_/, ''));
+  return n <= 2_147_483_647 ? n : 0;
+};
+
 const Proof = Type.Object({
   id: Type.String({ description: '`ctb_<id>`' }),
   role: Type.String(),
@@ -92,14 +102,14 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
         description:
           'HTML for browsers; with `Accept: application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"` (or plain ' +
           '`application/ld+json`), the contribution as a W3C Web Annotation.',
-        params: IdParam,
+        params: ProofParam,
         response: { 200: Proof },
       },
     },
     async (req, reply) => {
       // One address, two representations (errors too): caches must key on Accept.
       void reply.header('vary', 'Accept');
-      const p = await contributors.getProof(deps, req.params.id);
+      const p = await contributors.getProof(deps, proofId(req.params.id));
       if (wantsAnnotation(req.headers.accept)) return sendAs(reply, `${ANNO_TYPE}; charset=utf-8`, jsonLdText(contributionAnnotation(site, p)));
       if (wantsHtml(req)) return sendPage(deps, req, reply, proofPage(site, p));
       return {
