@@ -32,12 +32,15 @@ class CountingCache implements RecordCache {
   calls = 0;
   misses = 0;
   constructor(private readonly inner: RecordCache) {}
-  getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
+  getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T> {
     this.calls++;
-    return this.inner.getOrLoad(key, () => {
+    return this.inner.getOrLoad(key, (track) => {
       this.misses++;
-      return load();
+      return load(track);
     });
+  }
+  invalidate(tags: Iterable<string>): void {
+    this.inner.invalidate(tags);
   }
   invalidateAll(): void {
     this.inner.invalidateAll();

@@ -11,8 +11,14 @@ import { type PageFetcher, systemPageFetcher } from './domain/pages/page-fetcher
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { RedisRateLimiter } from './http/rate-limit.redis.js';
-import { shareInvalidations } from './domain/pages/record-cache.redis.js';
 import { defaultOrigin, logKeys } from './domain/transparency/signing-key.js';
+import { ChangeFollower } from './domain/changes/follower.js';
+import { shareWakeUps } from './domain/changes/wake.redis.js';
+
+/** A cached answer is served only while the change log was read completely less than this long ago (issue 11). */
+const CACHE_STALE_AFTER_MS = 1000;
+/** How often every process reads the change log (one indexed read; a Redis wake-up can make it sooner). */
+const CHANGES_POLL_MS = 250;
 
 export interface Runtime {
   deps: Deps;
@@ -29,7 +35,9 @@ export async function createRuntime(
     openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'credence.sqlite') });
   await migrate(database);
   const clock = overrides.clock ?? systemClock;
-  const recordCache = new MemoryRecordCache();
+  const recordCache = new MemoryRecordCache(20_000, CACHE_STALE_AFTER_MS);
+  const changes = new ChangeFollower(database.db, recordCache, { pollMs: CHANGES_POLL_MS });
+  await changes.start();
   let rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
   const redisClients: Redis[] = [];
   if (config.redisUrl) {
@@ -38,7 +46,7 @@ export async function createRuntime(
     const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     redisClients.push(redis, subscriber);
     rateLimiter = new RedisRateLimiter(redis, clock);
-    await shareInvalidations(recordCache, redis, subscriber);
+    await shareWakeUps(changes, redis, subscriber);
   }
   const deps: Deps = {
     db: database.db,
@@ -50,11 +58,13 @@ export async function createRuntime(
     recordCache,
     transparency: logKeys({ origin: config.logOrigin ?? defaultOrigin(config.siteUrl), signingKey: config.logSigningKey, dataDir: config.dataDir }),
     pageFetcher: overrides.pageFetcher ?? systemPageFetcher({ allowPrivate: config.webhookAllowPrivate }),
+    changes,
   };
   return {
     deps,
     database,
     async close() {
+      changes.stop();
       await rateLimiter.close();
       await Promise.all(redisClients.map((r) => r.quit().catch(() => r.disconnect())));
       await database.close();

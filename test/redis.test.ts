@@ -1,10 +1,10 @@
-// With REDIS_URL, rate-limit buckets and cache invalidation hold across instances: two runtimes on one database
-// and one Redis behave as one service.
+// With REDIS_URL, rate-limit buckets hold across instances and a commit wakes every instance's change follower
+// (a wake-up only: followers read the change log on their own timer too, test/changes/).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryRecordCache } from '../src/domain/pages/record-cache.js';
-import { shareInvalidations } from '../src/domain/pages/record-cache.redis.js';
+import type { ChangeFollower } from '../src/domain/changes/follower.js';
+import { shareWakeUps } from '../src/domain/changes/wake.redis.js';
 import { RedisRateLimiter } from '../src/http/rate-limit.redis.js';
 import { TestClock } from './harness.js';
 
@@ -52,23 +52,15 @@ describe('Redis', () => {
     if (keys.length) await clients[0]!.del(...keys);
   });
 
-  it('clears every instance’s record cache when one invalidates', async (ctx) => {
+  it('wakes every other instance’s change follower when one commits', async (ctx) => {
     if (!reachable) return ctx.skip();
     const channel = `credence:test:${randomBytes(4).toString('hex')}`;
-    const one = new MemoryRecordCache();
-    const two = new MemoryRecordCache();
-    await shareInvalidations(one, client(), client(), channel);
-    await shareInvalidations(two, client(), client(), channel);
-    let loads = 0;
-    const load = async () => ++loads;
-    await one.getOrLoad('k', load);
-    await two.getOrLoad('k', load);
-    expect(loads).toBe(2);
-    one.invalidateAll();
-    // `two` reloads once the message arrives; until then it still answers from its cache.
-    await expect.poll(async () => (await two.getOrLoad('k', load), loads), { timeout: 2000 }).toBe(3);
-    await one.getOrLoad('k', load);
-    expect(loads).toBe(4);
+    const reads = [0, 0];
+    const followers = reads.map((_, i) => ({ wake: undefined as (() => void) | undefined, catchUp: async () => void reads[i]!++ }));
+    for (const f of followers) await shareWakeUps(f as unknown as ChangeFollower, client(), client(), channel);
+    followers[0]!.wake!();
+    await expect.poll(() => reads[1], { timeout: 2000 }).toBe(1);
+    expect(reads[0]).toBe(0);
   });
 });
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/client.js';
 import type { DB } from '../db/schema.js';
+import type { ChangeFollower } from './changes/follower.js';
 import type { Clock } from './clock.js';
 import type { RecordCache } from './pages/record-cache.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -22,6 +23,8 @@ export interface Deps {
   transparency: LogKeys;
   /** Fetches a publisher's own page when it asks (`fetch: true` on registration). */
   pageFetcher: PageFetcher;
+  /** This process's reader of the change log; a service calls `committed()` after a transaction that appended. */
+  changes: Pick<ChangeFollower, 'committed' | 'catchUp' | 'onAdvance' | 'position'>;
 }
 
 export type Db = Kysely<DB>;

@@ -323,6 +323,8 @@ describe('every route is in the table', () => {
         'GET /v1/panels/{id}',
         'GET /v1/contributors/{id}',
         'GET /v1/pages/record',
+        'GET /v1/changes',
+        'GET /api/v1/changes',
         'GET /api/v1/embed/article/{id}',
         'GET /api/v1/embed/by-url',
         'OPTIONS /api/v1/embed/article/{id}',

@@ -80,4 +80,33 @@ describe('privacy of public answers', () => {
     }
     expect(leaks).toEqual([]);
   }, 120_000);
+
+  it('keeps the change feed to the public record: no private field, no pending, rejected or withdrawn work', async () => {
+    const db = t.runtime.deps.db;
+    const submissions = await db.selectFrom('submissions').select(['reason', 'decision_note', 'sources', 'status']).execute();
+    const never = [
+      ...submissions.flatMap((s) => [s.reason, s.decision_note ?? '', ...(JSON.parse(s.sources) as string[])]).filter((v) => v.length > 8),
+    ];
+    const accepted = new Set((await db.selectFrom('contributions').select('id').execute()).map((c) => c.id));
+    for (const [path, words] of [['/api/v1/changes', 'api'], ['/v1/changes', 'v1']] as const) {
+      let after = 0;
+      let seen = 0;
+      const leaks: string[] = [];
+      for (;;) {
+        const res = await anon.get(`${path}?after=${after}&limit=500`);
+        expect(res.status, res.text).toBe(200);
+        for (const secret of [...secrets, ...never]) if (res.text.includes(secret)) leaks.push(`${path}?after=${after} shows ${secret.slice(0, 12)}…`);
+        if (res.text.includes('@demo.credence.example')) leaks.push(`${path} shows a demo email`);
+        for (const e of res.body.data as { contribution?: { id: number | string } }[]) {
+          if (e.contribution) expect(accepted.has(Number(String(e.contribution.id).replace(/^ctb_/, '')))).toBe(true);
+          if (e.contribution && words === 'v1') expect(String(e.contribution.id)).toMatch(/^ctb_\d+$/);
+        }
+        seen += res.body.data.length;
+        after = res.body.meta.next_cursor;
+        if (!res.body.meta.has_more) break;
+      }
+      expect(leaks).toEqual([]);
+      expect(seen).toBeGreaterThan(100);
+    }
+  }, 120_000);
 });

@@ -320,6 +320,9 @@ export const ROUTES: RouteSpec[] = [
 
   // The public surface.
   { method: 'GET', path: '/v1/pages/record', auth: 'none', ok: [200], query: (w) => ({ url: w.page.url }) },
+  // The change feed (issue 11), on both surfaces.
+  { method: 'GET', path: '/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
+  { method: 'GET', path: '/api/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
   {
     method: 'POST',
     path: '/v1/requests',

@@ -48,7 +48,7 @@ export async function createAccount(deps: Deps, input: SignupInput, opts: { admi
     throw taken ? conflict(`The username ${username} is taken`) : new EmailTaken();
   }
   // A new account joins the contributor directory.
-  deps.recordCache.invalidateAll();
+  await deps.changes.committed();
   return { user_id: accountId, username };
 }
 
@@ -169,7 +169,7 @@ export async function updateOwnProfile(deps: Deps, accountId: number, patch: Pro
     await recomputeReputation(trx, [accountId], now, before);
   });
   // Names appear in every record the account is part of.
-  deps.recordCache.invalidateAll();
+  await deps.changes.committed();
   return getOwnAccount(deps, accountId);
 }
 

@@ -1,4 +1,5 @@
 // The public reputation graph: profiles, the directory of contributors, and proofs of accepted work.
+import { tag } from '../pages/cache-tags.js';
 import { notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './contributor.store.js';
@@ -24,11 +25,13 @@ export async function searchContributors(
 ) {
   const topic = filter.topic?.trim().toLowerCase() || undefined;
   const q = filter.q?.trim() || undefined;
-  // Cached with the records: every write that changes a score, a name, a topic or the set of accounts clears it.
-  return deps.recordCache.getOrLoad(`contributors:${JSON.stringify([topic, q, page, perPage])}`, async () => {
+  // Cached with the records: any contributor's change (score, name, topic, a new account) drops every directory
+  // page, as does a change to a page shown as someone's latest work.
+  return deps.recordCache.getOrLoad(`contributors:${JSON.stringify([topic, q, page, perPage])}`, async (track) => {
     const { rows, total } = await store.searchContributors(deps.db, { topic, q }, perPage, (page - 1) * perPage);
     const ids = rows.map((r) => r.id);
     const [topics, latest] = await Promise.all([store.topicsOf(deps.db, ids), store.latestWorkOf(deps.db, ids)]);
+    track([tag.contributors, ...[...latest.values()].map((w) => tag.page(w.page_id))]);
     return {
       total,
       items: rows.map((account) => ({ account, topics: topics.get(account.id) ?? [], latest: latest.get(account.id) ?? null })),

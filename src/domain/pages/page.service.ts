@@ -9,6 +9,7 @@ import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
 import { findPublicPublisher, verifiedDomainsOf } from '../publishers/publisher.store.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
+import { recordTags, tag } from './cache-tags.js';
 import * as store from './page.store.js';
 import { type PageRecord, buildRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
@@ -65,7 +66,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
     if (r.status !== 'skipped') changed = true;
     return r;
   });
-  if (changed) deps.recordCache.invalidateAll();
+  if (changed) await deps.changes.committed();
   return results;
 }
 
@@ -146,17 +147,21 @@ async function upsertPage(
 export async function lookupByUrl(deps: Deps, rawUrl: string): Promise<{ url: PageUrl; record: PageRecord | null }> {
   const url = parsePageUrl(rawUrl);
   if (!url) throw invalidUrl();
-  const record = await deps.recordCache.getOrLoad(`lookup:${url.lookupKey}`, async () => {
+  const record = await deps.recordCache.getOrLoad(`lookup:${url.lookupKey}`, async (track) => {
     const page = await store.findPageByLookupKey(deps.db, url.lookupKey);
-    return page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+    const built = page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+    track(built ? recordTags(built) : [tag.lookup(url.lookupKey)]);
+    return built;
   });
   return { url, record };
 }
 
 export async function recordById(deps: Deps, id: number): Promise<PageRecord> {
-  const record = await deps.recordCache.getOrLoad(`id:${id}`, async () => {
+  const record = await deps.recordCache.getOrLoad(`id:${id}`, async (track) => {
     const page = await store.findPageById(deps.db, id);
-    return page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+    const built = page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+    track(built ? recordTags(built) : [tag.page(id)]);
+    return built;
   });
   if (!record) throw notFound('Page');
   return record;
@@ -177,8 +182,10 @@ export async function listPages(deps: Deps, publisherId: number, page: number, p
 export async function recordByEmbedUrl(deps: Deps, rawUrl: string): Promise<PageRecord | null> {
   const url = parsePageUrl(rawUrl);
   if (!url) throw invalidUrl();
-  return deps.recordCache.getOrLoad(`embed:${url.embedKey}`, async () => {
+  return deps.recordCache.getOrLoad(`embed:${url.embedKey}`, async (track) => {
     const records = await buildRecords(deps.db, await store.findPagesByEmbedKey(deps.db, url.embedKey));
+    // The winner depends on every page sharing the key, and on pages that may join it.
+    track([tag.embed(url.embedKey), ...records.flatMap(recordTags)]);
     const newest = (r: PageRecord) => r.contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');
     return records.sort((a, b) => newest(b).localeCompare(newest(a)))[0] ?? null;
   });

@@ -1,50 +1,121 @@
-// Built page records, cached because lookups are the hot path and records change rarely. Any write that can
-// change a record (registration, accepted work, a name, a domain's verification) calls invalidateAll() after its
-// transaction commits: a coarse rule that cannot miss a dependency. With Redis the invalidation reaches every
-// instance (issue: cache invalidation shared by every instance).
+// Built page records and finished answers, cached because lookups are the hot path and records change rarely.
+// Each cached answer names what it was built from (tags such as `page:12`, `account:3`, `domain:example.com`); the
+// change follower (domain/changes/follower.ts) reads every committed change from the log and drops exactly the
+// answers whose tags the change touches, in every process. An answer built inside another's load passes its tags
+// up, so a cached JSON body built from a cached record depends on what the record depends on.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
+
 export interface RecordCache {
-  /** The cached value, or load() it. A value loaded while an invalidation happened is returned but not kept. */
-  getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * The cached value, or load() it. `load` names what the value depends on with `track(tags)`; a value loaded while
+   * an invalidation happened is returned but not kept.
+   */
+  getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T>;
+  /** Drop every cached answer that depends on any of these tags. */
+  invalidate(tags: Iterable<string>): void;
   invalidateAll(): void;
 }
 
+interface Entry {
+  value: unknown;
+  tags: string[];
+}
+
 export class MemoryRecordCache implements RecordCache {
-  private entries = new Map<string, unknown>();
-  private generation = 0;
-  /** Set by a shared bus to hear of every local invalidation. */
-  onInvalidate: (() => void) | undefined;
+  private entries = new Map<string, Entry>();
+  /** tag → keys of the cached answers that depend on it. */
+  private byTag = new Map<string, Set<string>>();
+  private invalidations = 0;
+  private vouchedAt = Number.NEGATIVE_INFINITY;
+  private readonly loading = new AsyncLocalStorage<Set<string>>();
 
-  constructor(private readonly maxEntries = 20_000) {}
+  /**
+   * `staleAfterMs`: serve from the cache only while the log was read completely less than this long ago (the
+   * follower vouches after each read); undefined trusts the cache without a follower (unit tests).
+   */
+  constructor(
+    private readonly maxEntries = 20_000,
+    private readonly staleAfterMs?: number,
+  ) {}
 
-  async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.entries.has(key)) {
-      const hit = this.entries.get(key) as T;
+  /** The follower read the whole log as of `at` (performance.now()) and applied it. */
+  vouch(at: number): void {
+    this.vouchedAt = Math.max(this.vouchedAt, at);
+  }
+
+  private trusted(): boolean {
+    if (this.staleAfterMs === undefined) return true;
+    if (performance.now() - this.vouchedAt <= this.staleAfterMs) return true;
+    // Behind, or the log cannot be read: nothing here can be vouched for.
+    if (this.entries.size > 0) this.invalidateAll();
+    return false;
+  }
+
+  async getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T> {
+    const parent = this.loading.getStore();
+    const trusted = this.trusted();
+    const hit = trusted ? this.entries.get(key) : undefined;
+    if (hit) {
       // Re-inserting keeps the Map in least-recently-used order, so eviction drops what nobody reads.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
+      if (parent) for (const t of hit.tags) parent.add(t);
+      return hit.value as T;
     }
-    const generation = this.generation;
-    const value = await load();
-    // A write that committed while we were reading may have made `value` stale: do not keep it.
-    if (generation === this.generation) {
-      if (this.entries.size >= this.maxEntries) {
-        const oldest = this.entries.keys().next();
-        if (!oldest.done) this.entries.delete(oldest.value);
-      }
-      this.entries.set(key, value);
-    }
+    const invalidations = this.invalidations;
+    const tags = new Set<string>();
+    const track = (more: Iterable<string>) => {
+      for (const t of more) tags.add(t);
+    };
+    const value = await this.loading.run(tags, () => load(track));
+    if (parent) for (const t of tags) parent.add(t);
+    // A change that was applied while we were reading may have made `value` stale: do not keep it.
+    if (trusted && invalidations === this.invalidations) this.keep(key, value, [...tags]);
     return value;
   }
 
-  invalidateAll(): void {
-    this.clearLocal();
-    this.onInvalidate?.();
+  private keep(key: string, value: unknown, tags: string[]): void {
+    this.drop(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.drop(oldest.value);
+    }
+    this.entries.set(key, { value, tags });
+    for (const t of tags) {
+      let keys = this.byTag.get(t);
+      if (!keys) this.byTag.set(t, (keys = new Set()));
+      keys.add(key);
+    }
   }
 
-  /** Clear without telling others (the message came from another instance). */
-  clearLocal(): void {
-    this.generation++;
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    for (const t of entry.tags) {
+      const keys = this.byTag.get(t);
+      keys?.delete(key);
+      if (keys?.size === 0) this.byTag.delete(t);
+    }
+  }
+
+  invalidate(tags: Iterable<string>): void {
+    this.invalidations++;
+    for (const t of tags) {
+      const keys = this.byTag.get(t);
+      if (keys) for (const key of [...keys]) this.drop(key);
+    }
+  }
+
+  invalidateAll(): void {
+    this.invalidations++;
     this.entries = new Map();
+    this.byTag = new Map();
+  }
+
+  /** How many answers are cached (tests and benchmarks). */
+  get size(): number {
+    return this.entries.size;
   }
 }

@@ -117,7 +117,7 @@ export async function createStatement(deps: Deps, input: StatementInput): Promis
     throw err;
   }
   // Levels appear in page records; panellists may have become experts.
-  deps.recordCache.invalidateAll();
+  await deps.changes.committed();
   return getStatement(deps, slug, 1);
 }
 
@@ -169,7 +169,7 @@ export async function issueVersion(deps: Deps, rawSlug: string, input: VersionIn
     }
     throw err;
   }
-  deps.recordCache.invalidateAll();
+  await deps.changes.committed();
   return getStatement(deps, slug, version);
 }
 

@@ -127,7 +127,7 @@ export async function verifyDomain(deps: Deps, accountId: number, slug: string, 
     );
   }
   await markVerified(deps, publisher.id, domain, method);
-  deps.recordCache.invalidateAll();
+  await deps.changes.committed();
   return (await store.findDomain(deps.db, publisher.id, domain))!;
 }
 
@@ -141,7 +141,7 @@ export async function verifyDomainByOperator(deps: Deps, slug: string, rawDomain
     await store.insertDomain(deps.db, { publisher_id: publisher.id, domain, token: randomToken(16), created_at: isoNow(deps.clock) });
   }
   await markVerified(deps, publisher.id, domain, 'operator');
-  deps.recordCache.invalidateAll();
+  await deps.changes.committed();
   return (await store.findDomain(deps.db, publisher.id, domain))!;
 }
 

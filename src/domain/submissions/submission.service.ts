@@ -262,7 +262,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
     changed = true;
     return { status: outcome.contributionId !== null ? 'created' : 'updated', id: outcome.id, contributionId: outcome.contributionId };
   });
-  // Records show accepted work and every contributor's trust and level: refresh them after the commits.
-  if (changed) deps.recordCache.invalidateAll();
+  // Apply the entries of these commits to this process's cache now (read-your-writes), and wake the others.
+  if (changed) await deps.changes.committed();
   return results;
 }

@@ -7,6 +7,7 @@ import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
 import { adminPanelRoutes } from './admin-panels.routes.js';
 import { authRoutes } from './auth.routes.js';
+import { apiChangeRoutes } from './changes.routes.js';
 import { pageRoutes } from './pages.routes.js';
 import { embedApiRoutes } from '../embed/embed.routes.js';
 import { contributorRoutes } from './contributors.routes.js';
@@ -41,5 +42,6 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);
     webhookRoutes(app, deps, openapi);
+    apiChangeRoutes(app, deps);
   };
 }

@@ -5,6 +5,7 @@ import { v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { logRoutes } from './log.routes.js';
+import { v1ChangeRoutes } from './changes.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
 import { documentV1Webhooks } from './webhook-events.presenter.js';
@@ -30,6 +31,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
+    v1ChangeRoutes(app, deps);
     documentV1Webhooks(openapi);
   };
 }

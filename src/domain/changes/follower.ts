@@ -1,0 +1,132 @@
+// Every process follows the change log: it reads each committed entry after its cursor and drops exactly the cached
+// answers the entry touches. Correctness needs only the database: a timer reads the log every `pollMs` (one
+// indexed read of `seq > cursor`, usually empty), a writer catches up right after its own commit (so a process
+// reads its own writes), and a wake-up from elsewhere (Redis) only makes it read sooner. The cache serves an answer
+// only while the last complete read of the log is younger than its `staleAfterMs` (1 s): a process that falls
+// behind or cannot read the log drops everything and answers from the database until it has caught up.
+import { performance } from 'node:perf_hooks';
+import type { Db } from '../deps.js';
+import { tag } from '../pages/cache-tags.js';
+import { parsePageUrl } from '../pages/url-keys.js';
+import type { MemoryRecordCache } from '../pages/record-cache.js';
+import { type ChangeRow, lastSeq, listChangesAfter } from './change.store.js';
+
+export interface FollowerOptions {
+  pollMs?: number;
+  /** Entries read per query. */
+  batch?: number;
+  /** Further behind than this, drop everything and jump to the end rather than apply each entry. */
+  maxBehind?: number;
+  onError?: (err: unknown) => void;
+}
+
+/** The cache tags an entry touches. Kinds added later are covered by their ids and their body's `page.url`. */
+export function tagsOfChange(row: ChangeRow): string[] {
+  const tags: string[] = [];
+  if (row.page_id !== null) tags.push(tag.page(row.page_id));
+  if (row.account_id !== null) tags.push(tag.account(row.account_id));
+  if (row.panel_id !== null) tags.push(tag.panel(row.panel_id));
+  // A publisher's own fields and its domains show in all its records; its pages' changes touch only those pages.
+  if (row.publisher_id !== null && /^(publisher|domain)\./.test(row.kind)) tags.push(tag.publisher(row.publisher_id));
+  if (row.kind.startsWith('contributor.') || row.kind === 'page.updated') tags.push(tag.contributors);
+  const body = JSON.parse(row.body) as { page?: { url?: unknown }; domain?: unknown };
+  if (typeof body.domain === 'string') tags.push(tag.domain(body.domain));
+  const url = typeof body.page?.url === 'string' ? parsePageUrl(body.page.url) : null;
+  if (url) tags.push(tag.lookup(url.lookupKey), tag.embed(url.embedKey));
+  return tags;
+}
+
+export class ChangeFollower {
+  private cursor: number | null = null;
+  private current: Promise<void> | null = null;
+  private next: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<(seq: number) => void>();
+  /** Set by a shared bus: tell the other processes this one committed (a wake-up, never needed for correctness). */
+  wake: (() => void) | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly cache: Pick<MemoryRecordCache, 'invalidate' | 'invalidateAll' | 'vouch'>,
+    private readonly opts: FollowerOptions = {},
+  ) {}
+
+  /** The seq this process has applied (0 before the first read). */
+  get position(): number {
+    return this.cursor ?? 0;
+  }
+
+  async start(): Promise<void> {
+    await this.catchUp();
+    // unref: a CLI verb that built the runtime still exits when its work is done.
+    this.timer = setInterval(() => void this.catchUp(), this.opts.pollMs ?? 250).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Hear of every advance of the cursor (the feed's live streams). Returns the unsubscribe. */
+  onAdvance(listener: (seq: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** After this process committed a change: apply it here now, and wake the others. */
+  async committed(): Promise<void> {
+    await this.catchUp();
+    this.wake?.();
+  }
+
+  /** Read and apply every entry committed before this call. Concurrent calls share reads. */
+  catchUp(): Promise<void> {
+    if (!this.current) {
+      this.current = this.read().finally(() => {
+        this.current = null;
+      });
+      return this.current;
+    }
+    // A read under way may have started before the caller's commit: queue one more, shared by every waiter.
+    this.next ??= this.current.then(() => {
+      this.next = null;
+      return this.catchUp();
+    });
+    return this.next;
+  }
+
+  private async read(): Promise<void> {
+    const startedAt = performance.now();
+    const from = this.cursor;
+    try {
+      if (this.cursor === null) {
+        // A fresh process: nothing before now needs applying once the cache is empty.
+        this.cursor = await lastSeq(this.db);
+        this.cache.invalidateAll();
+      } else {
+        const batch = this.opts.batch ?? 1000;
+        let applied = 0;
+        for (;;) {
+          const rows = await listChangesAfter(this.db, this.cursor, batch);
+          for (const row of rows) this.cache.invalidate(tagsOfChange(row));
+          if (rows.length > 0) this.cursor = rows[rows.length - 1]!.seq;
+          applied += rows.length;
+          if (rows.length < batch) break;
+          if (applied >= (this.opts.maxBehind ?? 10_000)) {
+            // Emptied after the read, so no answer loaded before it survives; later entries come next time.
+            this.cursor = await lastSeq(this.db);
+            this.cache.invalidateAll();
+            break;
+          }
+        }
+      }
+      this.cache.vouch(startedAt);
+    } catch (err) {
+      // The log cannot be read: what is cached can no longer be vouched for.
+      this.cache.invalidateAll();
+      this.opts.onError?.(err);
+      return;
+    }
+    if (from !== null && this.cursor !== from) for (const l of this.listeners) l(this.cursor);
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryRecordCache } from './record-cache.js';
+
+describe('the record cache', () => {
+  it('drops exactly the answers that depend on a tag, and answers built from them', async () => {
+    const cache = new MemoryRecordCache();
+    let loads = 0;
+    const record = (id: number) => cache.getOrLoad(`record:${id}`, async (track) => (track([`page:${id}`]), ++loads));
+    const body = (id: number) => cache.getOrLoad(`body:${id}`, async () => `body ${await record(id)}`);
+    expect(await body(1)).toBe('body 1');
+    expect(await body(2)).toBe('body 2');
+    expect(await body(1)).toBe('body 1');
+    cache.invalidate(['page:1']);
+    expect(cache.size).toBe(2);
+    expect(await body(1)).toBe('body 3');
+    expect(await body(2)).toBe('body 2');
+  });
+
+  it('passes tags of a cached inner answer up to a new outer one', async () => {
+    const cache = new MemoryRecordCache();
+    await cache.getOrLoad('inner', async (track) => (track(['account:7']), 'x'));
+    await cache.getOrLoad('outer', async () => cache.getOrLoad('inner', async () => 'never'));
+    cache.invalidate(['account:7']);
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not keep a value loaded while an invalidation happened', async () => {
+    const cache = new MemoryRecordCache();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loading = cache.getOrLoad('k', async () => (await gate, 'old'));
+    cache.invalidate(['anything']);
+    release();
+    expect(await loading).toBe('old');
+    expect(cache.size).toBe(0);
+  });
+
+  it('serves nothing from the cache unless the log was read recently', async () => {
+    const cache = new MemoryRecordCache(100, 50);
+    let loads = 0;
+    const get = () => cache.getOrLoad('k', async () => ++loads);
+    await get();
+    await get();
+    expect(loads).toBe(2); // never vouched for: nothing is kept
+    cache.vouch(performance.now());
+    await get();
+    await get();
+    expect(loads).toBe(3);
+    await new Promise((r) => setTimeout(r, 80));
+    await get();
+    expect(loads).toBe(4);
+    expect(cache.size).toBe(0);
+  });
+
+  it('evicts the least recently used answer and its tags', async () => {
+    const cache = new MemoryRecordCache(2);
+    for (const k of ['a', 'b', 'a', 'c']) await cache.getOrLoad(k, async (track) => (track([`t:${k}`]), k));
+    expect(cache.size).toBe(2);
+    cache.invalidate(['t:a']);
+    expect(cache.size).toBe(1);
+  });
+});

@@ -1,0 +1,194 @@
+// The public change feed, shared by both surfaces (each mounts it with its own envelope and words): the list
+// (`GET …/changes?after=&limit=`) and its live stream (the same path asked with `Accept: text/event-stream`).
+// An entry is the log's stored body as is, with `links` added to what it changed; on /v1 a contribution's id is
+// its /v1 string (`ctb_12`). docs/changes.md describes every kind.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { ChangeRow } from '../domain/changes/change.store.js';
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, readFeed } from '../domain/changes/feed.service.js';
+import type { Deps } from '../domain/deps.js';
+import { AppError } from '../http/errors.js';
+import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
+
+export type FeedWords = 'v1' | 'api';
+
+/** How often an idle stream sends a comment line, so proxies and clients know it is alive. */
+const HEARTBEAT_MS = 15_000;
+
+export const FeedQuery = Type.Object({
+  after: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'The cursor: entries with a seq greater than this, oldest first (0: from the start)' }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: FEED_DEFAULT_LIMIT, description: `At most this many entries; above ${FEED_MAX_LIMIT} is capped` })),
+});
+
+const Named = Type.Object({ slug: Type.String(), name: Type.String() });
+export const FeedEntry = Type.Object(
+  {
+    seq: Type.Integer({ description: 'Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id)' }),
+    kind: Type.String({
+      description:
+        '`page.registered`, `page.updated`, `contribution.accepted`, `contributor.created`, `contributor.updated`, `publisher.created`, `domain.verified`, `domain.moved`, `domain.revoked`, `panel.issued`',
+    }),
+    created_at: Type.String({ format: 'date-time' }),
+    page: Type.Optional(Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), topic: Type.Optional(Type.String()) })),
+    publisher: Type.Optional(Named),
+    previous_publisher: Type.Optional(Named),
+    domain: Type.Optional(Type.String()),
+    contribution: Type.Optional(
+      Type.Object({
+        id: Type.Union([Type.Integer(), Type.String()], { description: 'An integer on /api/v1, `ctb_<id>` on /v1' }),
+        role: Type.String(),
+        summary: Type.String(),
+        accepted_at: Type.String({ format: 'date-time' }),
+        change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
+      }),
+    ),
+    contributor: Type.Optional(
+      Type.Object({
+        username: Type.String(),
+        name: Type.String(),
+        summary: Type.Optional(Type.String()),
+        level: Type.Optional(Type.String()),
+        trust_score: Type.Optional(Type.Number()),
+        contribution_score: Type.Optional(Type.Number()),
+        accepted_count: Type.Optional(Type.Integer()),
+        topics: Type.Optional(Type.Array(Type.Object({ topic: Type.String(), authority: Type.Number() }))),
+      }),
+    ),
+    panel: Type.Optional(Type.Object({ id: Type.String(), version: Type.Integer(), topic: Type.String(), question: Type.String(), issued_at: Type.String({ format: 'date-time' }) })),
+    links: Type.Object(
+      { record: Type.Optional(Type.String()), proof: Type.Optional(Type.String()), profile: Type.Optional(Type.String()), panel: Type.Optional(Type.String()), publisher: Type.Optional(Type.String()) },
+      { description: 'Where to read what the entry changed' },
+    ),
+  },
+  { description: 'One change to the public record. Without `links`, its canonical JSON is the log entry as stored (docs/changes.md).' },
+);
+
+export const FeedMeta = Type.Object({
+  limit: Type.Integer(),
+  next_cursor: Type.Integer({ description: 'Pass as `after` to go on: the last entry’s seq, or `after` itself when there was none' }),
+  has_more: Type.Boolean(),
+});
+
+interface Body {
+  page?: { id: number };
+  contribution?: { id: number | string };
+  contributor?: { username: string };
+  panel?: { id: string; version: number };
+  publisher?: { slug: string };
+  [k: string]: unknown;
+}
+
+/** One entry as a surface shows it, serialised. */
+export function presentEntry(siteUrl: string, row: ChangeRow, words: FeedWords): string {
+  const e = JSON.parse(row.body) as Body;
+  const links: Record<string, string> = {};
+  if (e.page) links.record = recordUrl(siteUrl, e.page.id);
+  if (e.contribution) links.proof = proofUrl(siteUrl, Number(e.contribution.id));
+  if (e.contributor) links.profile = profileUrl(siteUrl, e.contributor.username);
+  if (e.panel) links.panel = `${siteUrl}/v1/panels/${encodeURIComponent(e.panel.id)}?version=${e.panel.version}`;
+  if (e.publisher) links.publisher = `${siteUrl}/publishers/${encodeURIComponent(e.publisher.slug)}`;
+  if (words === 'v1' && e.contribution) e.contribution = { ...e.contribution, id: contributionRef(Number(e.contribution.id)) };
+  return JSON.stringify({ ...e, links });
+}
+
+/** The list answer, serialised: `{success?, data, meta}`. */
+export async function feedPage(deps: Deps, query: { after?: number; limit?: number }, words: FeedWords): Promise<string> {
+  const after = query.after ?? 0;
+  const { rows, hasMore } = await readFeed(deps, after, query.limit ?? FEED_DEFAULT_LIMIT);
+  const meta = { limit: Math.min(query.limit ?? FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT), next_cursor: rows.at(-1)?.seq ?? after, has_more: hasMore };
+  const data = `[${rows.map((r) => presentEntry(deps.config.siteUrl, r, words)).join(',')}]`;
+  return `{${words === 'api' ? '"success":true,' : ''}"data":${data},"meta":${JSON.stringify(meta)}}`;
+}
+
+export const wantsStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
+
+/** Where a stream starts: `Last-Event-ID` (a reconnecting EventSource sends it) wins over `after`. */
+export function streamStart(req: FastifyRequest, after: number | undefined): number {
+  const header = req.headers['last-event-id'];
+  if (header === undefined) return after ?? 0;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value || !/^\d{1,10}$/.test(value.trim()) || Number(value) > 2_147_483_647) {
+    throw new AppError(400, 'invalid_request', 'Last-Event-ID must be the seq of an entry (a whole number)', [
+      { field: 'Last-Event-ID', message: 'must be a whole number' },
+    ]);
+  }
+  return Number(value);
+}
+
+/** Open streams per app, ended before the server closes (a stream never ends by itself). */
+const openStreams = new WeakMap<FastifyInstance, Set<() => void>>();
+
+export function closeStreamsOnShutdown(app: FastifyInstance): void {
+  const streams = new Set<() => void>();
+  openStreams.set(app, streams);
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+}
+
+/**
+ * Server-Sent Events: every entry after `after` (each event's `id` is its seq, its `event` the kind), then each new
+ * one as this process's change follower sees it (within its poll interval), and a comment line every 15 s.
+ */
+export async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply, after: number, words: FeedWords): Promise<void> {
+  const streams = openStreams.get(app);
+  reply.hijack();
+  const raw = reply.raw;
+  const headers = { ...reply.getHeaders() } as Record<string, string | number | string[]>;
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-store',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  raw.write('retry: 2000\n\n');
+  let cursor = after;
+  let closed = false;
+  let pumping = false;
+  let again = false;
+  const write = async (chunk: string) => {
+    if (!raw.write(chunk)) await new Promise((resolve) => raw.once('drain', resolve).once('close', resolve));
+  };
+  const end = () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+    streams?.delete(end);
+    raw.end();
+  };
+  const pump = async () => {
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        for (;;) {
+          const { rows, hasMore } = await readFeed(deps, cursor, 200);
+          for (const row of rows) {
+            if (closed) return;
+            await write(`id: ${row.seq}\nevent: ${row.kind}\ndata: ${presentEntry(deps.config.siteUrl, row, words)}\n\n`);
+            cursor = row.seq;
+          }
+          if (!hasMore) break;
+        }
+      } while (again && !closed);
+    } catch {
+      // The log cannot be read just now: end the stream; the client reconnects with Last-Event-ID.
+      end();
+    } finally {
+      pumping = false;
+    }
+  };
+  const unsubscribe = deps.changes.onAdvance(() => void pump());
+  const heartbeat = setInterval(() => void write(': heartbeat\n\n'), HEARTBEAT_MS);
+  streams?.add(end);
+  raw.on('close', end);
+  await pump();
+}
