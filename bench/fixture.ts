@@ -6,6 +6,7 @@
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/deps.js';
 import { createAccount, updateOwnProfile } from '../src/domain/accounts/account.service.js';
+import { createApiKey } from '../src/domain/api-keys/api-key.service.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
 import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 import { recomputeReputation } from '../src/domain/reputation/reputation.store.js';
@@ -19,6 +20,8 @@ export interface Fixture {
   pages: number;
   contributions: number;
   buildSeconds: number;
+  /** A publisher key and its verified host, for a CMS that registers pages while others read (issue 11). */
+  cms: { key: string; host: string };
 }
 
 const ROWS_PER_INSERT = 500; // 10 columns: 5,000 bound values, far below SQLite's limit
@@ -111,7 +114,10 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
     }
     // Reputation as the services keep it: counts, scores and levels from the contributions just written.
     await recomputeReputation(db, [...ids.values()], NOW);
-    const fixture = { urls, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000 };
+    const first = DEMO_PUBLISHERS[0]!;
+    const cmsKey = await createApiKey(deps, ids.get(first.owner.username)!, { name: 'bench cms', publisher: first.slug });
+    const cms = { key: cmsKey.secret, host: first.host };
+    const fixture = { urls, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000, cms };
     opts.log(`fixture: ${fixture.pages.toLocaleString('en')} pages and ${contributions.toLocaleString('en')} contributions in ${fixture.buildSeconds.toFixed(1)} s`);
     return fixture;
   } finally {

@@ -162,14 +162,46 @@ async function check(port: number, scenario: Scenario, next: () => string): Prom
   }
 }
 
+/**
+ * A CMS in the background: every 50 ms it sends its share of `perSecond` registrations of new pages, one page per
+ * POST, without waiting for the previous ones (a CMS does not slow down because the service is busy).
+ */
+function startWriter(port: number, fixture: Fixture, perSecond: number) {
+  const counts = { sent: 0, ok: 0, failed: 0 };
+  let n = 0;
+  let owed = 0;
+  const tick = setInterval(() => {
+    owed += perSecond / 20;
+    for (; owed >= 1; owed--) {
+      counts.sent++;
+      const url = `https://${fixture.cms.host}/cms/${process.pid}-${Date.now()}-${n++}`;
+      fetch(`http://127.0.0.1:${port}/api/v1/pages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': fixture.cms.key },
+        body: JSON.stringify({ url, title: `CMS page ${n}`, topic: 'health' }),
+      }).then(
+        async (r) => {
+          await r.arrayBuffer();
+          counts[r.status === 201 ? 'ok' : 'failed']++;
+        },
+        () => counts.failed++,
+      );
+    }
+  }, 50);
+  return { counts, stop: () => clearInterval(tick) };
+}
+
 async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, target: Target): Promise<ScenarioResult> {
   const next = scenario.paths(fixture);
   await check(target.port, scenario, next);
+  const writer = scenario.writesPerSecond ? startWriter(target.port, fixture, scenario.writesPerSecond) : null;
   process.stdout.write(`${scenario.name}: warming up ${s.warmup} s, measuring ${s.duration} s with ${s.connections} connections ... `);
   if (s.warmup > 0) await load(target.port, next, s.warmup, s.connections);
   await target.stats(); // resets the counters: the warm-up is not measured
+  const written = writer ? { ...writer.counts } : null;
   const r = await load(target.port, next, s.duration, s.connections);
   const stats = await target.stats();
+  writer?.stop();
   const result: ScenarioResult = {
     name: scenario.name,
     description: scenario.description,
@@ -193,6 +225,10 @@ async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, ta
   console.log(
     `${fmt(result.rps)} req/s, p99 ${fmt(result.latencyMs.p99, 1)} ms, server ${fmt(result.serverCpuPerRequestUs)} µs CPU/request (${pct(result.serverKernelShare)} kernel), ${pct(result.serverCpuBusy)} busy`,
   );
+  if (writer && written) {
+    const sent = writer.counts.sent - written.sent;
+    console.log(`  background: ${sent} registrations sent while measuring (${fmt(sent / s.duration)}/s), ${writer.counts.failed} failed so far`);
+  }
   if (result.non2xx > 0 || result.errors > 0) {
     console.log(`  warning: ${result.non2xx} non-2xx answers and ${result.errors} errors; the figure is suspect`);
   }

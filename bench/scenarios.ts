@@ -11,6 +11,8 @@ export interface Scenario {
   target: TargetName;
   /** Returns a function giving the next request's path; called once per run, with the fixture built. */
   paths(fixture: Fixture): () => string;
+  /** A CMS registers this many new pages per second on the same server while the scenario runs (issue 11). */
+  writesPerSecond?: number;
 }
 
 /** How many URLs the warm scenarios cycle through: well inside the record cache (20,000 entries). */
@@ -64,6 +66,20 @@ export const SCENARIOS: Scenario[] = [
     description: `GET /api/v1/pages/lookup over ${WARM_SET.toLocaleString('en')} URLs (record cache warm)`,
     target: 'app',
     paths: (f) => warmPaths(f, '/api/v1/pages/lookup?url=', 2),
+  },
+  {
+    name: 'lookup-warm-w20',
+    description: `lookup-warm while a CMS registers 20 new pages per second (one POST /api/v1/pages each)`,
+    target: 'app',
+    paths: (f) => warmPaths(f, '/api/v1/pages/lookup?url=', 2),
+    writesPerSecond: 20,
+  },
+  {
+    name: 'lookup-warm-w200',
+    description: `lookup-warm while a CMS registers 200 new pages per second (one POST /api/v1/pages each)`,
+    target: 'app',
+    paths: (f) => warmPaths(f, '/api/v1/pages/lookup?url=', 2),
+    writesPerSecond: 200,
   },
   {
     name: 'lookup-cold',

@@ -109,7 +109,7 @@ async function writeThenSeeEverywhere(write: () => Promise<void>, check: (s: Awa
   for (const name of ['a', 'b']) check(await seen(name));
 }
 
-describe('two serve processes and the CLI on one database, without Redis', () => {
+describe('two serve processes and the CLI on one database, without Redis', { timeout: 180_000 }, () => {
   it('is set up: a publisher verified by the CLI, a key and a page, registered through a', async () => {
     const signup = await client('a').post('/api/v1/auth/signup', { email: 'owner@proc.test', password: 'a long password', name: 'Owner', username: 'owner' });
     expect(signup.status, signup.text).toBe(201);
@@ -185,7 +185,7 @@ describe('two serve processes and the CLI on one database, without Redis', () =>
   });
 });
 
-describe('a feed reader across a server restart', () => {
+describe('a feed reader across a server restart', { timeout: 300_000 }, () => {
   it('resumes from its cursor (list and stream) and misses nothing, sees nothing twice', async () => {
     const seqs: number[] = [];
     let cursor = 0;
