@@ -20,31 +20,46 @@ let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 const servers = new Map<string, { child: ChildProcess; port: number }>();
 
-async function start(name: string): Promise<void> {
+/**
+ * Start `credence serve`; a start that fails is tried again (twice): on the shared PostgreSQL, the migrator's
+ * catalogue read can trip over another test's schema being dropped at that moment.
+ */
+async function start(name: string, attempt = 1): Promise<void> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   servers.set(name, { child, port });
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('serving')) {
-        clearTimeout(timer);
-        resolve();
-      }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 60_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('serving')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
     });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
+  } catch (err) {
+    await stop(name);
+    if (attempt >= 3) throw err;
+    return start(name, attempt + 1);
+  }
 }
 
 async function stop(name: string): Promise<void> {
   const s = servers.get(name);
   if (!s) return;
   servers.delete(name);
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
   const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  process.kill(-s.child.pid!, 'SIGTERM');
+  try {
+    process.kill(-s.child.pid!, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
   await exited;
 }
 
