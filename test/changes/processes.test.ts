@@ -65,6 +65,15 @@ async function stop(name: string): Promise<void> {
 
 const base = (name: string) => `http://127.0.0.1:${servers.get(name)!.port}`;
 const client = (name: string, token: string | null = null) => new Client(base(name), '127.0.0.1', token);
+
+/** Sign up on one server, then log in (sign-up starts no session). */
+async function account(name: string, who: { email: string; name: string; username: string }): Promise<string> {
+  const signup = await client(name).post('/api/v1/auth/signup', { ...who, password: 'a long password' });
+  expect(signup.status, signup.text).toBe(201);
+  const login = await client(name).post('/api/v1/auth/login', { email: who.email, password: 'a long password' });
+  expect(login.status, login.text).toBe(200);
+  return login.body.data.token as string;
+}
 const credence = (...args: string[]) => run(TSX, [MAIN, ...args], { env, timeout: 60_000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -126,14 +135,13 @@ async function writeThenSeeEverywhere(write: () => Promise<void>, check: (s: Awa
 
 describe('two serve processes and the CLI on one database, without Redis', { timeout: 180_000 }, () => {
   it('is set up: a publisher verified by the CLI, a key and a page, registered through a', async () => {
-    const signup = await client('a').post('/api/v1/auth/signup', { email: 'owner@proc.test', password: 'a long password', name: 'Owner', username: 'owner' });
-    expect(signup.status, signup.text).toBe(201);
-    const owner = client('a', signup.body.data.token);
+    const token = await account('a', { email: 'owner@proc.test', name: 'Owner', username: 'owner' });
+    const owner = client('a', token);
     expect((await owner.post('/api/v1/account/publishers', { name: 'The Ledger', slug: 'ledger' })).status).toBe(201);
     await credence('domains:verify', 'ledger.example', '--publisher', 'ledger');
     const key = await owner.post('/api/v1/account/api-keys', { name: 'cms', publisher: 'ledger' });
     expect(key.status, key.text).toBe(201);
-    w = { owner: { token: signup.body.data.token }, key: key.body.data.key, slug: 'ledger', domain: 'ledger.example', url: 'https://ledger.example/news/one', pageId: 0 };
+    w = { owner: { token }, key: key.body.data.key, slug: 'ledger', domain: 'ledger.example', url: 'https://ledger.example/news/one', pageId: 0 };
     // b has answered "no record" for the URL before it exists, and cached that answer.
     expect(await seen('b')).toMatchObject({ title: null, embedTitle: '' });
     const created = await client('a', w.key).post('/api/v1/pages', { url: w.url, title: 'First title', topic: 'health' });
@@ -155,8 +163,7 @@ describe('two serve processes and the CLI on one database, without Redis', { tim
   });
 
   it('shows work accepted through b, on a', async () => {
-    const signup = await client('b').post('/api/v1/auth/signup', { email: 'spec@proc.test', password: 'a long password', name: 'Spec Ialist', username: 'spec' });
-    const spec = client('b', signup.body.data.token);
+    const spec = client('b', await account('b', { email: 'spec@proc.test', name: 'Spec Ialist', username: 'spec' }));
     const submitted = await spec.post('/api/v1/submissions', {
       url: w.url,
       role: 'correction',
