@@ -69,7 +69,7 @@ const client = (name: string, token: string | null = null) => new Client(base(na
 /** Sign up on one server, then log in (sign-up starts no session). */
 async function account(name: string, who: { email: string; name: string; username: string }): Promise<string> {
   const signup = await client(name).post('/api/v1/auth/signup', { ...who, password: 'a long password' });
-  expect(signup.status, signup.text).toBe(201);
+  expect(signup.status, signup.text).toBe(202);
   const login = await client(name).post('/api/v1/auth/login', { email: who.email, password: 'a long password' });
   expect(login.status, login.text).toBe(200);
   return login.body.data.token as string;
