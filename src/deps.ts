@@ -34,8 +34,13 @@ export async function createRuntime(
   const redisClients: Redis[] = [];
   if (config.redisUrl) {
     // Two connections: a subscribed connection can do nothing else.
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    // Commands fail at once while Redis is away (no offline queue) and within a second if it hangs: each instance
+    // then limits on its own; the clients reconnect in the background, at most 2 s apart.
+    const retryStrategy = (times: number) => Math.min(times * 100, 2000);
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, retryStrategy });
+    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, retryStrategy });
+    // ioredis reports connection errors as events; without a listener each one would be an unhandled 'error'.
+    for (const r of [redis, subscriber]) r.on('error', () => {});
     redisClients.push(redis, subscriber);
     rateLimiter = new RedisRateLimiter(redis, clock);
     await shareInvalidations(recordCache, redis, subscriber);

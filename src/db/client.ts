@@ -12,6 +12,8 @@ export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
   close(): Promise<void>;
+  /** SQLite only: copy the live database to `file` with SQLite's online backup (readers and writers go on). */
+  backup?(file: string): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -21,6 +23,8 @@ export interface DatabaseOptions {
   /** PostgreSQL only: the schema to use (tests give every file its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL only: how long to wait for a connection before failing the query. */
+  connectTimeoutMs?: number;
 }
 
 // int8 (COUNT(*), SUM of integers) arrives as a string by default; our counts fit comfortably in a double.
@@ -32,6 +36,11 @@ export function openDatabase(opts: DatabaseOptions): Database {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      // PostgreSQL down or unreachable: a request waits at most this long for a connection, then fails with 503
+      // (a refused connection fails at once); the pool opens fresh connections when the server is back.
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000,
+      // A connection cut without a reset (a dead host) is noticed by the kernel rather than never.
+      keepAlive: true,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     // An idle client that errors (the server restarted) must not crash the process; the pool replaces it.
@@ -47,7 +56,15 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: () => db.destroy(),
+    // better-sqlite3 copies a few pages per event-loop turn, so the service keeps answering while it runs.
+    backup: async (target) => {
+      await sqlite.backup(target);
+    },
+  };
 }
 
 /**

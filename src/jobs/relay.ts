@@ -44,6 +44,8 @@ export interface RelayOptions {
   /** Distinguishes this process in leases. */
   instanceId?: string;
   log?: RelayLog;
+  /** Told of every attempt's outcome (the metrics). */
+  onAttempt?: (outcome: 'success' | 'failure') => void;
   /** Payload presenters per format (the surfaces' own by default). */
   builders?: Record<WebhookFormat, PayloadBuilder>;
 }
@@ -82,6 +84,7 @@ export class WebhookRelay {
   private readonly log: RelayLog;
   private readonly builders: Record<WebhookFormat, PayloadBuilder>;
   private readonly sendOptions: SendOptions;
+  private readonly onAttempt: (outcome: 'success' | 'failure') => void;
   /** Endpoints this process is sending to, and the work on each. */
   private readonly active = new Map<number, Promise<void>>();
   private running = false;
@@ -106,6 +109,7 @@ export class WebhookRelay {
     this.instanceId = opts.instanceId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.log = opts.log ?? consoleLog;
     this.builders = opts.builders ?? defaultBuilders(deps.config.siteUrl);
+    this.onAttempt = opts.onAttempt ?? (() => {});
     this.sendOptions = { allowPrivate: deps.config.webhookAllowPrivate, ...(opts.resolve ? { resolve: opts.resolve } : {}) };
   }
 
@@ -149,18 +153,24 @@ export class WebhookRelay {
   private async run(): Promise<void> {
     // The embedded database serves one process by design: leases it finds were left by a process that died.
     if (this.deps.dialect === 'sqlite') await store.clearLeases(this.deps.db).catch((err: unknown) => this.log.error({ err }, 'webhook relay: clearing leases failed'));
+    // Failed passes in a row (the database is down): logged once, then retried less and less often, up to 5 s.
+    let failures = 0;
     while (this.running) {
       const started = performance.now();
       try {
         await this.fanOut();
         await this.startDueWorkers();
         await this.pruneNowAndThen();
+        if (failures > 0) this.log.info({ failures }, 'webhook relay passes succeed again');
+        failures = 0;
       } catch (err) {
-        this.log.error({ err }, 'webhook relay pass failed; retrying');
+        if (failures === 0) this.log.error({ err }, 'webhook relay pass failed; retrying');
+        failures++;
       }
       // Woken by every commit, the relay would make a pass per event under load; one pass per few milliseconds
       // takes the events of several commits at once for no visible delay.
-      await this.sleep(this.pollMs, started + MIN_PASS_GAP_MS);
+      const backoff = failures === 0 ? 0 : Math.min(5000, this.pollMs * 2 ** Math.min(failures, 6));
+      await this.sleep(failures === 0 ? this.pollMs : backoff, started + Math.max(MIN_PASS_GAP_MS, backoff));
     }
   }
 
@@ -297,6 +307,7 @@ export class WebhookRelay {
       const run = successes;
       successes = [];
       this.attempts += run.length;
+      for (let i = 0; i < run.length; i++) this.onAttempt('success');
       endpoint = await recordSuccesses(this.deps, webhookId, run);
     };
     try {
@@ -339,6 +350,7 @@ export class WebhookRelay {
             throw err;
           }
           this.attempts++;
+          this.onAttempt('failure');
           if (recorded.disabled) {
             this.log.info({ webhookId }, 'webhook disabled after 20 failed attempts in a row; its deliveries are held');
             return;

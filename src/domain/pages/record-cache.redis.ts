@@ -13,7 +13,18 @@ export async function shareInvalidations(
   channel = INVALIDATE_CHANNEL,
 ): Promise<void> {
   const me = randomUUID();
-  await subscriber.subscribe(channel);
+  // Redis down at start must not stop the service: the subscription is made (again) whenever the connection is
+  // ready, and a failure to make it now is not fatal.
+  const subscribe = () => subscriber.subscribe(channel).catch(() => {});
+  // Messages sent while this connection was down are lost: on every reconnection the local cache is dropped.
+  let connectedBefore = subscriber.status === 'ready';
+  subscriber.on('ready', () => {
+    if (connectedBefore) cache.clearLocal();
+    connectedBefore = true;
+    void subscribe();
+  });
+  // Waits for the first subscription while Redis answers, but never more than 2 s.
+  await Promise.race([subscribe(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
   subscriber.on('message', (ch: string, from: string) => {
     if (ch === channel && from !== me) cache.clearLocal();
   });

@@ -6,11 +6,15 @@ export interface RecordCache {
   /** The cached value, or load() it. A value loaded while an invalidation happened is returned but not kept. */
   getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T>;
   invalidateAll(): void;
+  /** Lookups answered from the cache and loaded, since start (for the metrics). */
+  stats?(): { hits: number; misses: number };
 }
 
 export class MemoryRecordCache implements RecordCache {
   private entries = new Map<string, unknown>();
   private generation = 0;
+  private hits = 0;
+  private misses = 0;
   /** Set by a shared bus to hear of every local invalidation. */
   onInvalidate: (() => void) | undefined;
 
@@ -18,12 +22,14 @@ export class MemoryRecordCache implements RecordCache {
 
   async getOrLoad<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (this.entries.has(key)) {
+      this.hits++;
       const hit = this.entries.get(key) as T;
       // Re-inserting keeps the Map in least-recently-used order, so eviction drops what nobody reads.
       this.entries.delete(key);
       this.entries.set(key, hit);
       return hit;
     }
+    this.misses++;
     const generation = this.generation;
     const value = await load();
     // A write that committed while we were reading may have made `value` stale: do not keep it.
@@ -35,6 +41,10 @@ export class MemoryRecordCache implements RecordCache {
       this.entries.set(key, value);
     }
     return value;
+  }
+
+  stats(): { hits: number; misses: number } {
+    return { hits: this.hits, misses: this.misses };
   }
 
   invalidateAll(): void {
