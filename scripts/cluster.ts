@@ -254,7 +254,8 @@ export class LocalCluster {
   /** Start instance i (again) and wait until it serves. */
   async startInstance(i: number): Promise<void> {
     const inst = this.instances[i]!;
-    const child = spawn(TSX, [MAIN, 'serve'], { env: this.env(i), stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd: ROOT });
+    // Node with tsx's loader (not the tsx command, which would stand between a signal and the server).
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], { env: this.env(i), stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd: ROOT });
     inst.child = child;
     child.stdout!.on('data', (d: Buffer) => inst.output.add(d));
     child.stderr!.on('data', (d: Buffer) => inst.output.add(d));

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalCluster } from '../scripts/cluster.js';
 import { Client } from './client.js';
 import { usingPostgres } from './harness.js';
@@ -49,7 +49,16 @@ beforeAll(async () => {
   db.on('error', () => {});
 }, 180_000);
 
+let failed = false;
+afterEach(({ task }) => {
+  if (task.result?.state === 'fail') failed = true;
+});
+
 afterAll(async () => {
+  // When something failed, the instances' own words help more than the assertion.
+  if (failed && cluster) {
+    for (const inst of cluster.instances) console.log(`--- instance ${inst.index} (port ${inst.port}):\n${inst.output.text.slice(-4000)}`);
+  }
   await db?.end().catch(() => {});
   await cluster?.stop();
   await rx?.close();

@@ -18,7 +18,8 @@ export interface ServeProcess {
  * says it is serving. */
 export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(TSX, [MAIN, 'serve', ...args], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // Node itself with tsx's loader, not the tsx command: a signal then reaches the server with nothing in between.
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', ...args], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -41,7 +42,7 @@ export async function startServe(env: Record<string, string>, args: string[] = [
   return { child, port, output: () => out, exited };
 }
 
-/** Signal the server process itself (tsx passes signals on to it). */
+/** Signal the server process itself. */
 export function signal(p: ServeProcess, sig: NodeJS.Signals): void {
   p.child.kill(sig);
 }

@@ -45,6 +45,9 @@ export function openDatabase(opts: DatabaseOptions): Database {
     });
     // An idle client that errors (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // A client in use when the server goes away (pg_ctl stop, a failover) reports the error on itself too; without a
+    // listener that event would end the process. The query under way fails and the pool drops the client.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
