@@ -41,6 +41,15 @@ export async function createRuntime(
     const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, retryStrategy });
     // ioredis reports connection errors as events; without a listener each one would be an unhandled 'error'.
     for (const r of [redis, subscriber]) r.on('error', () => {});
+    // A normal start shares limits from the first request: wait for the connection, but at most 2 s (Redis down at
+    // start does not stop the service; it limits per instance until Redis answers).
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     redisClients.push(redis, subscriber);
     rateLimiter = new RedisRateLimiter(redis, clock);
     await shareInvalidations(recordCache, redis, subscriber);

@@ -78,6 +78,9 @@ describe('graceful shutdown on SIGTERM', () => {
     await rx.waitFor(() => rx.at('/slow').length === 1, 20_000, 'the delivery to start');
 
     const inFlight = await halfSentRequest(s.port, JSON.stringify({ email: 'late@ops.test', password: 'correct horse battery', name: 'Late', username: 'late-one' }));
+    // The server routes a request when its headers arrive; give a busy machine a moment to get there before the
+    // signal, or the request would rightly be refused as arriving after it.
+    await new Promise((r) => setTimeout(r, 1000));
     signal(s, 'SIGTERM');
     // New connections are refused once the listener is closed (poll: the signal takes a moment to arrive).
     const deadline = Date.now() + 10_000;

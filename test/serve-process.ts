@@ -1,6 +1,7 @@
 // A real `credence serve` as a child process, for tests of what only a process shows (signals, files, ports).
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from '../scripts/cluster.js';
 
 export const TSX = path.resolve('node_modules/.bin/tsx');
 export const MAIN = path.resolve('src/main.ts');
@@ -17,7 +18,7 @@ export interface ServeProcess {
 /** Start `credence serve` (own process group, so a signal reaches the server and not only tsx) and wait until it
  * says it is serving. */
 export async function startServe(env: Record<string, string>, args: string[] = []): Promise<ServeProcess> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   // Node itself with tsx's loader, not the tsx command: a signal then reaches the server with nothing in between.
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', ...args], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
