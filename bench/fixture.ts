@@ -35,9 +35,10 @@ const EXTRA_ROLES: { role: string; share: number; summary: string }[] = [
   { role: 'source', share: 0.05, summary: 'Added the primary source' },
 ];
 
-export async function buildFixture(opts: { dataDir: string; pages: number; log: (line: string) => void }): Promise<Fixture> {
+export async function buildFixture(opts: { dataDir: string; pages: number; log: (line: string) => void; databaseUrl?: string }): Promise<Fixture> {
   const started = Date.now();
-  const config = loadConfig({ DATA_DIR: opts.dataDir, LOG_LEVEL: 'silent' });
+  // On PostgreSQL when a URL is given (the bench's PostgreSQL column), else the SQLite file in dataDir.
+  const config = loadConfig({ DATA_DIR: opts.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: opts.databaseUrl });
   const rt = await createRuntime(config);
   const { deps } = rt;
   const db = deps.db;
