@@ -68,8 +68,10 @@ describe.skipIf(!enabled)('a cluster of two instances behind HAProxy', () => {
   it('is set up through the balancer: a publisher with a verified domain, a key, two webhooks, a contributor', async () => {
     const signup = async (username: string) => {
       const res = await via(null).post('/api/v1/auth/signup', { email: `${username}@cluster.test`, password: 'correct horse battery', name: username, username });
-      expect(res.status, res.text).toBe(201);
-      return res.body.data.token as string;
+      expect(res.status, res.text).toBe(202);
+      const login = await via(null).post('/api/v1/auth/login', { email: `${username}@cluster.test`, password: 'correct horse battery' });
+      expect(login.status, login.text).toBe(200);
+      return login.body.data.token as string;
     };
     w.owner = await signup('cluster-owner');
     expect((await via(null, w.owner).post('/api/v1/account/publishers', { name: 'Cluster Daily', slug: 'cluster-daily' })).status).toBe(201);

@@ -32,8 +32,10 @@ const client = (port: number, token: string | null = null) => new Client(`http:/
 
 async function signup(port: number, username: string): Promise<string> {
   const res = await client(port).post('/api/v1/auth/signup', { email: `${username}@ops.test`, password: 'correct horse battery', name: username, username });
-  expect(res.status, res.text).toBe(201);
-  return res.body.data.token as string;
+  expect(res.status, res.text).toBe(202);
+  const login = await client(port).post('/api/v1/auth/login', { email: `${username}@ops.test`, password: 'correct horse battery' });
+  expect(login.status, login.text).toBe(200);
+  return login.body.data.token as string;
 }
 
 /** Open a request and send all but the last byte of its body: it stays in flight until `finish()`. */
@@ -94,7 +96,7 @@ describe('graceful shutdown on SIGTERM', () => {
     }
     expect(refused).toBe(true);
     const answer = await inFlight.finish();
-    expect(answer).toMatch(/^HTTP\/1\.1 201/);
+    expect(answer).toMatch(/^HTTP\/1\.1 202/);
     expect(await s.exited).toBe(0);
 
     const db = p.open();
@@ -123,7 +125,11 @@ describe('credence backup FILE', () => {
     let writing = true;
     let n = 0;
     const writer = (async () => {
-      while (writing) await signup(s.port, `writer-${n++}`);
+      while (writing) {
+        const r = await client(s.port).post('/api/v1/auth/signup', { email: `writer-${n}@ops.test`, password: 'correct horse battery', name: `W${n}`, username: `writer-${n}` });
+        expect(r.status).toBe(202);
+        n++;
+      }
     })();
     const file = path.join(p.dataDir, 'backup', 'copy.sqlite');
     fs.mkdirSync(path.dirname(file));
