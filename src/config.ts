@@ -40,6 +40,9 @@ export const EnvSchema = Type.Object({
   WORKERS: Type.Optional(Type.String({ pattern: '^([0-9]{1,3}|auto)$' })),
   // Seconds a SIGTERM waits for requests in flight and webhook attempts under way before the process exits.
   SHUTDOWN_TIMEOUT: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+  // How many finished answers and records the in-memory record cache keeps (least recently used dropped first).
+  // Memory grows with it (docs/performance.md states the resident size at 100,000 pages); size it to the pages read often.
+  RECORD_CACHE_ENTRIES: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
@@ -78,6 +81,7 @@ export interface Config {
   /** 0 means one per core. */
   workers: number;
   shutdownTimeoutMs: number;
+  recordCacheEntries: number;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metricsToken: e.METRICS_TOKEN,
     workers: e.WORKERS === undefined ? 1 : e.WORKERS === 'auto' ? 0 : Number(e.WORKERS),
     shutdownTimeoutMs: (e.SHUTDOWN_TIMEOUT === undefined ? 25 : Number(e.SHUTDOWN_TIMEOUT)) * 1000,
+    recordCacheEntries: e.RECORD_CACHE_ENTRIES === undefined ? 20_000 : Number(e.RECORD_CACHE_ENTRIES),
   };
 }
 

@@ -29,7 +29,7 @@ export async function createRuntime(
     openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'credence.sqlite') });
   await migrate(database);
   const clock = overrides.clock ?? systemClock;
-  const recordCache = new MemoryRecordCache();
+  const recordCache = new MemoryRecordCache(config.recordCacheEntries);
   let rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
   const redisClients: Redis[] = [];
   if (config.redisUrl) {

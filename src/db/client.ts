@@ -48,6 +48,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
     // A client in use when the server goes away (pg_ctl stop, a failover) reports the error on itself too; without a
     // listener that event would end the process. The query under way fails and the pool drops the client.
     pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', namePreparedStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -104,6 +105,22 @@ function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'clo
       return statement;
     },
   } as Pick<SQLite.Database, 'close' | 'prepare'>;
+}
+
+/**
+ * SQL text that starts with `/* prepared:NAME *\/` (the hot read path's few fixed statements, page.store.ts) runs
+ * as a named prepared statement: PostgreSQL parses and plans it once per connection instead of on every call.
+ * Kysely's driver calls `client.query(text, values)`; this passes the name through pg's query-config form.
+ */
+function namePreparedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, ...rest: unknown[]) => {
+    if (typeof text === 'string' && text.startsWith('/* prepared:')) {
+      const name = text.slice('/* prepared:'.length, text.indexOf(' */'));
+      return query({ name, text, values: rest[0] as unknown[] }, ...rest.slice(1));
+    }
+    return query(text, ...rest);
+  };
 }
 
 /** Quick liveness check used by the readiness route and the CLI. */
