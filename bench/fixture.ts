@@ -16,6 +16,8 @@ import { createPrng } from '../src/demo/prng.js';
 export interface Fixture {
   /** Every registered page URL, in id order. */
   urls: string[];
+  /** The URLs of pages with accepted work: the ones with a /v1 record (a page without any is 404 there). */
+  recorded: string[];
   pages: number;
   contributions: number;
   buildSeconds: number;
@@ -67,13 +69,14 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
     const weights = DEMO_PUBLISHERS.map((p) => p.pages);
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const urls: string[] = [];
+    const recorded: string[] = [];
     let contributions = 0;
     for (let start = 0; start < opts.pages; start += ROWS_PER_TRANSACTION) {
       const end = Math.min(opts.pages, start + ROWS_PER_TRANSACTION);
       await db.transaction().execute(async (trx) => {
         for (let chunk = start; chunk < end; chunk += ROWS_PER_INSERT) {
           const pages = [];
-          const credits: { lookupKey: string; topic: DemoTopic; createdAt: string }[] = [];
+          const credits: { lookupKey: string; url: string; topic: DemoTopic; createdAt: string }[] = [];
           for (let i = chunk; i < Math.min(end, chunk + ROWS_PER_INSERT); i++) {
             let pick = rng.int(totalWeight);
             let pi = 0;
@@ -97,11 +100,15 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
               created_at: createdAt,
               updated_at: createdAt,
             });
-            credits.push({ lookupKey: url.lookupKey, topic, createdAt });
+            credits.push({ lookupKey: url.lookupKey, url: url.url, topic, createdAt });
           }
           const inserted = await trx.insertInto('pages').values(pages).returning(['id', 'lookup_key']).execute();
           const idOf = new Map(inserted.map((r) => [r.lookup_key, r.id]));
-          const rows = credits.flatMap((c) => creditsFor(rng, idOf.get(c.lookupKey)!, c.topic, c.createdAt, ids));
+          const rows = credits.flatMap((c) => {
+            const credited = creditsFor(rng, idOf.get(c.lookupKey)!, c.topic, c.createdAt, ids);
+            if (credited.length > 0) recorded.push(c.url);
+            return credited;
+          });
           for (let r = 0; r < rows.length; r += ROWS_PER_INSERT) {
             await trx.insertInto('contributions').values(rows.slice(r, r + ROWS_PER_INSERT)).execute();
           }
@@ -112,7 +119,7 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
     }
     // Reputation as the services keep it: counts, scores and levels from the contributions just written.
     await recomputeReputation(db, [...ids.values()], NOW);
-    const fixture = { urls, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000 };
+    const fixture = { urls, recorded, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000 };
     opts.log(`fixture: ${fixture.pages.toLocaleString('en')} pages and ${contributions.toLocaleString('en')} contributions in ${fixture.buildSeconds.toFixed(1)} s`);
     return fixture;
   } finally {
