@@ -22,7 +22,7 @@ import { formatProfile, summarizeProfile } from './profile.js';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/deps.js';
-import { signup } from '../src/domain/accounts/account.service.js';
+import { createAccount } from '../src/domain/accounts/account.service.js';
 import { createApiKey } from '../src/domain/api-keys/api-key.service.js';
 import { registerPages } from '../src/domain/pages/page.service.js';
 import { parsePageUrl } from '../src/domain/pages/url-keys.js';
@@ -73,13 +73,13 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
   const rt: Runtime = await createRuntime(config(dataDir, url));
   try {
     const db = rt.deps.db;
-    const owner = await signup(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
+    const owner = await createAccount(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
     const pub = await createPublisher(rt.deps, owner.user_id, { name: 'Bench', slug: 'bench' });
     await verifyDomainByOperator(rt.deps, 'bench', 'bench.example');
     const { secret } = await createApiKey(rt.deps, owner.user_id, { name: 'bench', publisher: 'bench' });
     const authors: { id: number; username: string }[] = [];
     for (let a = 0; a < AUTHORS; a++) {
-      const r = await signup(rt.deps, { email: `staff-${a}@bench.example`, password: 'bench-password-1', name: `Staff ${a}`, username: `staff-${a}` });
+      const r = await createAccount(rt.deps, { email: `staff-${a}@bench.example`, password: 'bench-password-1', name: `Staff ${a}`, username: `staff-${a}` });
       authors.push({ id: r.user_id, username: `staff-${a}` });
     }
     // History: `size` pages, one author each, inserted in bulk (fixture setup, not the thing measured).

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createPrng } from '../../demo/prng.js';
-import { signup, updateOwnProfile } from '../accounts/account.service.js';
+import { createAccount, updateOwnProfile } from '../accounts/account.service.js';
 import { registerPages } from '../pages/page.service.js';
 import { createPublisher, verifyDomainByOperator } from '../publishers/publisher.service.js';
 import { decide, submitWork, withdrawSubmission } from '../submissions/submission.service.js';
@@ -40,12 +40,12 @@ describe('incremental reputation', () => {
   it('equals a full recount after a random sequence of writes', async () => {
     const deps = t.runtime.deps;
     const rng = createPrng(16);
-    const owner = await signup(deps, { email: 'owner@rep.test', password: 'correct horse battery', name: 'Owner', username: 'rep-owner' });
+    const owner = await createAccount(deps, { email: 'owner@rep.test', password: 'correct horse battery', name: 'Owner', username: 'rep-owner' });
     const pub = await createPublisher(deps, owner.user_id, { name: 'Rep', slug: 'rep' });
     await verifyDomainByOperator(deps, 'rep', 'rep.example');
     const people: { id: number; username: string }[] = [];
     for (let i = 0; i < 6; i++) {
-      const r = await signup(deps, { email: `p${i}@rep.test`, password: 'correct horse battery', name: `Person ${i}`, username: `rep-person-${i}` });
+      const r = await createAccount(deps, { email: `p${i}@rep.test`, password: 'correct horse battery', name: `Person ${i}`, username: `rep-person-${i}` });
       people.push({ id: r.user_id, username: `rep-person-${i}` });
     }
     const ids = people.map((p) => p.id);
