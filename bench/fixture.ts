@@ -17,6 +17,8 @@ import { createPrng } from '../src/demo/prng.js';
 export interface Fixture {
   /** Every registered page URL, in id order. */
   urls: string[];
+  /** The URLs of pages with accepted work: the ones with a /v1 record (a page without any is 404 there). */
+  recorded: string[];
   pages: number;
   contributions: number;
   buildSeconds: number;
@@ -38,9 +40,10 @@ const EXTRA_ROLES: { role: string; share: number; summary: string }[] = [
   { role: 'source', share: 0.05, summary: 'Added the primary source' },
 ];
 
-export async function buildFixture(opts: { dataDir: string; pages: number; log: (line: string) => void }): Promise<Fixture> {
+export async function buildFixture(opts: { dataDir: string; pages: number; log: (line: string) => void; databaseUrl?: string }): Promise<Fixture> {
   const started = Date.now();
-  const config = loadConfig({ DATA_DIR: opts.dataDir, LOG_LEVEL: 'silent' });
+  // On PostgreSQL when a URL is given (the bench's PostgreSQL column), else the SQLite file in dataDir.
+  const config = loadConfig({ DATA_DIR: opts.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: opts.databaseUrl });
   const rt = await createRuntime(config);
   const { deps } = rt;
   const db = deps.db;
@@ -69,13 +72,14 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
     const weights = DEMO_PUBLISHERS.map((p) => p.pages);
     const totalWeight = weights.reduce((a, b) => a + b, 0);
     const urls: string[] = [];
+    const recorded: string[] = [];
     let contributions = 0;
     for (let start = 0; start < opts.pages; start += ROWS_PER_TRANSACTION) {
       const end = Math.min(opts.pages, start + ROWS_PER_TRANSACTION);
       await db.transaction().execute(async (trx) => {
         for (let chunk = start; chunk < end; chunk += ROWS_PER_INSERT) {
           const pages = [];
-          const credits: { lookupKey: string; topic: DemoTopic; createdAt: string }[] = [];
+          const credits: { lookupKey: string; url: string; topic: DemoTopic; createdAt: string }[] = [];
           for (let i = chunk; i < Math.min(end, chunk + ROWS_PER_INSERT); i++) {
             let pick = rng.int(totalWeight);
             let pi = 0;
@@ -99,11 +103,15 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
               created_at: createdAt,
               updated_at: createdAt,
             });
-            credits.push({ lookupKey: url.lookupKey, topic, createdAt });
+            credits.push({ lookupKey: url.lookupKey, url: url.url, topic, createdAt });
           }
           const inserted = await trx.insertInto('pages').values(pages).returning(['id', 'lookup_key']).execute();
           const idOf = new Map(inserted.map((r) => [r.lookup_key, r.id]));
-          const rows = credits.flatMap((c) => creditsFor(rng, idOf.get(c.lookupKey)!, c.topic, c.createdAt, ids));
+          const rows = credits.flatMap((c) => {
+            const credited = creditsFor(rng, idOf.get(c.lookupKey)!, c.topic, c.createdAt, ids);
+            if (credited.length > 0) recorded.push(c.url);
+            return credited;
+          });
           for (let r = 0; r < rows.length; r += ROWS_PER_INSERT) {
             await trx.insertInto('contributions').values(rows.slice(r, r + ROWS_PER_INSERT)).execute();
           }
@@ -117,7 +125,7 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
     const first = DEMO_PUBLISHERS[0]!;
     const cmsKey = await createApiKey(deps, ids.get(first.owner.username)!, { name: 'bench cms', publisher: first.slug });
     const cms = { key: cmsKey.secret, host: first.host };
-    const fixture = { urls, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000, cms };
+    const fixture = { urls, recorded, pages: urls.length, contributions, buildSeconds: (Date.now() - started) / 1000, cms };
     opts.log(`fixture: ${fixture.pages.toLocaleString('en')} pages and ${contributions.toLocaleString('en')} contributions in ${fixture.buildSeconds.toFixed(1)} s`);
     return fixture;
   } finally {

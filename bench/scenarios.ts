@@ -91,7 +91,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'record-warm',
     description: `GET /v1/pages/record over ${WARM_SET.toLocaleString('en')} URLs (record cache warm)`,
     target: 'app',
-    paths: (f) => warmPaths(f, '/v1/pages/record?url=', 4),
+    paths: (f) => warmPaths({ ...f, urls: f.recorded }, '/v1/pages/record?url=', 4),
   },
   {
     name: 'embed-warm',
@@ -101,8 +101,8 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'record-cold',
-    description: 'GET /v1/pages/record over every registered URL, uniformly at random',
+    description: 'GET /v1/pages/record over every URL with a record (accepted work), uniformly at random',
     target: 'app',
-    paths: (f) => randomPaths(f, '/v1/pages/record?url=', 5),
+    paths: (f) => randomPaths({ ...f, urls: f.recorded }, '/v1/pages/record?url=', 5),
   },
 ];

@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/deps.js';
 import type { RecordCache } from '../src/domain/pages/record-cache.js';
 
-export type TargetName = 'app' | 'bare';
+export type TargetName = 'app' | 'bare' | 'app-pg';
 
 export type ParentMessage = { type: 'stats' };
 export type ChildMessage =
@@ -84,7 +84,7 @@ const RECORD_SIZED = {
   },
 };
 
-async function start(target: TargetName, dataDir: string): Promise<{ app: FastifyInstance; cache?: CountingCache; close(): Promise<void> }> {
+async function start(target: TargetName, dataDir: string, databaseUrl: string): Promise<{ app: FastifyInstance; cache?: CountingCache; close(): Promise<void> }> {
   if (target === 'bare') {
     const app = Fastify({ logger: false });
     const body = { success: true, data: { ok: true } };
@@ -93,7 +93,13 @@ async function start(target: TargetName, dataDir: string): Promise<{ app: Fastif
     app.get('/bare-record', async () => RECORD_SIZED);
     return { app, close: () => app.close() };
   }
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+  // app-pg: the same app on the same data loaded into PostgreSQL (a schema of its own).
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    ...(target === 'app-pg' ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const rt = await createRuntime(config);
   const cache = new CountingCache(rt.deps.recordCache);
   rt.deps.recordCache = cache;
@@ -109,10 +115,10 @@ async function start(target: TargetName, dataDir: string): Promise<{ app: Fastif
 }
 
 async function main(): Promise<void> {
-  const [target, dataDir] = process.argv.slice(2) as [TargetName, string];
+  const [target, dataDir, databaseUrl = ''] = process.argv.slice(2) as [TargetName, string, string?];
   if (!process.send) throw new Error('bench/server.ts runs as a child of bench/run.ts');
   const send = (m: ChildMessage) => process.send!(m);
-  const server = await start(target, dataDir);
+  const server = await start(target, dataDir, databaseUrl);
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   send({ type: 'listening', port: typeof address === 'object' && address ? address.port : 0 });

@@ -36,6 +36,7 @@ type FromReceiver = { type: 'listening'; port: number } | { type: 'arrivals'; ar
 
 function receiver(): void {
   let arrivals: [string, number][] = [];
+  let connections = 0;
   const server = http.createServer((req, res) => {
     req.on('data', () => {});
     req.on('end', () => {
@@ -44,13 +45,20 @@ function receiver(): void {
       res.end('ok');
     });
   });
+  // Connections opened by the relay: with reuse, far fewer than deliveries (printed at exit).
+  server.on('connection', () => connections++);
   server.listen(0, '127.0.0.1', () => process.send!({ type: 'listening', port: (server.address() as AddressInfo).port }));
   process.on('message', (m: { type: string }) => {
     if (m.type === 'arrivals') {
       process.send!({ type: 'arrivals', arrivals });
       arrivals = [];
     }
-    if (m.type === 'exit') server.close(() => process.exit(0));
+    if (m.type === 'exit') {
+      console.log(`receiver: ${connections} connections opened in all`);
+      server.close(() => process.exit(0));
+      // Kept-alive connections would hold close() open: end them.
+      server.closeAllConnections();
+    }
   });
 }
 
@@ -198,6 +206,7 @@ async function main(): Promise<void> {
   const rx = await startReceiver();
   try {
     const events = Number(values.events);
+    const aims: string[] = [];
     for (const endpoints of [1, Number(values.endpoints)]) {
       const n = endpoints === 1 ? events : Math.ceil(events / endpoints);
       const r = await throughput(rt, rx, n, endpoints);
@@ -205,6 +214,7 @@ async function main(): Promise<void> {
         `throughput: ${r.deliveries} deliveries to ${r.endpoints} endpoint(s) in ${r.seconds.toFixed(2)} s: ${Math.round(r.perSecond)} deliveries/s ` +
           `(relay process: ${Math.round(r.cpuUsPerDelivery)} µs CPU per delivery)`,
       );
+      if (endpoints === 10) aims.push(`${r.perSecond >= 2500 ? 'PASS' : 'FAIL'}  deliveries to ten endpoints: ${Math.round(r.perSecond)}/s (aim 2,500/s)`);
     }
     for (const wake of [true, false]) {
       const r = await latency(rt, rx, Number(values.rate), Number(values.seconds), wake);
@@ -213,7 +223,9 @@ async function main(): Promise<void> {
           `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms (${r.delivered} delivered; ` +
           `${Math.round(r.cpuUsPerEvent)} µs CPU per event, commit and delivery)`,
       );
+      if (wake && r.rate === 200) aims.push(`${r.p99 < 250 ? 'PASS' : 'FAIL'}  commit to delivery at 200 commits/s: p99 ${r.p99.toFixed(0)} ms (aim < 250 ms)`);
     }
+    for (const a of aims) console.log(a);
   } finally {
     rx.stop();
     await rt.close();

@@ -1,6 +1,6 @@
 // buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
 // app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Deps } from './domain/deps.js';
@@ -9,6 +9,8 @@ import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { securityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
+import { readiness } from './ops/health.js';
+import { createMetrics, type Metrics } from './ops/metrics.js';
 import { OpenApiCollector } from './surfaces/docs/openapi.js';
 import { docsPage } from './surfaces/docs/docs.page.js';
 import { API_PREFIX, integrationV1 } from './surfaces/integration-v1/index.js';
@@ -25,7 +27,12 @@ export interface BuiltApp {
   openapi: { v1: OpenApiCollector; api: OpenApiCollector };
   /** Every route registered, for the test that holds the OpenAPI documents complete. */
   routes: { method: string; url: string; hidden: boolean; html: boolean }[];
+  /** This app's Prometheus registry and recorders (served by `serve` where METRICS_PORT/METRICS_TOKEN say). */
+  metrics: Metrics;
 }
+
+/** Paths a load balancer or orchestrator probes, over plain HTTP on a private network. */
+const PROBES = new Set(['/healthz', '/livez', '/readyz']);
 
 /** `logStream`: where log lines go (stdout by default; tests read them). */
 export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<BuiltApp> {
@@ -92,15 +99,34 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);
     // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
-    if (deps.config.requireHttps && req.protocol !== 'https' && req.url !== '/healthz') {
+    if (deps.config.requireHttps && req.protocol !== 'https' && !PROBES.has(req.url)) {
       throw new AppError(403, 'https_required', 'Use HTTPS');
     }
   });
+  const metrics = createMetrics(deps);
   app.addHook('onResponse', async (req, reply) => {
+    // The route's pattern, never the raw path, so the label set stays bounded whatever callers send.
+    metrics.request(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
     req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
   app.get('/healthz', { config: { hidden: true } }, async () => ({ ok: true }));
+  // Operators' probes (src/ops/health.ts): alive, and ready for traffic (503 with the reason when not).
+  app.get('/livez', { config: { hidden: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { hidden: true } }, async (_req, reply) => {
+    const r = await readiness(deps);
+    return reply.status(r.status === 'failing' ? 503 : 200).header('Cache-Control', 'no-store').send(r);
+  });
+  // Metrics on the main port only with a token (METRICS_TOKEN); METRICS_PORT serves them on their own listener.
+  const token = deps.config.metricsToken;
+  if (token) {
+    app.get('/metrics', { config: { hidden: true } }, async (req, reply) => {
+      if (!bearerMatches(req.headers.authorization, token)) {
+        throw new AppError(401, 'unauthorized', 'Send the metrics token as Authorization: Bearer <METRICS_TOKEN>');
+      }
+      return reply.header('Content-Type', metrics.registry.contentType).header('Cache-Control', 'no-store').send(await metrics.registry.metrics());
+    });
+  }
 
   const openapi = {
     v1: new OpenApiCollector({
@@ -122,5 +148,13 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
   await app.register(web(deps, openapi.v1));
   docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
-  return { app, openapi, routes };
+  return { app, openapi, routes, metrics };
+}
+
+/** Constant-time comparison of a bearer token (hashes make the lengths equal). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? '';
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b);
 }

@@ -30,6 +30,19 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_ALLOWLIST: Type.Optional(Type.String()),
   // /api/v1 callers without a key, per IP: "capacity/rate", e.g. "60/1". SPEC §7 leaves this configurable.
   API_ANON_RATE_LIMIT: Type.Optional(Type.String({ pattern: '^[0-9]+/[0-9]+(\\.[0-9]+)?$' })),
+  // Prometheus metrics are never public by default. METRICS_PORT serves /metrics on a listener of its own (on
+  // METRICS_HOST, loopback unless told), for a scraper on a private network; METRICS_TOKEN serves /metrics on the
+  // main port to callers sending it as a bearer token. Neither set: no metrics endpoint.
+  METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
+  METRICS_HOST: Type.Optional(Type.String({ minLength: 1 })),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  // Processes serving the port (node:cluster): a number, or "auto" for one per core. 1 by default.
+  WORKERS: Type.Optional(Type.String({ pattern: '^([0-9]{1,3}|auto)$' })),
+  // Seconds a SIGTERM waits for requests in flight and webhook attempts under way before the process exits.
+  SHUTDOWN_TIMEOUT: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
+  // How many finished answers and records the in-memory record cache keeps (least recently used dropped first).
+  // Memory grows with it (docs/performance.md states the resident size at 100,000 pages); size it to the pages read often.
+  RECORD_CACHE_ENTRIES: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
@@ -62,6 +75,13 @@ export interface Config {
    * environment; only testConfig lowers it, because tests make hundreds of accounts (docs/decisions.md).
    */
   scryptLogN: number;
+  metricsPort: number | undefined;
+  metricsHost: string;
+  metricsToken: string | undefined;
+  /** 0 means one per core. */
+  workers: number;
+  shutdownTimeoutMs: number;
+  recordCacheEntries: number;
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +126,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,
     scryptLogN: 17,
+    metricsPort: e.METRICS_PORT === undefined ? undefined : Number(e.METRICS_PORT),
+    metricsHost: e.METRICS_HOST ?? '127.0.0.1',
+    metricsToken: e.METRICS_TOKEN,
+    workers: e.WORKERS === undefined ? 1 : e.WORKERS === 'auto' ? 0 : Number(e.WORKERS),
+    shutdownTimeoutMs: (e.SHUTDOWN_TIMEOUT === undefined ? 25 : Number(e.SHUTDOWN_TIMEOUT)) * 1000,
+    recordCacheEntries: e.RECORD_CACHE_ENTRIES === undefined ? 20_000 : Number(e.RECORD_CACHE_ENTRIES),
   };
 }
 

@@ -35,15 +35,29 @@ export async function createRuntime(
     openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'credence.sqlite') });
   await migrate(database);
   const clock = overrides.clock ?? systemClock;
-  const recordCache = new MemoryRecordCache(20_000, CACHE_STALE_AFTER_MS);
+  const recordCache = new MemoryRecordCache(config.recordCacheEntries, CACHE_STALE_AFTER_MS);
   const changes = new ChangeFollower(database.db, recordCache, { pollMs: CHANGES_POLL_MS });
   await changes.start();
   let rateLimiter: RateLimiter = new MemoryRateLimiter(clock);
   const redisClients: Redis[] = [];
   if (config.redisUrl) {
     // Two connections: a subscribed connection can do nothing else.
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false });
-    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    // Commands fail at once while Redis is away (no offline queue) and within a second if it hangs: each instance
+    // then limits on its own; the clients reconnect in the background, at most 2 s apart.
+    const retryStrategy = (times: number) => Math.min(times * 100, 2000);
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, retryStrategy });
+    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, retryStrategy });
+    // ioredis reports connection errors as events; without a listener each one would be an unhandled 'error'.
+    for (const r of [redis, subscriber]) r.on('error', () => {});
+    // A normal start shares limits from the first request: wait for the connection, but at most 2 s (Redis down at
+    // start does not stop the service; it limits per instance until Redis answers).
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     redisClients.push(redis, subscriber);
     rateLimiter = new RedisRateLimiter(redis, clock);
     await shareWakeUps(changes, redis, subscriber);

@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 // The `credence` command: the only place that reads process.env and argv.
+import cluster from 'node:cluster';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { AggregatorRegistry } from 'prom-client';
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/client.js';
 import { createRuntime } from './deps.js';
 import { createAdmin } from './domain/accounts/account.service.js';
 import { PASSWORD_MIN } from './domain/accounts/rules.js';
@@ -17,10 +24,13 @@ import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
+import { RELAY_ENV, runPrimary } from './ops/workers.js';
 
 const HELP = `Usage: credence <verb> [options]
 
-  serve [--demo]                       run the HTTP service (--demo: load the demo data first)
+  serve [--demo] [--workers N|auto]    run the HTTP service (--demo: load the demo data first; --workers: N
+                                       processes sharing the port, auto = one per core; also WORKERS)
+  backup FILE                          copy the embedded database to FILE while the service runs
   migrate                              apply pending migrations and exit
   seed --demo                          load the demo dataset (idempotent)
   admin:create --email E --password P --username U [--name N]
@@ -46,9 +56,21 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env);
   switch (verb) {
     case 'serve': {
-      const demo = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } }).values.demo ?? false;
-      if (demo) refuseDemoInProduction();
-      return serve(config, demo);
+      const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false }, workers: { type: 'string' } } });
+      let workers = config.workers;
+      if (values.workers !== undefined) {
+        if (!/^([0-9]{1,3}|auto)$/.test(values.workers) || values.workers === '0') throw new UsageError('--workers takes a number of processes, or auto');
+        workers = values.workers === 'auto' ? 0 : Number(values.workers);
+      }
+      if (values.demo) refuseDemoInProduction();
+      return serve(config, { demo: values.demo ?? false, workers });
+    }
+    case 'backup': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) throw new UsageError('backup needs one FILE');
+      await backup(config, positionals[0]!);
+      console.log(`database copied to ${positionals[0]}`);
+      return 0;
     }
     case 'migrate': {
       const rt = await createRuntime(config);
@@ -185,36 +207,109 @@ async function readStatementFile(file: string): Promise<StatementInput> {
   return checked.value;
 }
 
-async function serve(config: Config, demo: boolean): Promise<number> {
-  const rt = await createRuntime(config);
-  if (demo) await seedDemo(rt.deps, (line) => console.log(line));
-  const { app } = await buildApp(rt.deps);
-  // The webhook relay delivers the outbox; a write answered by this process wakes it at once (it polls as well,
-  // for writes made by other processes).
-  const relay = startWebhookRelay(rt.deps, { log: app.log });
-  // The transparency log's sequencer appends committed changes to the Merkle tree and signs checkpoints, after
-  // commit (docs/transparency.md); it is woken the same way.
-  const sequencer = startLogSequencer(rt.deps, { log: app.log });
-  app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD')
-      res.once('finish', () => {
-        relay.wake();
-        sequencer.wake();
-      });
-  });
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await relay.stop();
-    await sequencer.stop();
+interface ServeOptions {
+  demo: boolean;
+  workers: number;
+}
+
+async function serve(config: Config, opts: ServeOptions): Promise<number> {
+  const workers = opts.workers === 0 ? os.availableParallelism() : opts.workers;
+  if (workers > 1 && cluster.isPrimary) {
+    // Migrations and the demo data once, here, before any worker opens the database.
+    const rt = await createRuntime(config);
+    if (opts.demo) await seedDemo(rt.deps, (line) => console.log(line));
+    const dialect = rt.database.dialect;
     await rt.close();
+    await runPrimary(config, {
+      workers,
+      relayInEvery: dialect === 'postgres',
+      argv: ['serve'],
+      log: (line) => console.error(line),
+    });
+    console.log(`Credence is serving ${config.siteUrl} with ${workers} workers (database: ${dialect}); API docs at ${config.siteUrl}/docs`);
+    return -1;
+  }
+  const worker = cluster.isWorker;
+  const rt = await createRuntime(config);
+  if (opts.demo && !worker) await seedDemo(rt.deps, (line) => console.log(line));
+  const { app, metrics } = await buildApp(rt.deps);
+  // The webhook relay delivers the outbox; the transparency log's sequencer appends committed changes to the
+  // Merkle tree and signs checkpoints (docs/transparency.md). A write answered by this process wakes both at once
+  // (they poll as well, for writes made by other processes). Of several workers on SQLite only one runs them (see
+  // ops/workers.ts); on PostgreSQL every worker does (endpoint leases and the log's state row make them take turns).
+  const background = !worker || process.env[RELAY_ENV] === '1';
+  const relay = background ? startWebhookRelay(rt.deps, { log: app.log, onAttempt: (o) => metrics.attempt(o) }) : null;
+  const sequencer = background ? startLogSequencer(rt.deps, { log: app.log }) : null;
+  if (relay && sequencer) {
+    app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        res.once('finish', () => {
+          relay.wake();
+          sequencer.wake();
+        });
+    });
+  }
+  // Metrics: summed over workers by the primary; a single process serves its own on METRICS_PORT.
+  let metricsServer: http.Server | undefined;
+  if (worker) {
+    // Constructing one installs prom-client's answer to the primary's requests; then it answers with ours.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metrics.registry]);
+  }
+  else if (config.metricsPort !== undefined) {
+    metricsServer = http.createServer((req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+        (err: unknown) => res.writeHead(500).end(String((err as Error).message)),
+      );
+    });
+    await new Promise<void>((resolve) => metricsServer!.listen(config.metricsPort, config.metricsHost, resolve));
+  }
+
+  // Graceful shutdown: stop accepting connections (Fastify closes idle keep-alive ones and answers 503 to new
+  // requests on busy ones), let requests in flight finish, let the relay finish the attempts under way and give up
+  // its endpoint leases, then close the database. Past SHUTDOWN_TIMEOUT the process exits anyway.
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    setTimeout(() => {
+      app.log.error({ signal }, 'shutdown took longer than SHUTDOWN_TIMEOUT; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    await Promise.all([app.close(), relay?.stop(), sequencer?.stop(), new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)))]);
+    await rt.close();
+    app.log.info({ signal }, 'stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // `on`, not `once`: a worker gets Ctrl-C both from the terminal and from its primary; the second must not kill it.
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
-  console.log(`Credence is serving ${config.siteUrl} (database: ${rt.database.dialect}); API docs at ${config.siteUrl}/docs`);
+  if (!worker) console.log(`Credence is serving ${config.siteUrl} (database: ${rt.database.dialect}); API docs at ${config.siteUrl}/docs`);
   return -1;
+}
+
+/** `credence backup FILE`: an online copy of the embedded database, written under a temporary name then renamed. */
+async function backup(config: Config, file: string): Promise<void> {
+  if (config.databaseUrl) throw new UsageError('backup copies the embedded database; on PostgreSQL use pg_dump (see the README)');
+  const source = path.join(config.dataDir, 'credence.sqlite');
+  if (!existsSync(source)) throw new UsageError(`no database at ${source} (is DATA_DIR right?)`);
+  if (existsSync(file)) throw new UsageError(`${file} exists; give a new file name`);
+  const database = openDatabase({ sqliteFile: source });
+  const partial = `${file}.partial`;
+  try {
+    await database.backup!(partial);
+    await fs.rename(partial, file);
+  } finally {
+    await database.close();
+    await fs.rm(partial, { force: true });
+  }
 }
 
 main(process.argv.slice(2)).then(

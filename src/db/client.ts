@@ -12,6 +12,8 @@ export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
   close(): Promise<void>;
+  /** SQLite only: copy the live database to `file` with SQLite's online backup (readers and writers go on). */
+  backup?(file: string): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -21,6 +23,8 @@ export interface DatabaseOptions {
   /** PostgreSQL only: the schema to use (tests give every file its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL only: how long to wait for a connection before failing the query. */
+  connectTimeoutMs?: number;
 }
 
 // int8 (COUNT(*), SUM of integers) arrives as a string by default; our counts fit comfortably in a double.
@@ -32,10 +36,19 @@ export function openDatabase(opts: DatabaseOptions): Database {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      // PostgreSQL down or unreachable: a request waits at most this long for a connection, then fails with 503
+      // (a refused connection fails at once); the pool opens fresh connections when the server is back.
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000,
+      // A connection cut without a reset (a dead host) is noticed by the kernel rather than never.
+      keepAlive: true,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     // An idle client that errors (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // A client in use when the server goes away (pg_ctl stop, a failover) reports the error on itself too; without a
+    // listener that event would end the process. The query under way fails and the pool drops the client.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', namePreparedStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -47,7 +60,15 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: () => db.destroy(),
+    // better-sqlite3 copies a few pages per event-loop turn, so the service keeps answering while it runs.
+    backup: async (target) => {
+      await sqlite.backup(target);
+    },
+  };
 }
 
 /**
@@ -84,6 +105,22 @@ function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'clo
       return statement;
     },
   } as Pick<SQLite.Database, 'close' | 'prepare'>;
+}
+
+/**
+ * SQL text that starts with `/* prepared:NAME *\/` (the hot read path's few fixed statements, page.store.ts) runs
+ * as a named prepared statement: PostgreSQL parses and plans it once per connection instead of on every call.
+ * Kysely's driver calls `client.query(text, values)`; this passes the name through pg's query-config form.
+ */
+function namePreparedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, ...rest: unknown[]) => {
+    if (typeof text === 'string' && text.startsWith('/* prepared:')) {
+      const name = text.slice('/* prepared:'.length, text.indexOf(' */'));
+      return query({ name, text, values: rest[0] as unknown[] }, ...rest.slice(1));
+    }
+    return query(text, ...rest);
+  };
 }
 
 /** Quick liveness check used by the readiness route and the CLI. */

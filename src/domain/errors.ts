@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'https_required'
-  | 'internal_error';
+  | 'internal_error'
+  | 'service_unavailable';
 
 export const ERROR_CODES: readonly ErrorCode[] = [
   'invalid_request',
@@ -36,6 +37,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'rate_limited',
   'https_required',
   'internal_error',
+  'service_unavailable',
 ];
 
 export interface ErrorDetail {

@@ -21,4 +21,6 @@ export interface RateLimitResult {
 export interface RateLimiter {
   limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
   close(): Promise<void>;
+  /** For /readyz: whether buckets are shared with the other instances right now (absent: one process, memory). */
+  health?(): Promise<{ shared: boolean; detail: string }>;
 }

@@ -1,6 +1,7 @@
 // Every error, whatever threw it (a service's DomainError, the validator, the body parser), becomes an AppError
 // here, with its status; each surface only chooses the envelope. A 500 shows no cause: the log line under the same request id has it.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { AppError, DomainError, type ErrorCode, toHttp } from './errors.js';
 import { toDetails } from './validation.js';
 
@@ -42,6 +43,10 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError(400, 'invalid_request', 'The body is not valid JSON');
   }
+  // The database is down or restarting: fail fast with 503 and a retry hint, not a 500 (issue 13).
+  if (isDatabaseUnavailable(err)) {
+    return new AppError(503, 'service_unavailable', 'The service is briefly unavailable; retry in a moment', undefined, { 'Retry-After': '1' });
+  }
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
     // JSON.parse's SyntaxError arrives as a bare 400 from the body parser.
@@ -59,9 +64,10 @@ export const apiEnvelope: Envelope = (error) => ({ success: false, error: error.
 export function errorHandler(envelope: Envelope) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const error = toAppError(err);
-    if (error.status >= 500) req.log.error({ err }, 'request failed');
+    if (error.status === 503) req.log.warn({ err: { code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'database unavailable');
+    else if (error.status >= 500) req.log.error({ err }, 'request failed');
     const body =
-      error.status >= 500
+      error.status >= 500 && error.status !== 503
         ? envelope(new AppError(500, 'internal_error', `Something went wrong on our side; quote request id ${req.id}`))
         : envelope(error);
     if (error.headers) void reply.headers(error.headers);

@@ -33,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export class AppError extends DomainError {

@@ -27,24 +27,58 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate * 1000) + 10
 return {allowed, math.floor(tokens * 1000)}
 `;
 
+export interface LimiterLog {
+  warn(msg: string): void;
+  info(msg: string): void;
+}
+
 export class RedisRateLimiter implements RateLimiter {
   // While Redis cannot be reached, each instance limits on its own rather than refusing or unlimiting everyone.
   private readonly fallback: MemoryRateLimiter;
+  /** Whether the last take went to Redis; a change either way is logged once. */
+  private sharing = true;
 
   constructor(
     private readonly redis: Redis,
     private readonly clock: Clock,
     private readonly prefix = 'credence:rl:',
+    private readonly log: LimiterLog = { warn: (m) => console.error(m), info: (m) => console.error(m) },
   ) {
     redis.defineCommand('credenceTake', { numberOfKeys: 1, lua: TAKE });
     this.fallback = new MemoryRateLimiter(clock);
   }
 
   async limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult> {
-    try {
-      return await this.shared(key, policy);
-    } catch {
+    // Not connected: straight to the local buckets, so no request waits on a reconnecting client.
+    // ('wait': a lazy client not connected yet; its first command connects it.)
+    if (this.redis.status !== 'ready' && this.redis.status !== 'wait') {
+      this.switchTo(false, `Redis is ${this.redis.status}`);
       return this.fallback.limit(key, policy);
+    }
+    try {
+      const result = await this.shared(key, policy);
+      this.switchTo(true, '');
+      return result;
+    } catch (err) {
+      this.switchTo(false, (err as Error).message);
+      return this.fallback.limit(key, policy);
+    }
+  }
+
+  private switchTo(shared: boolean, why: string): void {
+    if (shared === this.sharing) return;
+    this.sharing = shared;
+    if (shared) this.log.info('credence: Redis is back; rate limits are shared by every instance again');
+    else this.log.warn(`credence: Redis cannot be reached (${why}); rate limits are per instance until it is back`);
+  }
+
+  async health(): Promise<{ shared: boolean; detail: string }> {
+    if (this.redis.status !== 'ready') return { shared: false, detail: `Redis is ${this.redis.status}; rate limits are per instance` };
+    try {
+      await this.redis.ping();
+      return { shared: true, detail: 'rate limits shared through Redis' };
+    } catch (err) {
+      return { shared: false, detail: `Redis ping failed (${(err as Error).message}); rate limits are per instance` };
     }
   }
 

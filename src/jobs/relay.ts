@@ -20,7 +20,7 @@ import type { EventType } from '../domain/events/outbox.js';
 import { EVENTS_BY_FORMAT, type OutboxEvent, type PayloadBuilder, type WebhookFormat } from '../domain/webhooks/events.js';
 import { type PanelUpdatedFacts, panelTopics } from '../domain/webhooks/facts.js';
 import * as store from '../domain/webhooks/webhook.store.js';
-import type { Resolve } from '../net/safe-fetch.js';
+import { keepAliveAgents, type Resolve } from '../net/safe-fetch.js';
 import { presentApiWebhookEvent } from '../surfaces/integration-v1/webhook-events.presenter.js';
 import { presentV1WebhookEvent } from '../surfaces/public-v1/webhook-events.presenter.js';
 import { ATTEMPT_TIMEOUT_MS, recordScheduled, recordSuccesses, sendOnce, type SendOptions, type Success } from '../domain/webhooks/attempt.js';
@@ -44,6 +44,8 @@ export interface RelayOptions {
   /** Distinguishes this process in leases. */
   instanceId?: string;
   log?: RelayLog;
+  /** Told of every attempt's outcome (the metrics). */
+  onAttempt?: (outcome: 'success' | 'failure') => void;
   /** Payload presenters per format (the surfaces' own by default). */
   builders?: Record<WebhookFormat, PayloadBuilder>;
 }
@@ -82,6 +84,8 @@ export class WebhookRelay {
   private readonly log: RelayLog;
   private readonly builders: Record<WebhookFormat, PayloadBuilder>;
   private readonly sendOptions: SendOptions;
+  private readonly onAttempt: (outcome: 'success' | 'failure') => void;
+  private readonly agents = keepAliveAgents();
   /** Endpoints this process is sending to, and the work on each. */
   private readonly active = new Map<number, Promise<void>>();
   private running = false;
@@ -106,7 +110,13 @@ export class WebhookRelay {
     this.instanceId = opts.instanceId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.log = opts.log ?? consoleLog;
     this.builders = opts.builders ?? defaultBuilders(deps.config.siteUrl);
-    this.sendOptions = { allowPrivate: deps.config.webhookAllowPrivate, ...(opts.resolve ? { resolve: opts.resolve } : {}) };
+    this.onAttempt = opts.onAttempt ?? (() => {});
+    this.sendOptions = {
+      allowPrivate: deps.config.webhookAllowPrivate,
+      ...(opts.resolve ? { resolve: opts.resolve } : {}),
+      // Connections are reused across attempts (a TCP connect and close per delivery was a third of its CPU).
+      agents: this.agents,
+    };
   }
 
   /** Run passes in the background until stop(). */
@@ -124,6 +134,7 @@ export class WebhookRelay {
     await this.loop;
     this.loop = null;
     await Promise.allSettled([...this.active.values()]);
+    this.agents.destroy();
     this.stopping = false;
   }
 
@@ -149,18 +160,24 @@ export class WebhookRelay {
   private async run(): Promise<void> {
     // The embedded database serves one process by design: leases it finds were left by a process that died.
     if (this.deps.dialect === 'sqlite') await store.clearLeases(this.deps.db).catch((err: unknown) => this.log.error({ err }, 'webhook relay: clearing leases failed'));
+    // Failed passes in a row (the database is down): logged once, then retried less and less often, up to 5 s.
+    let failures = 0;
     while (this.running) {
       const started = performance.now();
       try {
         await this.fanOut();
         await this.startDueWorkers();
         await this.pruneNowAndThen();
+        if (failures > 0) this.log.info({ failures }, 'webhook relay passes succeed again');
+        failures = 0;
       } catch (err) {
-        this.log.error({ err }, 'webhook relay pass failed; retrying');
+        if (failures === 0) this.log.error({ err }, 'webhook relay pass failed; retrying');
+        failures++;
       }
       // Woken by every commit, the relay would make a pass per event under load; one pass per few milliseconds
       // takes the events of several commits at once for no visible delay.
-      await this.sleep(this.pollMs, started + MIN_PASS_GAP_MS);
+      const backoff = failures === 0 ? 0 : Math.min(5000, this.pollMs * 2 ** Math.min(failures, 6));
+      await this.sleep(failures === 0 ? this.pollMs : backoff, started + Math.max(MIN_PASS_GAP_MS, backoff));
     }
   }
 
@@ -297,6 +314,7 @@ export class WebhookRelay {
       const run = successes;
       successes = [];
       this.attempts += run.length;
+      for (let i = 0; i < run.length; i++) this.onAttempt('success');
       endpoint = await recordSuccesses(this.deps, webhookId, run);
     };
     try {
@@ -339,6 +357,7 @@ export class WebhookRelay {
             throw err;
           }
           this.attempts++;
+          this.onAttempt('failure');
           if (recorded.disabled) {
             this.log.info({ webhookId }, 'webhook disabled after 20 failed attempts in a row; its deliveries are held');
             return;

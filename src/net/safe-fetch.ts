@@ -30,6 +30,29 @@ export interface FetchOptions {
   body?: string | Buffer;
   /** The resolver behind the connect-time check (default: the system's). */
   resolve?: Resolve;
+  /** Reuse connections through these agents (webhook delivery); without them every request has its own. */
+  agents?: KeepAliveAgents;
+}
+
+/**
+ * Connection reuse for a sender that calls the same hosts again and again (the webhook relay). The address check
+ * stays where it was: an agent passes the request's `lookup` to every new connection it opens, so each connection
+ * is made to an address the guard just approved, and a kept connection stays bound to that address (a TCP
+ * connection cannot move to another peer). A name that now resolves privately therefore gets no new connection;
+ * an open connection to the address checked before may carry a few more requests until it idles out.
+ */
+export interface KeepAliveAgents {
+  http: http.Agent;
+  https: https.Agent;
+  destroy(): void;
+}
+
+export function keepAliveAgents(opts: { maxSocketsPerHost?: number; idleMs?: number } = {}): KeepAliveAgents {
+  // Idle connections close after `idleMs` (below common servers' 5 s keep-alive), so a request rarely meets one
+  // the receiver is closing at that moment.
+  const common = { keepAlive: true, maxSockets: opts.maxSocketsPerHost ?? 8, maxFreeSockets: opts.maxSocketsPerHost ?? 8, timeout: opts.idleMs ?? 4000 };
+  const agents = { http: new http.Agent(common), https: new https.Agent(common) };
+  return { ...agents, destroy: () => (agents.http.destroy(), agents.https.destroy()) };
 }
 
 /** A resolver with dns.lookup's shape for `all: true`; tests inject one to play a DNS answer that changes. */
@@ -89,7 +112,7 @@ export function fetchSmall(url: string, opts: FetchOptions): Promise<SmallRespon
         method: opts.method ?? 'GET',
         headers: { 'user-agent': 'Credence/1 (+verification)', ...opts.headers },
         ...(opts.allowPrivate ? {} : { lookup: opts.resolve ? guardedLookupWith(opts.resolve) : guardedLookup }),
-        agent: false,
+        agent: opts.agents ? (target.protocol === 'https:' ? opts.agents.https : opts.agents.http) : false,
       },
       (res) => {
         const chunks: Buffer[] = [];

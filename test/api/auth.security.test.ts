@@ -332,6 +332,8 @@ describe('every route is in the table', () => {
         'GET /embed.js',
         'GET /embed/demo',
         'GET /healthz',
+        'GET /livez',
+        'GET /readyz',
         'GET /assets/app.css',
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',

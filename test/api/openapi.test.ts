@@ -27,6 +27,8 @@ describe('OpenAPI', () => {
         'GET /docs/',
         'GET /favicon.ico',
         'GET /healthz',
+        'GET /livez',
+        'GET /readyz',
         'GET /v1/openapi.json',
         'GET /embed/demo',
         'GET /assets/app.css',

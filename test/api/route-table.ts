@@ -365,6 +365,8 @@ export const ROUTES: RouteSpec[] = [
 
   // Outside the OpenAPI documents.
   { method: 'GET', path: '/healthz', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/livez', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/readyz', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/app.css', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/dashboard.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/log-verify.js', auth: 'none', hidden: true, ok: [200] },

@@ -2,9 +2,10 @@
 // at every attempt, and an answer with any non-public address stops the attempt before a connection is made.
 // DNS is played by a resolver the test controls; the private-address exemption is off, as in production.
 import type { LookupAddress } from 'node:dns';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../src/net/address-policy.js';
-import { fetchSmall, guardedLookupWith, NO_PUBLIC_ADDRESS, type Resolve } from '../../src/net/safe-fetch.js';
+import { fetchSmall, guardedLookupWith, keepAliveAgents, NO_PUBLIC_ADDRESS, type Resolve } from '../../src/net/safe-fetch.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { newPublisher, registerHook, registerPage, relayFor } from '../api/webhooks.fixtures.js';
@@ -80,6 +81,36 @@ describe('webhook attempts check the address at connect time', () => {
     expect(r).toMatchObject({ status: null, error: NO_PUBLIC_ADDRESS });
     expect(dns.asked).toEqual(['rebind.test']);
     expect(rx.at('/direct')).toHaveLength(0);
+  });
+
+  it('with kept-alive connections (the relay\'s agents), every new connection is still checked', async () => {
+    const agents = keepAliveAgents();
+    try {
+      const dns = playedDns([v4('127.0.0.1')]);
+      const opts = { allowPrivate: false, timeoutMs: 2000, maxBytes: 1024, method: 'POST' as const, body: '{}', resolve: dns, agents };
+      expect(await fetchSmall(`https://rebind.test:${rx.port}/kept`, opts)).toMatchObject({ status: null, error: NO_PUBLIC_ADDRESS });
+      expect(await fetchSmall(`https://rebind.test:${rx.port}/kept`, opts)).toMatchObject({ status: null, error: NO_PUBLIC_ADDRESS });
+      expect(dns.asked).toEqual(['rebind.test', 'rebind.test']);
+      expect(rx.at('/kept')).toHaveLength(0);
+    } finally {
+      agents.destroy();
+    }
+  });
+
+  it('kept-alive agents carry several requests on one connection', async () => {
+    const server = http.createServer((_req, res) => res.end('ok'));
+    let connections = 0;
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const agents = keepAliveAgents();
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+      for (let i = 0; i < 3; i++) expect(await fetchSmall(url, { allowPrivate: true, timeoutMs: 5000, maxBytes: 1024, agents })).toMatchObject({ status: 200, body: 'ok' });
+      expect(connections).toBe(1);
+    } finally {
+      agents.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('a name accepted at registration that now resolves privately: the attempt fails and nothing is sent', async () => {

@@ -3,7 +3,7 @@
 // them as stored, and every process's record cache follows them (follower.ts).
 import type { Db } from '../deps.js';
 import { canonicalJson } from './canonical-json.js';
-import { insertChange, nextSeq } from './change.store.js';
+import { insertChange, insertChanges, nextSeq } from './change.store.js';
 
 export type ChangeKind =
   | 'page.registered'
@@ -71,4 +71,27 @@ export async function appendChange(trx: Db, change: Change): Promise<number> {
     body,
   });
   return seq;
+}
+
+/**
+ * Append several entries inside `trx` (a batch write's changes, issue 16): one seq lookup and multi-row inserts,
+ * the entries contiguous in the order given. The same contract as appendChange, entry for entry; returns their seqs.
+ */
+export async function appendChanges(trx: Db, changes: Change[]): Promise<number[]> {
+  if (changes.length === 0) return [];
+  const first = await nextSeq(trx);
+  await insertChanges(
+    trx,
+    changes.map((change, i) => ({
+      seq: first + i,
+      created_at: change.now,
+      kind: change.kind,
+      page_id: change.ids.pageId ?? null,
+      account_id: change.ids.accountId ?? null,
+      publisher_id: change.ids.publisherId ?? null,
+      panel_id: change.ids.panelId ?? null,
+      body: canonicalJson({ ...change.data, seq: first + i, kind: change.kind, created_at: change.now }),
+    })),
+  );
+  return changes.map((_, i) => first + i);
 }

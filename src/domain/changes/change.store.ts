@@ -31,6 +31,11 @@ export async function insertChange(trx: Db, row: ChangeRow): Promise<void> {
   await trx.insertInto('changes').values(row).execute();
 }
 
+/** Several entries, 8 values a row: 500 rows per statement stay under both databases' limits. */
+export async function insertChanges(trx: Db, rows: ChangeRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await trx.insertInto('changes').values(rows.slice(i, i + 500)).execute();
+}
+
 /** Entries after a cursor, oldest first. */
 export const listChangesAfter = (db: Db, after: number, limit: number): Promise<ChangeRow[]> =>
   db.selectFrom('changes').selectAll().where('seq', '>', after).orderBy('seq').limit(limit).execute();

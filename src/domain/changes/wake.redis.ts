@@ -9,7 +9,11 @@ export const WAKE_CHANNEL = 'credence:changes:committed';
 
 export async function shareWakeUps(follower: ChangeFollower, publisher: Redis, subscriber: Redis, channel = WAKE_CHANNEL): Promise<void> {
   const me = randomUUID();
-  await subscriber.subscribe(channel);
+  // Redis down at start must not stop the service: the subscription is made (again) whenever the connection is
+  // ready, and waiting for it is bounded. Messages missed while disconnected cost at most one poll interval.
+  const subscribe = () => subscriber.subscribe(channel).catch(() => {});
+  subscriber.on('ready', () => void subscribe());
+  await Promise.race([subscribe(), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
   subscriber.on('message', (ch: string, from: string) => {
     if (ch === channel && from !== me) void follower.catchUp();
   });

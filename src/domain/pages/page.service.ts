@@ -1,17 +1,18 @@
 // Registering pages and reading their trust records (SPEC §3, §9).
 import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
-import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
-import { appendChange, type PublicPublisher } from '../changes/change-log.js';
-import { linkContribution } from '../transparency/log.store.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
-import type { Deps } from '../deps.js';
-import { appendEvent } from '../events/outbox.js';
+import type { Db, Deps } from '../deps.js';
+import { appendEvents } from '../events/outbox.js';
 import { findPublicPublisher, verifiedDomainsOf } from '../publishers/publisher.store.js';
-import { recomputeReputation } from '../reputation/reputation.store.js';
+import { appendChanges, type Change, type PublicPublisher } from '../changes/change-log.js';
+import { linkContributions } from '../transparency/log.store.js';
+import { acceptedWork, applyReputationChanges, movedWork, type ReputationChange } from '../reputation/reputation.store.js';
 import { recordTags, tag } from './cache-tags.js';
 import * as store from './page.store.js';
-import { type PageRecord, buildRecords } from './record.js';
+import { type PageRecord, buildRecords, loadRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
 import { applyVersion, type NewVersion } from './drift.js';
 import { contentHashOf } from './page-text.js';
@@ -46,13 +47,24 @@ async function versionOf(deps: Deps, url: string, input: PageInput): Promise<New
   return null;
 }
 
+/** A registration item that passed the checks that need no transaction. */
+interface Checked {
+  index: number;
+  url: PageUrl;
+  title: string | undefined;
+  topic: string | undefined;
+  authors: number[];
+  /** The page version the item brings (content hash, text or fetch; issue 14), or null. */
+  version: NewVersion | null;
+}
+
 export async function registerPages(deps: Deps, publisherId: number, items: BatchItem<PageInput>[]): Promise<ItemResult[]> {
   const domains = (await verifiedDomainsOf(deps.db, [publisherId])).get(publisherId) ?? [];
   const publisher = await findPublicPublisher(deps.db, publisherId);
   const usernames = [...new Set(items.flatMap((i) => (i.ok ? (i.value.authors ?? []).map((u) => u.toLowerCase()) : [])))];
   const authorIds = await findAccountIdsByUsernames(deps.db, usernames);
-  let changed = false;
-  const results = await applyEach(items, async (input) => {
+  const checked: Checked[] = [];
+  const results = await applyEach(items, async (input, index) => {
     const url = parsePageUrl(input.url);
     if (!url) throw invalidUrl();
     if (!domains.some((d) => hostUnderDomain(url.host, d))) throw pageNotVerified(url.host);
@@ -62,85 +74,177 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
       return id;
     });
     const version = await versionOf(deps, url.url, input);
-    const r = await upsertPage(deps, publisherId, publisher, url, input, authors, version);
-    if (r.status !== 'skipped') changed = true;
-    return r;
+    checked.push({ index, url, title: input.title?.trim(), topic: input.topic?.trim().toLowerCase(), authors, version });
+    return { status: 'skipped' }; // placeholder, replaced below by the item's outcome
   });
-  if (changed) await deps.changes.committed();
-  return results;
+  if (checked.length === 0) return results;
+  const now = isoNow(deps.clock);
+  let outcomes: Map<number, ItemOutcome>;
+  try {
+    // The whole batch in one transaction and a handful of statements: the cost of a registration does not grow
+    // with the batch's statements or with its authors' history.
+    outcomes = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, checked, now));
+  } catch (err) {
+    // A concurrent registration of one of these URLs (PostgreSQL) won the unique key: redo the batch item by item,
+    // each in its own transaction, so only the item that really collides fails.
+    if (!isUniqueViolation(err) || checked.length === 1) throw err;
+    outcomes = new Map();
+    for (const item of checked) {
+      try {
+        const one = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, [item], now));
+        outcomes.set(item.index, one.get(item.index)!);
+      } catch (e) {
+        if (!isUniqueViolation(e)) throw e;
+        outcomes.set(item.index, { status: 'failed', error: conflict(`${item.url.lookupKey} was registered at the same moment by another call`) });
+      }
+    }
+  }
+  const out = results.map((r) => (outcomes.has(r.index) ? { index: r.index, ...outcomes.get(r.index)! } : r));
+  // Apply these commits' change-log entries to this process's cache now (read-your-writes), and wake the others.
+  if (out.some((r) => r.status === 'created' || r.status === 'updated')) await deps.changes.committed();
+  return out;
 }
 
-async function upsertPage(
-  deps: Deps,
-  publisherId: number,
-  publisher: PublicPublisher,
-  url: PageUrl,
-  input: PageInput,
-  authors: number[],
-  version: NewVersion | null,
-) {
-  const now = isoNow(deps.clock);
-  return deps.db.transaction().execute(async (trx) => {
-    const existing = await store.findPageForUpsert(trx, url.lookupKey);
-    if (existing && existing.publisher_id !== publisherId) {
-      throw conflict(`${url.lookupKey} is registered to another publisher`);
+/**
+ * Upsert checked items in order, as if one by one: a URL twice in a batch is created by the first and updated or
+ * skipped by the next. Reads are one query per kind for the batch; writes are multi-row; reputation moves once per
+ * author by the change (SPEC §13), never by recounting history.
+ */
+async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublisher, items: Checked[], now: string): Promise<Map<number, ItemOutcome>> {
+  const existing = new Map((await store.findPagesForUpsert(trx, [...new Set(items.map((i) => i.url.lookupKey))])).map((p) => [p.lookup_key, p]));
+  const before = await store.contributorsOfPages(trx, [...existing.values()].map((p) => p.id));
+  interface State {
+    id: number | null; // null until inserted
+    original: { title: string; topic: string } | null;
+    url: string;
+    /** The content hash set by an earlier item of this batch (undefined: as stored). */
+    hash?: string | null;
+    title: string;
+    topic: string;
+    authors: Set<number>;
+  }
+  const pages = new Map<string, State>();
+  for (const p of existing.values()) {
+    const authors = new Set(before.filter((c) => c.page_id === p.id && c.role === 'author').map((c) => c.account_id));
+    pages.set(p.lookup_key, { id: p.id, original: { title: p.title, topic: p.topic }, url: p.url, title: p.title, topic: p.topic, authors });
+  }
+  const outcomes = new Map<number, ItemOutcome>();
+  const created: { index: number; key: string; row: store.NewPageRow }[] = [];
+  const newAuthors: { key: string; accountId: number }[] = [];
+  // Change-log entries, item by item as if sent one by one (docs/changes.md): the page as that item left it.
+  const pageEntries: { key: string; kind: 'page.registered' | 'page.updated'; title: string; topic: string; url: string }[] = [];
+  for (const item of items) {
+    const key = item.url.lookupKey;
+    const found = existing.get(key);
+    if (found && found.publisher_id !== publisherId) {
+      outcomes.set(item.index, { status: 'failed', error: conflict(`${key} is registered to another publisher`) });
+      continue;
     }
-    let id: number;
-    let status: 'created' | 'updated' | 'skipped';
-    let page = { title: input.title?.trim() ?? '', topic: input.topic?.trim().toLowerCase() ?? '' };
-    if (!existing) {
-      id = await store.insertPage(trx, {
-        publisher_id: publisherId,
-        url: url.url,
-        lookup_key: url.lookupKey,
-        embed_key: url.embedKey,
-        host: url.host,
-        ...page,
-        content_hash: version?.hash ?? null,
-        now,
+    let state = pages.get(key);
+    let status: ItemStatus;
+    if (!state) {
+      state = { id: null, original: null, url: item.url.url, title: item.title ?? '', topic: item.topic ?? '', authors: new Set() };
+      pages.set(key, state);
+      created.push({
+        index: item.index,
+        key,
+        row: { publisher_id: publisherId, url: item.url.url, lookup_key: key, embed_key: item.url.embedKey, host: item.url.host, title: state.title, topic: state.topic, content_hash: item.version?.hash ?? null },
       });
       status = 'created';
     } else {
-      id = existing.id;
       // Fields left out keep their value: a CMS may send only what it knows.
-      const title = input.title?.trim() ?? existing.title;
-      const topic = input.topic?.trim().toLowerCase() ?? existing.topic;
-      page = { title, topic };
-      status = title !== existing.title || topic !== existing.topic ? 'updated' : 'skipped';
-      if (status === 'updated') await store.updatePage(trx, publisherId, id, { title, topic, updated_at: now });
-      // A new version of the text is a change of the record (the work on it may now be out of date).
-      if (version && (await applyVersion(trx, { id, publisherId, url: url.url, title, previousHash: existing.content_hash }, version, publisher, now))) {
-        if (status === 'skipped') status = 'updated';
+      const title = item.title ?? state.title;
+      const topic = item.topic ?? state.topic;
+      status = title !== state.title || topic !== state.topic ? 'updated' : 'skipped';
+      state.title = title;
+      state.topic = topic;
+      // A new version of the text of a known page is a change of the record (the work on it may be out of date).
+      if (item.version && state.id !== null && found) {
+        const previousHash = state.hash === undefined ? found.content_hash : state.hash;
+        if (await applyVersion(trx, { id: state.id, publisherId, url: state.url, title, previousHash }, item.version, publisher, now)) {
+          if (status === 'skipped') status = 'updated';
+        }
+        state.hash = item.version.hash;
       }
     }
-    const known = existing ? await store.authorIdsOf(trx, id) : new Set<number>();
-    const newAuthors = [...new Set(authors)].filter((a) => !known.has(a));
-    const authorships: { id: number; accountId: number }[] = [];
-    for (const accountId of newAuthors) {
-      authorships.push({ id: await store.insertAuthor(trx, { page_id: id, account_id: accountId, summary: 'Wrote this page', now }), accountId });
+    let added = false;
+    for (const accountId of item.authors) {
+      if (state.authors.has(accountId)) continue;
+      state.authors.add(accountId);
+      newAuthors.push({ key, accountId });
+      added = true;
     }
-    if (newAuthors.length > 0) {
-      await recomputeReputation(trx, newAuthors, now);
-      if (status === 'skipped') status = 'updated';
+    if (added && status === 'skipped') status = 'updated';
+    outcomes.set(item.index, { status, url: item.url.url });
+    if (status !== 'skipped') {
+      pageEntries.push({ key, kind: status === 'created' ? 'page.registered' : 'page.updated', title: state.title, topic: state.topic, url: state.url });
     }
-    const publicPage = { id, url: url.url, ...page };
-    if (status === 'created') {
-      await appendEvent(trx, {
-        type: 'page.registered',
-        publisherId,
-        pageId: id,
-        payload: { page_id: id, url: url.url, title: input.title?.trim() ?? '', topic: input.topic?.trim().toLowerCase() ?? '' },
-        now,
-      });
+  }
+
+  // A URL created and then updated within the batch is inserted as it ends; its event says what it was created as.
+  const ids = await store.insertPages(
+    trx,
+    created.map((c) => ({ ...c.row, title: pages.get(c.key)!.title, topic: pages.get(c.key)!.topic })),
+    now,
+  );
+  const idOf = (key: string) => pages.get(key)!.id ?? ids.get(key)!;
+  for (const c of created) outcomes.get(c.index)!.id = ids.get(c.key)!;
+  for (const item of items) {
+    const o = outcomes.get(item.index)!;
+    if (o.status !== 'failed' && o.id === undefined) o.id = idOf(item.url.lookupKey);
+  }
+  const changes: ReputationChange[] = [];
+  for (const [, p] of pages) {
+    if (!p.original || (p.original.title === p.title && p.original.topic === p.topic)) continue;
+    await store.updatePage(trx, publisherId, p.id!, { title: p.title, topic: p.topic, updated_at: now });
+    // The page's accepted work now counts towards its new topic.
+    if (p.original.topic !== p.topic) {
+      for (const c of before) if (c.page_id === p.id) changes.push(movedWork(c.account_id, c.role, p.original.topic, p.topic));
     }
-    if (status !== 'skipped') await appendChange(trx, { kind: status === 'created' ? 'page.registered' : 'page.updated', ids: { pageId: id, publisherId }, data: { page: publicPage, publisher }, now });
-    for (const a of authorships) {
-      const seq = await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: id, accountId: a.accountId, publisherId }, data: { page: { id, url: url.url, title: page.title }, publisher, contribution: { id: a.id, role: 'author', summary: 'Wrote this page', accepted_at: now }, contributor: await store.findPublicContributorName(trx, a.accountId) }, now });
-      // The record links to its entry in the transparency log (issue 12).
-      await linkContribution(trx, a.id, seq);
-    }
-    return { status, id, url: url.url };
+  }
+  const authorshipIds = await store.insertAuthors(trx, newAuthors.map((a) => ({ page_id: idOf(a.key), account_id: a.accountId, summary: 'Wrote this page' })), now);
+  for (const a of newAuthors) changes.push(acceptedWork(a.accountId, 'author', pages.get(a.key)!.topic));
+  const contributorEntries = await applyReputationChanges(trx, changes, now);
+  await appendEvents(
+    trx,
+    created.map((c) => ({
+      type: 'page.registered' as const,
+      publisherId,
+      pageId: ids.get(c.key)!,
+      payload: { page_id: ids.get(c.key)!, url: c.row.url, title: c.row.title, topic: c.row.topic },
+      now,
+    })),
+  );
+  // The change log last: its lock is held to commit, so it is taken after every other write.
+  const names = await store.findPublicContributorNames(trx, [...new Set(newAuthors.map((a) => a.accountId))]);
+  const authorshipEntries = newAuthors.map((a): Change => {
+    const pageId = idOf(a.key);
+    const p = pages.get(a.key)!;
+    return {
+      kind: 'contribution.accepted',
+      ids: { pageId, accountId: a.accountId, publisherId },
+      data: {
+        page: { id: pageId, url: p.url, title: p.title },
+        publisher,
+        contribution: { id: authorshipIds.get(`${pageId}:${a.accountId}`)!, role: 'author', summary: 'Wrote this page', accepted_at: now },
+        contributor: names.get(a.accountId)!,
+      },
+      now,
+    };
   });
+  const seqs = await appendChanges(trx, [
+    ...authorshipEntries,
+    ...pageEntries.map((e): Change => ({
+      kind: e.kind,
+      ids: { pageId: idOf(e.key), publisherId },
+      data: { page: { id: idOf(e.key), url: e.url, title: e.title, topic: e.topic }, publisher },
+      now,
+    })),
+    ...contributorEntries,
+  ]);
+  // Each authorship's record links to its entry in the transparency log (issue 12): the first seqs, in order.
+  await linkContributions(trx, newAuthors.map((a, i) => ({ contributionId: authorshipIds.get(`${idOf(a.key)}:${a.accountId}`)!, seq: seqs[i]! })));
+  return outcomes;
 }
 
 /** The record of the page a URL names, or null when no page is registered for it. */
@@ -148,8 +252,7 @@ export async function lookupByUrl(deps: Deps, rawUrl: string): Promise<{ url: Pa
   const url = parsePageUrl(rawUrl);
   if (!url) throw invalidUrl();
   const record = await deps.recordCache.getOrLoad(`lookup:${url.lookupKey}`, async (track) => {
-    const page = await store.findPageByLookupKey(deps.db, url.lookupKey);
-    const built = page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+    const built = (await loadRecords(deps.db, 'lookup', url.lookupKey))[0] ?? null;
     track(built ? recordTags(built) : [tag.lookup(url.lookupKey)]);
     return built;
   });
@@ -158,8 +261,7 @@ export async function lookupByUrl(deps: Deps, rawUrl: string): Promise<{ url: Pa
 
 export async function recordById(deps: Deps, id: number): Promise<PageRecord> {
   const record = await deps.recordCache.getOrLoad(`id:${id}`, async (track) => {
-    const page = await store.findPageById(deps.db, id);
-    const built = page ? ((await buildRecords(deps.db, [page]))[0] ?? null) : null;
+    const built = (await loadRecords(deps.db, 'id', id))[0] ?? null;
     track(built ? recordTags(built) : [tag.page(id)]);
     return built;
   });
@@ -183,7 +285,7 @@ export async function recordByEmbedUrl(deps: Deps, rawUrl: string): Promise<Page
   const url = parsePageUrl(rawUrl);
   if (!url) throw invalidUrl();
   return deps.recordCache.getOrLoad(`embed:${url.embedKey}`, async (track) => {
-    const records = await buildRecords(deps.db, await store.findPagesByEmbedKey(deps.db, url.embedKey));
+    const records = await loadRecords(deps.db, 'embed', url.embedKey);
     // The winner depends on every page sharing the key, and on pages that may join it.
     track([tag.embed(url.embedKey), ...records.flatMap(recordTags)]);
     const newest = (r: PageRecord) => r.contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');

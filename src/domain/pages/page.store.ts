@@ -1,4 +1,5 @@
 // All SQL about pages and their accepted contributions. Owned reads take the publisher.
+import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Db } from '../deps.js';
 
 const pageColumns = [
@@ -53,6 +54,52 @@ export async function countPublisherPages(db: Db, publisherId: number): Promise<
 /** The bare row for an upsert decision, inside the registering transaction. */
 export const findPageForUpsert = (db: Db, lookupKey: string) =>
   db.selectFrom('pages').select(['id', 'publisher_id', 'title', 'topic', 'content_hash']).where('lookup_key', '=', lookupKey).executeTakeFirst();
+/** The bare rows for upsert decisions, inside the registering transaction: one query for a whole batch. */
+export async function findPagesForUpsert(db: Db, lookupKeys: string[]) {
+  const rows = [];
+  for (let i = 0; i < lookupKeys.length; i += 500) {
+    const chunk = lookupKeys.slice(i, i + 500);
+    rows.push(...(await db.selectFrom('pages').select(['id', 'publisher_id', 'lookup_key', 'url', 'title', 'topic', 'content_hash']).where('lookup_key', 'in', chunk).execute()));
+  }
+  return rows;
+}
+
+/** Every accepted contribution on some pages (who and in what role): known authors, and whose work moves topic. */
+export async function contributorsOfPages(db: Db, pageIds: number[]) {
+  const rows = [];
+  for (let i = 0; i < pageIds.length; i += 500) {
+    const chunk = pageIds.slice(i, i + 500);
+    rows.push(...(await db.selectFrom('contributions').select(['page_id', 'account_id', 'role']).where('page_id', 'in', chunk).execute()));
+  }
+  return rows;
+}
+
+export interface NewPageRow {
+  publisher_id: number;
+  url: string;
+  lookup_key: string;
+  embed_key: string;
+  host: string;
+  title: string;
+  topic: string;
+  /** The page's version when the registration brought one (issue 14). */
+  content_hash: string | null;
+}
+
+/** Insert pages with multi-row statements; returns each new id by lookup key. */
+export async function insertPages(db: Db, rows: NewPageRow[], now: string): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  // 9 values a row: 250 rows stay far below SQLite's and PostgreSQL's limits on bound values.
+  for (let i = 0; i < rows.length; i += 250) {
+    const inserted = await db
+      .insertInto('pages')
+      .values(rows.slice(i, i + 250).map((r) => ({ ...r, content_seen_at: r.content_hash !== null ? now : null, created_at: now, updated_at: now })))
+      .returning(['id', 'lookup_key'])
+      .execute();
+    for (const r of inserted) ids.set(r.lookup_key, r.id);
+  }
+  return ids;
+}
 
 export async function insertPage(
   db: Db,
@@ -122,41 +169,38 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
     .execute();
 }
 
-/** A contributor's public name, for the change log. */
-export const findPublicContributorName = (db: Db, accountId: number) =>
-  db.selectFrom('accounts').select(['username', 'name']).where('id', '=', accountId).executeTakeFirstOrThrow();
-
-/** Authors already on a page, so registering the same authors again is a skip. */
-export async function authorIdsOf(db: Db, pageId: number): Promise<Set<number>> {
-  const rows = await db
-    .selectFrom('contributions')
-    .select('account_id')
-    .where('page_id', '=', pageId)
-    .where('role', '=', 'author')
-    .execute();
-  return new Set(rows.map((r) => r.account_id));
+/** Name authors of pages: accepted `author` contributions, in multi-row statements; ids by `page:account`. */
+export async function insertAuthors(db: Db, rows: { page_id: number; account_id: number; summary: string }[], now: string): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (let i = 0; i < rows.length; i += 250) {
+    const inserted = await db
+      .insertInto('contributions')
+      .values(
+        rows.slice(i, i + 250).map((r) => ({
+          page_id: r.page_id,
+          account_id: r.account_id,
+          role: 'author',
+          summary: r.summary,
+          change_from: null,
+          change_to: null,
+          accepted_at: now,
+          created_at: now,
+          submission_id: null,
+        })),
+      )
+      .returning(['id', 'page_id', 'account_id'])
+      .execute();
+    for (const r of inserted) ids.set(`${r.page_id}:${r.account_id}`, r.id);
+  }
+  return ids;
 }
 
-export async function insertAuthor(
-  db: Db,
-  row: { page_id: number; account_id: number; summary: string; now: string },
-): Promise<number> {
-  const r = await db
-    .insertInto('contributions')
-    .values({
-      page_id: row.page_id,
-      account_id: row.account_id,
-      role: 'author',
-      summary: row.summary,
-      change_from: null,
-      change_to: null,
-      accepted_at: row.now,
-      created_at: row.now,
-      submission_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return r.id;
+/** Contributors' public names, for the change log (one query for a batch). */
+export async function findPublicContributorNames(db: Db, accountIds: number[]) {
+  const rows = accountIds.length
+    ? await db.selectFrom('accounts').select(['id', 'username', 'name']).where('id', 'in', accountIds).execute()
+    : [];
+  return new Map(rows.map((r) => [r.id, { username: r.username, name: r.name }]));
 }
 
 /** The page with the most accepted work, for showcases such as the embed demo. */
@@ -170,4 +214,78 @@ export async function findBusiestPage(db: Db) {
     .limit(1)
     .executeTakeFirst();
   return top ? findPageById(db, top.page_id) : undefined;
+}
+
+/** One row of a record load: the page and its publisher, the verified flag, and one accepted contribution (or none). */
+export interface RecordLoadRow {
+  id: number;
+  publisher_id: number;
+  url: string;
+  lookup_key: string;
+  embed_key: string;
+  host: string;
+  title: string;
+  topic: string;
+  created_at: string;
+  updated_at: string;
+  content_hash: string | null;
+  content_seen_at: string | null;
+  content_changed_at: string | null;
+  publisher_slug: string;
+  publisher_name: string;
+  verified: number | boolean;
+  c_id: number | null;
+  role: string | null;
+  summary: string | null;
+  change_from: string | null;
+  change_to: string | null;
+  accepted_at: string | null;
+  quote_exact: string | null;
+  quote_prefix: string | null;
+  quote_suffix: string | null;
+  claim: string | null;
+  verdict: number | null;
+  page_hash: string | null;
+  page_changed_at: string | null;
+  correction_missing: number | null;
+  log_seq: number | null;
+  account_id: number | null;
+  username: string | null;
+  name: string | null;
+  level: string | null;
+  trust_score: number | null;
+}
+
+// The cold read path (issue 16): a record is one statement, written once as text, so nothing is built or compiled
+// per request. On SQLite the statement cache in db/client.ts prepares it once; on PostgreSQL the leading
+// `/* prepared:NAME */` makes the pool run it as a named prepared statement (parsed and planned once a connection).
+// The verified flag is hostUnderDomain (url-keys.ts) in SQL: the host is the domain or ends with "." + domain.
+const recordSql = (name: string, where: string) => `/* prepared:${name} */ select
+  p.id, p.publisher_id, p.url, p.lookup_key, p.embed_key, p.host, p.title, p.topic, p.created_at, p.updated_at,
+  p.content_hash, p.content_seen_at, p.content_changed_at,
+  pub.slug as publisher_slug, pub.name as publisher_name,
+  exists (select 1 from domains d where d.publisher_id = p.publisher_id and d.status = 'verified'
+    and (p.host = d.domain or substr(p.host, length(p.host) - length(d.domain)) = '.' || d.domain)) as verified,
+  c.id as c_id, c.role, c.summary, c.change_from, c.change_to, c.accepted_at,
+  c.quote_exact, c.quote_prefix, c.quote_suffix, c.claim, c.verdict, c.page_hash, c.page_changed_at, c.correction_missing, c.log_seq,
+  a.id as account_id, a.username, a.name, a.level, a.trust_score
+from pages p
+join publishers pub on pub.id = p.publisher_id
+left join contributions c on c.page_id = p.id
+left join accounts a on a.id = c.account_id
+where ${where}
+order by p.id, c.accepted_at, c.id`;
+
+const RECORD_SQL = {
+  lookup: recordSql('record_by_lookup_key', 'p.lookup_key = ?'),
+  id: recordSql('record_by_id', 'p.id = ?'),
+  // Several pages may share an embed key (SPEC §3); the service keeps the one with the newest accepted work.
+  embed: recordSql('record_by_embed_key', 'p.id in (select id from pages where embed_key = ? order by id limit 50)'),
+};
+const PG_RECORD_SQL = Object.fromEntries(Object.entries(RECORD_SQL).map(([k, v]) => [k, v.replace('?', '$1')])) as typeof RECORD_SQL;
+
+/** The rows of the records a lookup key, a page id or an embed key names (empty when none). */
+export async function loadRecordRows(db: Db, by: keyof typeof RECORD_SQL, value: string | number): Promise<RecordLoadRow[]> {
+  const text = db.getExecutor().adapter instanceof PostgresAdapter ? PG_RECORD_SQL[by] : RECORD_SQL[by];
+  return (await db.executeQuery(CompiledQuery.raw(text, [value]))).rows as RecordLoadRow[];
 }

@@ -15,6 +15,8 @@ export interface RecordCache {
   /** Drop every cached answer that depends on any of these tags. */
   invalidate(tags: Iterable<string>): void;
   invalidateAll(): void;
+  /** Lookups answered from the cache and loaded, since start (for the metrics). */
+  stats?(): { hits: number; misses: number };
 }
 
 interface Entry {
@@ -29,6 +31,8 @@ export class MemoryRecordCache implements RecordCache {
   private invalidations = 0;
   private vouchedAt = Number.NEGATIVE_INFINITY;
   private readonly loading = new AsyncLocalStorage<Set<string>>();
+  private hits = 0;
+  private misses = 0;
 
   /**
    * `staleAfterMs`: serve from the cache only while the log was read completely less than this long ago (the
@@ -57,12 +61,14 @@ export class MemoryRecordCache implements RecordCache {
     const trusted = this.trusted();
     const hit = trusted ? this.entries.get(key) : undefined;
     if (hit) {
+      this.hits++;
       // Re-inserting keeps the Map in least-recently-used order, so eviction drops what nobody reads.
       this.entries.delete(key);
       this.entries.set(key, hit);
       if (parent) for (const t of hit.tags) parent.add(t);
       return hit.value as T;
     }
+    this.misses++;
     const invalidations = this.invalidations;
     const tags = new Set<string>();
     const track = (more: Iterable<string>) => {
@@ -98,6 +104,10 @@ export class MemoryRecordCache implements RecordCache {
       keys?.delete(key);
       if (keys?.size === 0) this.byTag.delete(t);
     }
+  }
+
+  stats(): { hits: number; misses: number } {
+    return { hits: this.hits, misses: this.misses };
   }
 
   invalidate(tags: Iterable<string>): void {

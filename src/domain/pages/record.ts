@@ -2,7 +2,7 @@
 // accepted contribution with the public face of its contributor. Surfaces' presenters shape it.
 import type { Db } from '../deps.js';
 import { verifiedDomainsOf } from '../publishers/publisher.store.js';
-import { type PageRow, type RecordContributionRow, listAcceptedContributions } from './page.store.js';
+import { type PageRow, type RecordContributionRow, type RecordLoadRow, listAcceptedContributions, loadRecordRows } from './page.store.js';
 import { hostUnderDomain } from './url-keys.js';
 
 export interface PageRecord {
@@ -36,3 +36,60 @@ export async function buildRecords(db: Db, pages: PageRow[]): Promise<PageRecord
     contributions: byPage.get(page.id) ?? [],
   }));
 }
+
+/** Records by lookup key, page id or embed key in one prepared statement (the cache-miss path), page id order. */
+export async function loadRecords(db: Db, by: 'lookup' | 'id' | 'embed', value: string | number): Promise<PageRecord[]> {
+  const out: PageRecord[] = [];
+  let current: PageRecord | undefined;
+  for (const r of await loadRecordRows(db, by, value)) {
+    if (!current || current.page.id !== r.id) {
+      current = { page: pageOf(r), verified: Boolean(r.verified), contributions: [] };
+      out.push(current);
+    }
+    if (r.c_id !== null) current.contributions.push(contributionOf(r));
+  }
+  return out;
+}
+
+// Field by field, so the record holds exactly what the three-query path (buildRecords) gives.
+const pageOf = (r: RecordLoadRow): PageRow => ({
+  id: r.id,
+  publisher_id: r.publisher_id,
+  url: r.url,
+  lookup_key: r.lookup_key,
+  embed_key: r.embed_key,
+  host: r.host,
+  title: r.title,
+  topic: r.topic,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  content_hash: r.content_hash,
+  content_seen_at: r.content_seen_at,
+  content_changed_at: r.content_changed_at,
+  publisher_slug: r.publisher_slug,
+  publisher_name: r.publisher_name,
+});
+
+const contributionOf = (r: RecordLoadRow): RecordContributionRow => ({
+  id: r.c_id!,
+  page_id: r.id,
+  role: r.role!,
+  summary: r.summary!,
+  change_from: r.change_from,
+  change_to: r.change_to,
+  accepted_at: r.accepted_at!,
+  quote_exact: r.quote_exact,
+  quote_prefix: r.quote_prefix,
+  quote_suffix: r.quote_suffix,
+  claim: r.claim,
+  verdict: r.verdict,
+  page_hash: r.page_hash,
+  page_changed_at: r.page_changed_at,
+  correction_missing: r.correction_missing!,
+  log_seq: r.log_seq,
+  account_id: r.account_id!,
+  username: r.username!,
+  name: r.name!,
+  level: r.level!,
+  trust_score: r.trust_score!,
+});

@@ -4,13 +4,13 @@ import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from 
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
-import { appendChange } from '../changes/change-log.js';
-import { linkContribution } from '../transparency/log.store.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendChanges, type Change } from '../changes/change-log.js';
+import { linkContributions } from '../transparency/log.store.js';
+import { appendEvent, appendEvents } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import { moveRequest, findRequest } from '../requests/request.store.js';
-import { recomputeReputation } from '../reputation/reputation.store.js';
+import { acceptedWork, applyReputationChanges, rejectedWork, type ReputationChange } from '../reputation/reputation.store.js';
 import type { WorkKind } from '../work-kinds.js';
 import * as store from './submission.store.js';
 import { type Verdict, VERDICTS, verdictValue } from './verdicts.js';
@@ -199,70 +199,117 @@ export interface DecisionInput {
   note?: string | undefined;
 }
 
+/**
+ * Decide a batch in one transaction: each decision is atomic with its contribution, request move, outbox event and
+ * the contributor's reputation because they all commit together. A decision that fails (not found, own work,
+ * already decided) writes nothing: the conditional move of the submissions (only from `pending`) is the first write
+ * and its guard. Reads, moves and inserts are one statement per kind for the batch, and reputation moves once per
+ * contributor by the change (SPEC §13), so the cost does not grow with anyone's history.
+ */
 export async function decide(deps: Deps, deciderId: number, publisherIds: number[], items: BatchItem<DecisionInput>[]): Promise<ItemResult[]> {
-  let changed = false;
-  const results = await applyEach(items, async (input) => {
-    const now = isoNow(deps.clock);
-    const outcome = await deps.db.transaction().execute(async (trx) => {
-      const s = await store.findSubmission(trx, input.submission_id);
+  const now = isoNow(deps.clock);
+  const results = await deps.db.transaction().execute(async (trx) => {
+    const found = await store.findSubmissions(trx, [...new Set(items.flatMap((i) => (i.ok ? [i.value.submission_id] : [])))]);
+    type Found = NonNullable<ReturnType<typeof found.get>>;
+    // First pass: the checks that need no write; the first decision on a submission in the batch is the one tried.
+    const tried = new Map<number, { input: DecisionInput; s: Found }>();
+    const checked = await applyEach(items, async (input) => {
+      const s = found.get(input.submission_id);
       // Work on another publisher's page is indistinguishable from work that does not exist.
       if (!s || !publisherIds.includes(s.publisher_id)) throw notFound(`Submission ${input.submission_id}`);
       if (s.account_id === deciderId) throw forbidden('Nobody decides their own submission');
-      const status = input.decision === 'accept' ? 'accepted' : 'rejected';
-      if (!(await store.settleSubmission(trx, s.id, { status, decided_by: deciderId, decision_note: input.note?.trim() || null, now }))) {
-        throw alreadyDecided(s);
-      }
-      let contributionId: number | null = null;
-      if (status === 'accepted') {
-        contributionId = await store.insertContribution(trx, {
-          page_id: s.page_id,
-          account_id: s.account_id,
-          role: s.kind,
-          summary: s.summary,
-          change_from: s.kind === 'correction' ? s.before_text : null,
-          change_to: s.kind === 'correction' ? s.after_text : null,
-          submission_id: s.id,
-          quote_exact: s.quote_exact,
-          quote_prefix: s.quote_prefix,
-          quote_suffix: s.quote_suffix,
-          claim: s.claim,
-          verdict: s.verdict,
-          page_hash: s.page_content_hash,
-          now,
-        });
-        if (s.request_id !== null) {
-          await moveRequest(trx, s.request_id, ['taken', 'open'], { status: 'fulfilled', updated_at: now });
-        }
-        await appendEvent(trx, {
-          type: 'contribution.accepted',
-          publisherId: s.publisher_id,
-          pageId: s.page_id,
-          payload: {
-            ...submissionFacts({ ...s, status: 'accepted' }),
-            contribution: {
-              id: contributionId,
-              role: s.kind,
-              accepted_at: now,
-              change: s.kind === 'correction' ? { from: s.before_text, to: s.after_text } : null,
-            },
-          },
-          now,
-        });
+      const earlier = tried.get(s.id);
+      if (earlier) throw alreadyDecided({ id: s.id, status: earlier.input.decision === 'accept' ? 'accepted' : 'rejected' });
+      if (s.status !== 'pending') throw alreadyDecided(s);
+      tried.set(s.id, { input, s: { ...s } });
+      return { status: 'updated', id: s.id, contributionId: null };
+    });
+    const moved = await store.settleSubmissions(
+      trx,
+      [...tried.values()].map(({ input, s }) => ({
+        id: s.id,
+        status: input.decision === 'accept' ? ('accepted' as const) : ('rejected' as const),
+        decided_by: deciderId,
+        decision_note: input.note?.trim() || null,
+      })),
+      now,
+    );
+    const accepted: Found[] = [];
+    const changes: ReputationChange[] = [];
+    for (const { input, s } of tried.values()) {
+      if (!moved.has(s.id)) continue; // decided by a concurrent call since it was read
+      s.status = input.decision === 'accept' ? 'accepted' : 'rejected';
+      if (s.status === 'accepted') {
+        accepted.push(s);
+        changes.push(acceptedWork(s.account_id, s.kind, s.page_topic));
+        if (s.request_id !== null) await moveRequest(trx, s.request_id, ['taken', 'open'], { status: 'fulfilled', updated_at: now });
       } else {
+        changes.push(rejectedWork(s.account_id));
         await reopenRequest(trx, s.request_id, s.account_id, now);
       }
-      await recomputeReputation(trx, [s.account_id], now);
-      if (contributionId !== null) {
-        const seq = await appendChange(trx, { kind: 'contribution.accepted', ids: { pageId: s.page_id, accountId: s.account_id, publisherId: s.publisher_id }, data: acceptedEntry(s, contributionId, now), now });
-        // The record links to its entry in the transparency log (issue 12).
-        await linkContribution(trx, contributionId, seq);
-      }
-      return { id: s.id, contributionId };
+    }
+    const contributionIds = await store.insertContributions(
+      trx,
+      accepted.map((s) => ({
+        page_id: s.page_id,
+        account_id: s.account_id,
+        role: s.kind,
+        summary: s.summary,
+        change_from: s.kind === 'correction' ? s.before_text : null,
+        change_to: s.kind === 'correction' ? s.after_text : null,
+        submission_id: s.id,
+        quote_exact: s.quote_exact,
+        quote_prefix: s.quote_prefix,
+        quote_suffix: s.quote_suffix,
+        claim: s.claim,
+        verdict: s.verdict,
+        page_hash: s.page_content_hash,
+      })),
+      now,
+    );
+    await appendEvents(
+      trx,
+      accepted.map((s) => ({
+        type: 'contribution.accepted' as const,
+        publisherId: s.publisher_id,
+        pageId: s.page_id,
+        payload: {
+          ...submissionFacts(s),
+          contribution: {
+            id: contributionIds.get(s.id)!,
+            role: s.kind,
+            accepted_at: now,
+            change: s.kind === 'correction' ? { from: s.before_text, to: s.after_text } : null,
+          },
+        },
+        now,
+      })),
+    );
+    const contributorEntries = await applyReputationChanges(trx, changes, now);
+    // The change log last: its lock is held to commit, so it is taken after every other write.
+    const seqs = await appendChanges(trx, [
+      ...accepted.map(
+        (s): Change => ({
+          kind: 'contribution.accepted',
+          ids: { pageId: s.page_id, accountId: s.account_id, publisherId: s.publisher_id },
+          data: acceptedEntry(s, contributionIds.get(s.id)!, now),
+          now,
+        }),
+      ),
+      ...contributorEntries,
+    ]);
+    // Each record links to its entry in the transparency log (issue 12): the first seqs, in order.
+    await linkContributions(trx, accepted.map((s, i) => ({ contributionId: contributionIds.get(s.id)!, seq: seqs[i]! })));
+    return checked.map((r): ItemResult => {
+      if (r.status === 'failed') return r;
+      const t = tried.get(r.id!)!;
+      if (!moved.has(r.id!)) return { index: r.index, status: 'failed', error: alreadyDecided({ id: r.id!, status: 'decided' }) };
+      const contributionId = contributionIds.get(r.id!) ?? null;
+      return { index: r.index, status: t.s.status === 'accepted' ? 'created' : 'updated', id: r.id!, contributionId };
     });
-    changed = true;
-    return { status: outcome.contributionId !== null ? 'created' : 'updated', id: outcome.id, contributionId: outcome.contributionId };
   });
+  // Records show accepted work and every contributor's trust and level: refresh them after the commit.
   // Apply the entries of these commits to this process's cache now (read-your-writes), and wake the others.
-  if (changed) await deps.changes.committed();
+  if (results.some((r) => r.status !== 'failed')) await deps.changes.committed();
   return results;
 }

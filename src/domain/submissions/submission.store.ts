@@ -1,5 +1,6 @@
 // All SQL about submissions. Reads of owned data take the owner: the contributor for their own work, the
 // publishers for their inbox.
+import { sql } from 'kysely';
 import type { Db } from '../deps.js';
 import type { WorkKind } from '../work-kinds.js';
 
@@ -45,6 +46,16 @@ const submissionsWithPage = (db: Db) =>
 export type SubmissionRow = NonNullable<Awaited<ReturnType<typeof findSubmission>>>;
 
 export const findSubmission = (db: Db, id: number) => submissionsWithPage(db).where('s.id', '=', id).executeTakeFirst();
+
+/** Several submissions by id in one query (a batch of decisions), with the page topic their reputation needs. */
+export async function findSubmissions(db: Db, ids: number[]) {
+  const rows = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    rows.push(...(await submissionsWithPage(db).select('p.topic as page_topic').where('s.id', 'in', chunk).execute()));
+  }
+  return new Map(rows.map((r) => [r.id, r]));
+}
 
 export async function insertSubmission(
   db: Db,
@@ -122,6 +133,64 @@ export async function settleSubmission(
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** Contributions of accepted submissions, multi-row; returns each new id by its submission. */
+export async function insertContributions(
+  db: Db,
+  rows: {
+    page_id: number;
+    account_id: number;
+    role: WorkKind;
+    summary: string;
+    change_from: string | null;
+    change_to: string | null;
+    submission_id: number;
+    quote_exact: string | null;
+    quote_prefix: string | null;
+    quote_suffix: string | null;
+    claim: string | null;
+    verdict: number | null;
+    /** The page version the work applies to: the page's version when it was accepted. */
+    page_hash: string | null;
+  }[],
+  now: string,
+): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  for (let i = 0; i < rows.length; i += 200) {
+    const inserted = await db
+      .insertInto('contributions')
+      .values(rows.slice(i, i + 200).map((r) => ({ ...r, accepted_at: now, created_at: now })))
+      .returning(['id', 'submission_id'])
+      .execute();
+    for (const r of inserted) ids.set(r.submission_id!, r.id);
+  }
+  return ids;
+}
+
+/**
+ * Decide many submissions in one statement per 300: each moves only if still pending (the same guard as
+ * settleSubmission). Returns the ids that moved. `UPDATE … FROM` a VALUES list works on SQLite (3.33+) and
+ * PostgreSQL alike; the casts give PostgreSQL the types of the bound values.
+ */
+export async function settleSubmissions(
+  db: Db,
+  moves: { id: number; status: 'accepted' | 'rejected'; decided_by: number; decision_note: string | null }[],
+  now: string,
+): Promise<Set<number>> {
+  const moved = new Set<number>();
+  for (let i = 0; i < moves.length; i += 300) {
+    const values = moves
+      .slice(i, i + 300)
+      .map((m) => sql`(cast(${m.id} as integer), cast(${m.status} as text), cast(${m.decided_by} as integer), cast(${m.decision_note} as text))`);
+    const r = await sql<{ id: number }>`
+      with v(id, status, decided_by, note) as (values ${sql.join(values)})
+      update submissions set status = v.status, decided_by = v.decided_by, decided_at = ${now}, decision_note = v.note, updated_at = ${now}
+      from v where submissions.id = v.id and submissions.status = 'pending'
+      returning submissions.id`.execute(db);
+    for (const row of r.rows) moved.add(Number(row.id));
+  }
+  return moved;
 }
 
 export async function insertContribution(

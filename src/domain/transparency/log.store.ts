@@ -1,4 +1,5 @@
 // All SQL of the transparency log: the tree's stored nodes, its state row, checkpoints, and reads of `changes`.
+import { sql } from 'kysely';
 import type { Db } from '../deps.js';
 import { type NodeId, nodeKey } from './merkle.js';
 
@@ -115,6 +116,15 @@ export async function signingHistory(db: Db): Promise<{ verifier_key: string; fi
 /** Links a contribution to the change entry that published it (in that entry's transaction). */
 export async function linkContribution(db: Db, contributionId: number, seq: number): Promise<void> {
   await db.updateTable('contributions').set({ log_seq: seq }).where('id', '=', contributionId).execute();
+}
+
+/** linkContribution for a batch (issue 16): one statement per 300 contributions, UPDATE … FROM a VALUES list. */
+export async function linkContributions(db: Db, links: { contributionId: number; seq: number }[]): Promise<void> {
+  for (let i = 0; i < links.length; i += 300) {
+    const values = links.slice(i, i + 300).map((l) => sql`(cast(${l.contributionId} as integer), cast(${l.seq} as integer))`);
+    await sql`with v(id, seq) as (values ${sql.join(values)})
+      update contributions set log_seq = v.seq from v where contributions.id = v.id`.execute(db);
+  }
 }
 
 /** Links a panel version to the change entry that published it (in that entry's transaction). */

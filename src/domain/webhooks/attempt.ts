@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { signedHeaders } from './signature.js';
 import { DISABLE_AFTER, nextAttemptMs } from './schedule.js';
 import * as store from './webhook.store.js';
-import { fetchSmall, type Resolve } from '../../net/safe-fetch.js';
+import { fetchSmall, type KeepAliveAgents, type Resolve } from '../../net/safe-fetch.js';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer is kept: text, never rendered. */
@@ -16,6 +16,8 @@ export interface SendOptions {
   /** The resolver behind the connect-time address check (tests play DNS with it). */
   resolve?: Resolve;
   timeoutMs?: number;
+  /** Connections kept open between attempts (the relay's); each new one is still checked at connect time. */
+  agents?: KeepAliveAgents;
 }
 
 export interface AttemptResult {
@@ -62,6 +64,7 @@ export async function sendOnce(endpoint: store.SendEndpoint, delivery: DeliveryT
     timeoutMs: opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
     maxBytes: ANSWER_BYTES,
     ...(opts.resolve ? { resolve: opts.resolve } : {}),
+    ...(opts.agents ? { agents: opts.agents } : {}),
   });
   // No redirect is followed: a 3xx is a failure like any other non-2xx answer.
   const success = r.status !== null && r.status >= 200 && r.status < 300;

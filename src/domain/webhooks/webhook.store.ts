@@ -491,3 +491,25 @@ export async function rotateSecret(db: Db, accountId: number, id: number, secret
     .where('id', '=', id)
     .execute();
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Operators: how far behind the relay is (readiness and metrics).
+
+/** Events not yet fanned out (counted up to `cap`, so a huge backlog costs no more than a bounded read) and the
+ * commit time of the oldest; served by the partial index on unrelayed events. */
+export async function outboxBacklog(db: Db, cap = 10_000): Promise<{ events: number; oldestAt: string | null }> {
+  const ids = db.selectFrom('events').select('id').where('relayed_at', 'is', null).orderBy('id').limit(cap).as('u');
+  const count = await db.selectFrom(ids).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const oldest = await db.selectFrom('events').select('created_at').where('relayed_at', 'is', null).orderBy('id').limit(1).executeTakeFirst();
+  return { events: Number(count.n), oldestAt: oldest?.created_at ?? null };
+}
+
+/** Deliveries waiting to be sent to enabled endpoints, and the oldest one's creation time. */
+export async function pendingDeliveries(db: Db): Promise<{ deliveries: number; oldestAt: string | null }> {
+  const r = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { deliveries: Number(r.n), oldestAt: (r.oldest as string | null) ?? null };
+}

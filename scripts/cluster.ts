@@ -1,0 +1,391 @@
+// A local cluster: N `credence serve` instances on one PostgreSQL and one Redis behind HAProxy (Debian's package),
+// all on loopback. One module for everyone: `npm run cluster` starts one and keeps it up until Ctrl-C, and the
+// cluster tests and the cluster benchmark import LocalCluster from here.
+//
+//   npm run cluster -- [--instances N] [--port P] [--workers W] [--database-url URL] [--redis-url URL]
+//
+// Without --database-url/--redis-url it starts a private PostgreSQL (initdb + pg_ctl in a temporary folder) and a
+// private Redis (redis-server on a free port), and removes them at the end. HAProxy is installed with apt-get when
+// missing (as .ci/run does for Chromium).
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const MAIN = path.join(ROOT, 'src/main.ts');
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`${what}: not ready within ${timeoutMs} ms`);
+}
+
+/** A process's output, the last 256 KB of it. */
+class Output {
+  text = '';
+  add(d: Buffer): void {
+    this.text += d.toString();
+    if (this.text.length > 262_144) this.text = this.text.slice(-262_144);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Private servers the cluster (or a test) may stop and start at will: never the shared ones.
+
+/** PostgreSQL in a temporary folder. As root, initdb and the server run as the `postgres` user. */
+export class PrivatePostgres {
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
+  }
+
+  private static asPostgres(cmd: string, args: string[]): [string, string[]] {
+    return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+  }
+
+  static async start(): Promise<PrivatePostgres> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-pg-'));
+    if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir]);
+    const [cmd, args] = PrivatePostgres.asPostgres(`${PG_BIN}/initdb`, ['-D', path.join(dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    const pg = new PrivatePostgres(dir, await freePort());
+    await pg.startServer();
+    return pg;
+  }
+
+  async startServer(): Promise<void> {
+    const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c shared_buffers=64MB`;
+    const [cmd, args] = PrivatePostgres.asPostgres(`${PG_BIN}/pg_ctl`, ['-D', path.join(this.dir, 'data'), '-l', path.join(this.dir, 'log'), '-o', opts, '-w', 'start']);
+    execFileSync(cmd, args, { stdio: 'ignore' });
+  }
+
+  /** Stop at once (`-m fast`: sessions are cut, as in a crash or failover seen from the clients). */
+  async stopServer(): Promise<void> {
+    const [cmd, args] = PrivatePostgres.asPostgres(`${PG_BIN}/pg_ctl`, ['-D', path.join(this.dir, 'data'), '-m', 'fast', '-w', 'stop']);
+    spawnSync(cmd, args, { stdio: 'ignore' });
+  }
+
+  async destroy(): Promise<void> {
+    await this.stopServer();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** redis-server on a free loopback port, no persistence. */
+export class PrivateRedis {
+  private child: ChildProcess | null = null;
+  private constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  static async start(): Promise<PrivateRedis> {
+    const r = new PrivateRedis(await freePort());
+    await r.startServer();
+    return r;
+  }
+
+  async startServer(): Promise<void> {
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await waitFor('redis', () => portAnswers(this.port), 10_000);
+  }
+
+  async stopServer(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async destroy(): Promise<void> {
+    await this.stopServer();
+  }
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The cluster.
+
+export interface ClusterOptions {
+  instances?: number;
+  /** The balancer's port (a free one when absent). */
+  port?: number;
+  /** Processes per instance (`serve --workers`). */
+  workers?: number;
+  /** Given servers; private ones are started when absent. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** More settings for every instance. */
+  env?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+export interface Instance {
+  index: number;
+  port: number;
+  child: ChildProcess | null;
+  output: Output;
+}
+
+export function ensureHaproxy(log: (line: string) => void = () => {}): string {
+  const found = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => fs.existsSync(p));
+  if (found) return found;
+  log('installing haproxy (apt-get)');
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null'], { stdio: 'inherit' });
+  return '/usr/sbin/haproxy';
+}
+
+export class LocalCluster {
+  readonly instances: Instance[] = [];
+  postgres: PrivatePostgres | null = null;
+  redis: PrivateRedis | null = null;
+  private haproxy: ChildProcess | null = null;
+  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-cluster-'));
+  port = 0;
+  databaseUrl = '';
+  redisUrl = '';
+  private readonly log: (line: string) => void;
+
+  private constructor(private readonly opts: ClusterOptions) {
+    this.log = opts.log ?? (() => {});
+  }
+
+  /** The balancer's base URL. */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  static async start(opts: ClusterOptions = {}): Promise<LocalCluster> {
+    const c = new LocalCluster(opts);
+    try {
+      await c.boot();
+    } catch (err) {
+      await c.stop();
+      throw err;
+    }
+    return c;
+  }
+
+  private async boot(): Promise<void> {
+    const haproxyBin = ensureHaproxy(this.log);
+    if (this.opts.databaseUrl) this.databaseUrl = this.opts.databaseUrl;
+    else {
+      this.postgres = await PrivatePostgres.start();
+      this.databaseUrl = this.postgres.url;
+      this.log(`private PostgreSQL at ${this.databaseUrl}`);
+    }
+    if (this.opts.redisUrl) this.redisUrl = this.opts.redisUrl;
+    else {
+      this.redis = await PrivateRedis.start();
+      this.redisUrl = this.redis.url;
+      this.log(`private Redis at ${this.redisUrl}`);
+    }
+    this.port = this.opts.port ?? (await freePort());
+    // Migrations once, before any instance starts.
+    const migrated = spawnSync(TSX, [MAIN, 'migrate'], { env: this.env(0), cwd: ROOT, encoding: 'utf8' });
+    if (migrated.status !== 0) throw new Error(`credence migrate failed: ${migrated.stderr}`);
+    const n = this.opts.instances ?? 2;
+    for (let i = 0; i < n; i++) this.instances.push({ index: i, port: await freePort(), child: null, output: new Output() });
+    await Promise.all(this.instances.map((_, i) => this.startInstance(i)));
+    fs.writeFileSync(path.join(this.dir, 'haproxy.cfg'), this.haproxyConfig());
+    const out = new Output();
+    this.haproxy = spawn(haproxyBin, ['-db', '-f', path.join(this.dir, 'haproxy.cfg')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.haproxy.stdout!.on('data', (d: Buffer) => out.add(d));
+    this.haproxy.stderr!.on('data', (d: Buffer) => out.add(d));
+    await waitFor(`haproxy (${out.text})`, async () => (await this.serversUp()) === n, 30_000);
+    this.log(`balancer at ${this.url} over ${n} instances (${this.instances.map((i) => i.port).join(', ')})`);
+  }
+
+  env(index: number): Record<string, string> {
+    return {
+      ...(process.env as Record<string, string>),
+      HOST: '127.0.0.1',
+      PORT: String(this.instances[index]?.port ?? 8080),
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: this.redisUrl,
+      SITE_URL: `http://127.0.0.1:${this.port}`,
+      // HAProxy adds X-Forwarded-For: callers are told apart by their own address, not the balancer's.
+      TRUST_PROXY: '127.0.0.1',
+      DATA_DIR: path.join(this.dir, `data-${index}`),
+      LOG_LEVEL: 'warn',
+      ...(this.opts.workers && this.opts.workers > 1 ? { WORKERS: String(this.opts.workers) } : {}),
+      ...this.opts.env,
+    };
+  }
+
+  /** Start instance i (again) and wait until it serves. */
+  async startInstance(i: number): Promise<void> {
+    const inst = this.instances[i]!;
+    // Node with tsx's loader (not the tsx command, which would stand between a signal and the server).
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], { env: this.env(i), stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd: ROOT });
+    inst.child = child;
+    child.stdout!.on('data', (d: Buffer) => inst.output.add(d));
+    child.stderr!.on('data', (d: Buffer) => inst.output.add(d));
+    await waitFor(`instance ${i} (${inst.output.text.slice(-2000)})`, async () => {
+      if (child.exitCode !== null) throw new Error(`instance ${i} exited: ${inst.output.text.slice(-2000)}`);
+      return inst.output.text.includes('serving');
+    });
+  }
+
+  /** kill -9 of instance i's process group: nothing of it runs on. */
+  async kill(i: number, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.instances[i]!.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // gone already
+    }
+    await exited;
+  }
+
+  /** How many servers HAProxy has UP, from its stats socket. */
+  async serversUp(): Promise<number> {
+    const stat = await this.haproxyCommand('show stat');
+    return stat.split('\n').filter((l) => l.startsWith('credence,s') && l.split(',')[17] === 'UP').length;
+  }
+
+  /** Whether HAProxy holds server i UP. */
+  async serverUp(i: number): Promise<boolean> {
+    const stat = await this.haproxyCommand('show stat');
+    return stat.split('\n').some((l) => l.startsWith(`credence,s${i},`) && l.split(',')[17] === 'UP');
+  }
+
+  haproxyCommand(command: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const s = net.connect(path.join(this.dir, 'haproxy.sock'));
+      let out = '';
+      s.on('data', (d: Buffer) => (out += d.toString()));
+      s.once('error', reject);
+      s.once('connect', () => s.end(`${command}\n`));
+      s.once('close', () => resolve(out));
+    });
+  }
+
+  private haproxyConfig(): string {
+    const servers = this.instances.map((inst) => `  server s${inst.index} 127.0.0.1:${inst.port} check`).join('\n');
+    // The same instances again as unchecked backups: used only when /readyz has taken every instance out (the
+    // database is down), so callers get the service's own 503 in its envelope rather than the balancer's page.
+    const backups = this.instances.map((inst) => `  server b${inst.index} 127.0.0.1:${inst.port} backup`).join('\n');
+    return `global
+  maxconn 4096
+  stats socket ${path.join(this.dir, 'haproxy.sock')} mode 600 level admin
+
+defaults
+  mode http
+  timeout connect 1s
+  timeout client 60s
+  timeout server 60s
+  timeout http-keep-alive 10s
+  # A connection that cannot be made is tried again on another instance; a request already sent is not (it may
+  # have been applied), so only requests in flight on an instance that dies can fail.
+  retries 3
+  option redispatch 1
+  retry-on conn-failure empty-response response-timeout
+  option forwardfor
+
+frontend credence_in
+  bind 127.0.0.1:${this.port}
+  default_backend credence
+
+backend credence
+  balance roundrobin
+  option httpchk GET /readyz
+  http-check expect status 200
+  option allbackups
+  default-server inter 500ms fastinter 250ms downinter 500ms fall 2 rise 2
+${servers}
+${backups}
+`;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.instances.map((_, i) => this.kill(i, 'SIGTERM').catch(() => {})));
+    if (this.haproxy && this.haproxy.exitCode === null) {
+      const exited = new Promise((resolve) => this.haproxy!.once('exit', resolve));
+      this.haproxy.kill('SIGTERM');
+      await exited;
+    }
+    await this.redis?.destroy();
+    await this.postgres?.destroy();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// `npm run cluster`
+
+async function cli(argv: string[]): Promise<void> {
+  const { parseArgs } = await import('node:util');
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      instances: { type: 'string', default: '2' },
+      port: { type: 'string' },
+      workers: { type: 'string' },
+      'database-url': { type: 'string' },
+      'redis-url': { type: 'string' },
+    },
+  });
+  const cluster = await LocalCluster.start({
+    instances: Number(values.instances),
+    ...(values.port ? { port: Number(values.port) } : {}),
+    ...(values.workers ? { workers: Number(values.workers) } : {}),
+    ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
+    ...(values['redis-url'] ? { redisUrl: values['redis-url'] } : {}),
+    log: (line) => console.log(line),
+  });
+  console.log(`Credence cluster serving ${cluster.url} (Ctrl-C stops everything)`);
+  const stop = async () => {
+    await cluster.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  cli(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
