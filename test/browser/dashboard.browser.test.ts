@@ -204,9 +204,10 @@ describe.skipIf(!hasChromium)('the keyboard alone', { timeout: 60_000 }, () => {
     await page.keyboard.type('Typed with the keyboard');
     await page.keyboard.press('Tab');
     await page.keyboard.type('health');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Register page');
+    // The optional fields (authors, "fetch the page's text") are left as they are on the way to the button.
+    const focusedText = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? '');
+    for (let i = 0; i < 6 && (await focusedText()) !== 'Register page'; i++) await page.keyboard.press('Tab');
+    expect(await focusedText()).toBe('Register page');
     await Promise.all([page.waitForURL(/done=created/), page.keyboard.press('Enter')]);
     expect(await page.textContent('main')).toContain('Typed with the keyboard');
 
