@@ -34,8 +34,11 @@ export interface BuiltApp {
 /** Paths a load balancer or orchestrator probes, over plain HTTP on a private network. */
 const PROBES = new Set(['/healthz', '/livez', '/readyz']);
 
-/** `logStream`: where log lines go (stdout by default; tests read them). */
-export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableStream } = {}): Promise<BuiltApp> {
+/**
+ * `logStream`: where log lines go (stdout by default; tests read them). `worker`: this process's number under
+ * `serve --workers` (node:cluster's worker id), sent as `X-Credence-Worker` on every answer.
+ */
+export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableStream; worker?: number } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -96,8 +99,11 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   app.setErrorHandler(errorHandler(v1Envelope));
   app.setNotFoundHandler(notFoundHandler(v1Envelope));
 
+  const worker = opts.worker === undefined ? undefined : String(opts.worker);
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);
+    // Which worker answered (operators reading a trace, the workers test): a small number, nothing private.
+    if (worker) void reply.header('X-Credence-Worker', worker);
     // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
     if (deps.config.requireHttps && req.protocol !== 'https' && !PROBES.has(req.url)) {
       throw new AppError(403, 'https_required', 'Use HTTPS');

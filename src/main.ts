@@ -232,7 +232,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   const worker = cluster.isWorker;
   const rt = await createRuntime(config);
   if (opts.demo && !worker) await seedDemo(rt.deps, (line) => console.log(line));
-  const { app, metrics } = await buildApp(rt.deps);
+  const { app, metrics } = await buildApp(rt.deps, worker ? { worker: cluster.worker!.id } : {});
   // The webhook relay delivers the outbox; the transparency log's sequencer appends committed changes to the
   // Merkle tree and signs checkpoints (docs/transparency.md). A write answered by this process wakes both at once
   // (they poll as well, for writes made by other processes). Of several workers on SQLite only one runs them (see

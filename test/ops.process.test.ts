@@ -3,14 +3,13 @@
 // embedded database while `serve` writes to it, and the copy restores into a working service.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from './client.js';
 import { usingPostgres } from './harness.js';
 import { processEnv, type ProcessEnv } from './process-env.js';
-import { killHard, MAIN, type ServeProcess, signal, startServe, TSX } from './serve-process.js';
+import { halfSentRequest, killHard, MAIN, type ServeProcess, signal, startServe, TSX } from './serve-process.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 const run = promisify(execFile);
@@ -36,32 +35,6 @@ async function signup(port: number, username: string): Promise<string> {
   const login = await client(port).post('/api/v1/auth/login', { email: `${username}@ops.test`, password: 'correct horse battery' });
   expect(login.status, login.text).toBe(200);
   return login.body.data.token as string;
-}
-
-/** Open a request and send all but the last byte of its body: it stays in flight until `finish()`. */
-async function halfSentRequest(port: number, body: string): Promise<{ finish(): Promise<string> }> {
-  const socket = net.connect(port, '127.0.0.1');
-  await new Promise((resolve) => socket.once('connect', resolve));
-  let answer = '';
-  // The answer is whole when its JSON body has arrived (or the server closed the connection).
-  const ended = new Promise<void>((resolve) => {
-    socket.on('data', (d: Buffer) => {
-      answer += d.toString();
-      if (/\r\n\r\n\{.*\}$/s.test(answer)) resolve();
-    });
-    socket.once('close', () => resolve());
-  });
-  socket.write(`POST /api/v1/auth/signup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
-  socket.write(body.slice(0, -1));
-  return {
-    async finish() {
-      // write, not end: a client that half-closes its side gets its connection closed by Node's server.
-      socket.write(body.slice(-1));
-      await ended;
-      socket.destroy();
-      return answer;
-    },
-  };
 }
 
 describe('graceful shutdown on SIGTERM', () => {

@@ -1,5 +1,6 @@
 // A real `credence serve` as a child process, for tests of what only a process shows (signals, files, ports).
 import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../scripts/cluster.js';
 
@@ -56,4 +57,30 @@ export async function killHard(p: ServeProcess): Promise<void> {
     // already gone
   }
   await p.exited;
+}
+
+/** Open a sign-up request (`body`: its JSON) and send all but the last byte: it stays in flight until `finish()`. */
+export async function halfSentRequest(port: number, body: string): Promise<{ finish(): Promise<string> }> {
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let answer = '';
+  // The answer is whole when its JSON body has arrived (or the server closed the connection).
+  const ended = new Promise<void>((resolve) => {
+    socket.on('data', (d: Buffer) => {
+      answer += d.toString();
+      if (/\r\n\r\n\{.*\}$/s.test(answer)) resolve();
+    });
+    socket.once('close', () => resolve());
+  });
+  socket.write(`POST /api/v1/auth/signup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+  socket.write(body.slice(0, -1));
+  return {
+    async finish() {
+      // write, not end: a client that half-closes its side gets its connection closed by Node's server.
+      socket.write(body.slice(-1));
+      await ended;
+      socket.destroy();
+      return answer;
+    },
+  };
 }
