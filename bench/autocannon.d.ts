@@ -18,7 +18,8 @@ declare module 'autocannon' {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
-    setupRequest?: (req: { path: string; method: string; headers: Record<string, string> }) => unknown;
+    body?: string;
+    setupRequest?: (req: { path: string; method: string; headers: Record<string, string>; body?: string }) => unknown;
   }
 
   interface Options {
@@ -47,6 +48,10 @@ declare module 'autocannon' {
 
   interface Instance extends PromiseLike<Result> {
     stop(): void;
+    /** Each answer: its status and latency (ms). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    /** Each request that got no answer (a connection error or a timeout). */
+    on(event: 'reqError', listener: (error: Error) => void): this;
   }
 
   function autocannon(opts: Options): Instance;

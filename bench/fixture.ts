@@ -121,7 +121,8 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
       opts.log(`fixture: pages ${end.toLocaleString('en')}/${opts.pages.toLocaleString('en')}`);
     }
     // Reputation as the services keep it: counts, scores and levels from the contributions just written.
-    await recomputeReputation(db, [...ids.values()], NOW);
+    // In a transaction, as the services call it: the change log's append locks its table on PostgreSQL.
+    await db.transaction().execute((trx) => recomputeReputation(trx, [...ids.values()], NOW));
     const first = DEMO_PUBLISHERS[0]!;
     const cmsKey = await createApiKey(deps, ids.get(first.owner.username)!, { name: 'bench cms', publisher: first.slug });
     const cms = { key: cmsKey.secret, host: first.host };

@@ -8,6 +8,7 @@
 // private Redis (redis-server on a free port), and removes them at the end. HAProxy is installed with apt-get when
 // missing (as .ci/run does for Chromium).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -44,9 +45,17 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 /** A process's output, the last 256 KB of it. */
 class Output {
   text = '';
+  /** Characters added since the start, dropped ones included: a mark for since(). */
+  total = 0;
   add(d: Buffer): void {
-    this.text += d.toString();
+    const s = d.toString();
+    this.text += s;
+    this.total += s.length;
     if (this.text.length > 262_144) this.text = this.text.slice(-262_144);
+  }
+  /** What was added after `mark` (a value of `total`), as far as it is still kept. */
+  since(mark: number): string {
+    return this.text.slice(Math.max(0, this.text.length - (this.total - mark)));
   }
 }
 
@@ -183,6 +192,8 @@ export class LocalCluster {
   databaseUrl = '';
   redisUrl = '';
   private readonly log: (line: string) => void;
+  /** One transparency-log key for every instance (each has a DATA_DIR of its own, where it would make its own). */
+  private readonly signingKey = randomBytes(32).toString('base64');
 
   private constructor(private readonly opts: ClusterOptions) {
     this.log = opts.log ?? (() => {});
@@ -246,6 +257,7 @@ export class LocalCluster {
       TRUST_PROXY: '127.0.0.1',
       DATA_DIR: path.join(this.dir, `data-${index}`),
       LOG_LEVEL: 'warn',
+      LOG_SIGNING_KEY: process.env.LOG_SIGNING_KEY ?? this.signingKey,
       ...(this.opts.workers && this.opts.workers > 1 ? { WORKERS: String(this.opts.workers) } : {}),
       ...this.opts.env,
     };
@@ -254,6 +266,8 @@ export class LocalCluster {
   /** Start instance i (again) and wait until it serves. */
   async startInstance(i: number): Promise<void> {
     const inst = this.instances[i]!;
+    // A restarted instance serves when *this* start says so, not the one before it.
+    const mark = inst.output.total;
     // Node with tsx's loader (not the tsx command, which would stand between a signal and the server).
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], { env: this.env(i), stdio: ['ignore', 'pipe', 'pipe'], detached: true, cwd: ROOT });
     inst.child = child;
@@ -261,7 +275,7 @@ export class LocalCluster {
     child.stderr!.on('data', (d: Buffer) => inst.output.add(d));
     await waitFor(`instance ${i} (${inst.output.text.slice(-2000)})`, async () => {
       if (child.exitCode !== null) throw new Error(`instance ${i} exited: ${inst.output.text.slice(-2000)}`);
-      return inst.output.text.includes('serving');
+      return inst.output.since(mark).includes('serving');
     });
   }
 
