@@ -1,13 +1,16 @@
-// The public change feed, shared by both surfaces (each mounts it with its own envelope and words): the list
-// (`GET …/changes?after=&limit=`) and its live stream (the same path asked with `Accept: text/event-stream`).
-// An entry is the log's stored body as is, with `links` added to what it changed; on /v1 a contribution's id is
-// its /v1 string (`ctb_12`). docs/changes.md describes every kind.
+// The public change feed, one route for both surfaces (each mounts it with its own envelope and words):
+// `GET /v1/changes` and `GET /api/v1/changes`, the list (`?after=&limit=`) and its live stream (the same path asked
+// with `Accept: text/event-stream`). An entry is the log's stored body as is, with `links` added to what it
+// changed; on /v1 a contribution's id is its /v1 string (`ctb_12`). docs/changes.md describes every kind.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { ChangeRow } from '../domain/changes/change.store.js';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, readFeed } from '../domain/changes/feed.service.js';
 import type { Deps } from '../domain/deps.js';
+import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
+import { sendSerialised } from '../http/schemas.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
 
 export type FeedWords = 'v1' | 'api';
@@ -15,7 +18,7 @@ export type FeedWords = 'v1' | 'api';
 /** How often an idle stream sends a comment line, so proxies and clients know it is alive. */
 const HEARTBEAT_MS = 15_000;
 
-export const FeedQuery = Type.Object({
+const FeedQuery = Type.Object({
   after: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'The cursor: entries with a seq greater than this, oldest first (0: from the start)' }),
   ),
@@ -23,7 +26,7 @@ export const FeedQuery = Type.Object({
 });
 
 const Named = Type.Object({ slug: Type.String(), name: Type.String() });
-export const FeedEntry = Type.Object(
+const FeedEntry = Type.Object(
   {
     seq: Type.Integer({ description: 'Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id)' }),
     kind: Type.String({
@@ -65,7 +68,7 @@ export const FeedEntry = Type.Object(
   { description: 'One change to the public record. Without `links`, its canonical JSON is the log entry as stored (docs/changes.md).' },
 );
 
-export const FeedMeta = Type.Object({
+const FeedMeta = Type.Object({
   limit: Type.Integer(),
   next_cursor: Type.Integer({ description: 'Pass as `after` to go on: the last entry’s seq, or `after` itself when there was none' }),
   has_more: Type.Boolean(),
@@ -81,7 +84,7 @@ interface Body {
 }
 
 /** One entry as a surface shows it, serialised. */
-export function presentEntry(siteUrl: string, row: ChangeRow, words: FeedWords): string {
+function presentEntry(siteUrl: string, row: ChangeRow, words: FeedWords): string {
   const e = JSON.parse(row.body) as Body;
   const links: Record<string, string> = {};
   if (e.page) links.record = recordUrl(siteUrl, e.page.id);
@@ -94,7 +97,7 @@ export function presentEntry(siteUrl: string, row: ChangeRow, words: FeedWords):
 }
 
 /** The list answer, serialised: `{success?, data, meta}`. */
-export async function feedPage(deps: Deps, query: { after?: number; limit?: number }, words: FeedWords): Promise<string> {
+async function feedPage(deps: Deps, query: { after?: number; limit?: number }, words: FeedWords): Promise<string> {
   const after = query.after ?? 0;
   const { rows, hasMore } = await readFeed(deps, after, query.limit ?? FEED_DEFAULT_LIMIT);
   const meta = { limit: Math.min(query.limit ?? FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT), next_cursor: rows.at(-1)?.seq ?? after, has_more: hasMore };
@@ -102,10 +105,10 @@ export async function feedPage(deps: Deps, query: { after?: number; limit?: numb
   return `{${words === 'api' ? '"success":true,' : ''}"data":${data},"meta":${JSON.stringify(meta)}}`;
 }
 
-export const wantsStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
+const wantsStream = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/event-stream');
 
 /** Where a stream starts: `Last-Event-ID` (a reconnecting EventSource sends it) wins over `after`. */
-export function streamStart(req: FastifyRequest, after: number | undefined): number {
+function streamStart(req: FastifyRequest, after: number | undefined): number {
   const header = req.headers['last-event-id'];
   if (header === undefined) return after ?? 0;
   const value = Array.isArray(header) ? header[0] : header;
@@ -120,7 +123,7 @@ export function streamStart(req: FastifyRequest, after: number | undefined): num
 /** Open streams per app, ended before the server closes (a stream never ends by itself). */
 const openStreams = new WeakMap<FastifyInstance, Set<() => void>>();
 
-export function closeStreamsOnShutdown(app: FastifyInstance): void {
+function closeStreamsOnShutdown(app: FastifyInstance): void {
   const streams = new Set<() => void>();
   openStreams.set(app, streams);
   app.addHook('preClose', async () => {
@@ -132,7 +135,7 @@ export function closeStreamsOnShutdown(app: FastifyInstance): void {
  * Server-Sent Events: every entry after `after` (each event's `id` is its seq, its `event` the kind), then each new
  * one as this process's change follower sees it (within its poll interval), and a comment line every 15 s.
  */
-export async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply, after: number, words: FeedWords): Promise<void> {
+async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply, after: number, words: FeedWords): Promise<void> {
   const streams = openStreams.get(app);
   reply.hijack();
   const raw = reply.raw;
@@ -191,4 +194,35 @@ export async function streamFeed(app: FastifyInstance, deps: Deps, reply: Fastif
   streams?.add(end);
   raw.on('close', end);
   await pump();
+}
+
+/**
+ * `GET …/changes` on one surface: `v1` (the /v1 envelope, contribution ids as `ctb_<id>`) or `api` (/api/v1's
+ * envelope with `success`, integer ids). The same route, words and schema otherwise.
+ */
+export function changeRoutes(fastify: FastifyInstance, deps: Deps, surface: FeedWords): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  closeStreamsOnShutdown(fastify);
+  const list =
+    surface === 'api'
+      ? Type.Object({ success: Type.Literal(true), data: Type.Array(FeedEntry), meta: FeedMeta })
+      : Type.Object({ data: Type.Array(FeedEntry), meta: FeedMeta });
+  app.get(
+    '/changes',
+    {
+      preValidation: [optional],
+      schema: {
+        tags: ['changes'],
+        summary: 'Changes to the public record, oldest first, after a cursor; with Accept: text/event-stream, a live stream',
+        description:
+          'Each entry is one change to public data (a page registered or updated, accepted work, a contributor’s public fields, a publisher, a domain, a panel version). Go on with `after=meta.next_cursor`. Asked with `Accept: text/event-stream`, the answer is a Server-Sent Events stream: every entry after `after` (or after the `Last-Event-ID` header), then each new one; event id = seq, event name = kind, a comment line every 15 s.',
+        querystring: FeedQuery,
+        response: { 200: list },
+      },
+    },
+    async (req, reply) => {
+      if (wantsStream(req)) return streamFeed(fastify, deps, reply, streamStart(req, req.query.after), surface);
+      return sendSerialised(reply, await feedPage(deps, req.query, surface));
+    },
+  );
 }

@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { apiEnvelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
+import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
 import { adminPanelRoutes } from './admin-panels.routes.js';
 import { authRoutes } from './auth.routes.js';
-import { apiChangeRoutes } from './changes.routes.js';
 import { pageRoutes } from './pages.routes.js';
 import { embedApiRoutes } from '../embed/embed.routes.js';
 import { contributorRoutes } from './contributors.routes.js';
@@ -42,6 +42,6 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);
     webhookRoutes(app, deps, openapi);
-    apiChangeRoutes(app, deps);
+    changeRoutes(app, deps, 'api');
   };
 }

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
+import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { logRoutes } from './log.routes.js';
-import { v1ChangeRoutes } from './changes.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
 import { documentV1Webhooks } from './webhook-events.presenter.js';
@@ -31,7 +31,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
-    v1ChangeRoutes(app, deps);
+    changeRoutes(app, deps, 'v1');
     documentV1Webhooks(openapi);
   };
 }
