@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
 import { Client, type Res } from '../client.js';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { addMember, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import {
   AUTH_ROUTES,
@@ -380,8 +380,7 @@ describe('tenants', () => {
     expect(reg.status, reg.text).toBe(201);
     bPage.id = reg.body.data.id;
     editor = await signup(t);
-    const added = await b.owner.client.post(`/api/v1/account/publishers/${b.slug}/members`, { username: editor.username, role: 'editor' });
-    expect(added.status, added.text).toBe(201);
+    await addMember(b.owner.client, b.slug, editor);
   });
 
   it("publisher A's key cannot register a page on B's verified domain (single object: 403 page_not_verified)", async () => {

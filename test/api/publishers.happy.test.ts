@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { signup, type TestUser } from '../factories.js';
+import { addMember, signup, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -47,10 +47,10 @@ describe('publications and members', () => {
     const editor = await signup(t);
     const stranger = await signup(t);
     await newPublication(owner, 'gazette');
-    const add = await owner.client.post('/api/v1/account/publishers/gazette/members', { username: editor.username, role: 'editor' });
-    expect(add.status).toBe(201);
+    await addMember(owner.client, 'gazette', editor);
     const again = await owner.client.post('/api/v1/account/publishers/gazette/members', { username: editor.username, role: 'editor' });
     expect(again.status).toBe(200);
+    expect(again.body.data.status).toBe('member');
     const byEditor = await editor.client.post('/api/v1/account/publishers/gazette/members', { username: stranger.username, role: 'editor' });
     expect(byEditor.status).toBe(403);
     const members = await editor.client.get('/api/v1/account/publishers/gazette/members');

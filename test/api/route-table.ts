@@ -78,6 +78,26 @@ export interface RouteSpec {
 
 export const unique = () => randomBytes(4).toString('hex');
 
+/** A fresh account invited to a publication by one of its owners, and accepting: a member. */
+async function joinedMember(w: World, slug: string, owner: Client): Promise<TestUser> {
+  const u = await signup(w.t);
+  expect((await owner.post(`/api/v1/account/publishers/${slug}/members`, { username: u.username, role: 'editor' })).status).toBe(202);
+  const id = (await u.client.get('/api/v1/account/publisher-invitations')).body.data[0].id as number;
+  expect((await u.client.post(`/api/v1/account/publisher-invitations/${id}/accept`)).status).toBe(200);
+  return u;
+}
+
+/** An invitation waiting for `who`: to a new publication of the founder each time. */
+async function invitationFor(w: World, who: TestUser): Promise<number> {
+  const slug = `invite-${unique()}`;
+  expect((await w.founder.client.post('/api/v1/account/publishers', { name: 'Inviting', slug })).status).toBe(201);
+  expect((await w.founder.client.post(`/api/v1/account/publishers/${slug}/members`, { username: who.username, role: 'editor' })).status).toBe(202);
+  const mine = await who.client.get('/api/v1/account/publisher-invitations');
+  return (mine.body.data as { id: number; publisher: { slug: string } }[]).find((i) => i.publisher.slug === slug)!.id;
+}
+
+const transferTo = new WeakMap<World, string>();
+
 export const ROUTES: RouteSpec[] = [
   // Sessions and who is calling.
   { method: 'POST', path: '/api/v1/auth/signup', auth: 'none', ok: [202], body: () => signupBody() },
@@ -134,9 +154,85 @@ export const ROUTES: RouteSpec[] = [
     method: 'POST',
     path: '/api/v1/account/publishers/{slug}/members',
     auth: 'session',
-    ok: [200, 201],
+    ok: [200, 202],
     params: (w) => ({ slug: w.pub.slug }),
     body: (w) => ({ username: w.teammate.username, role: 'editor' }),
+  },
+  // Membership (issue 15): removal, transfer, invitations, a publication's keys.
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/publishers/{slug}/members/{username}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => ({ slug: w.pub.slug, username: (await joinedMember(w, w.pub.slug, w.owner.client)).username }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publishers/{slug}/transfer',
+    auth: 'session',
+    ok: [200],
+    // The founder's own new publication changes hands, so the world's owner stays the owner of its publication.
+    as: (w) => w.founder.token,
+    params: async (w) => {
+      const slug = `hand-${unique()}`;
+      expect((await w.founder.client.post('/api/v1/account/publishers', { name: 'Handed over', slug })).status).toBe(201);
+      transferTo.set(w, (await joinedMember(w, slug, w.founder.client)).username);
+      return { slug };
+    },
+    body: (w) => ({ username: transferTo.get(w)! }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/account/publishers/{slug}/invitations',
+    auth: 'session',
+    ok: [200],
+    params: (w) => ({ slug: w.pub.slug }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/publishers/{slug}/invitations/{username}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => {
+      const u = await signup(w.t);
+      expect((await w.owner.client.post(`/api/v1/account/publishers/${w.pub.slug}/members`, { username: u.username, role: 'editor' })).status).toBe(202);
+      return { slug: w.pub.slug, username: u.username };
+    },
+  },
+  { method: 'GET', path: '/api/v1/account/publisher-invitations', auth: 'session', ok: [200] },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publisher-invitations/{id}/accept',
+    auth: 'session',
+    ok: [200],
+    as: (w) => w.teammate.token,
+    params: async (w) => ({ id: String(await invitationFor(w, w.teammate)) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/publisher-invitations/{id}/decline',
+    auth: 'session',
+    ok: [200],
+    as: (w) => w.teammate.token,
+    params: async (w) => ({ id: String(await invitationFor(w, w.teammate)) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/account/publishers/{slug}/publisher-keys',
+    auth: 'session',
+    ok: [200],
+    params: (w) => ({ slug: w.pub.slug }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/publishers/{slug}/publisher-keys/{id}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => {
+      const key = await w.owner.client.post('/api/v1/account/api-keys', { name: 'to revoke', publisher: w.pub.slug });
+      expect(key.status, key.text).toBe(201);
+      return { slug: w.pub.slug, id: String(key.body.data.id) };
+    },
   },
   {
     method: 'GET',

@@ -2,7 +2,7 @@
 // private-address exemption off, as in production), events a format does not have, the v1 rules (a named
 // publication of the caller, one endpoint each), and bad input on every route.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { addMember, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { registerHook } from './webhooks.fixtures.js';
 
@@ -143,7 +143,7 @@ describe('whose events', () => {
     expect(again.status, again.text).toBe(409);
     expect(again.body.error.code).toBe('conflict');
     const teammate = await signup(t);
-    expect((await pub.owner.client.post(`/api/v1/account/publishers/${pub.slug}/members`, { username: teammate.username, role: 'editor' })).status).toBe(201);
+    await addMember(pub.owner.client, pub.slug, teammate, 'owner');
     const theirs = await register(teammate, { url: 'https://hooks.example.com/v1-mate', format: 'v1', publisher: pub.slug });
     expect(theirs.status).toBe(409);
     // api_v1 endpoints are not limited.

@@ -2,7 +2,7 @@
 // ended or expired session 401; and another account's webhook, or its deliveries, are 404 and stay untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { addMember, contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { getHook, registerHook, registerPage, relayFor } from './webhooks.fixtures.js';
@@ -123,7 +123,7 @@ describe('another account’s webhook', () => {
 
   it('a teammate cannot read or change the owner’s webhook (webhooks belong to the account that made them)', async () => {
     const mate: TestUser = await signup(t);
-    await mine.owner.client.post(`/api/v1/account/publishers/${mine.slug}/members`, { username: mate.username, role: 'editor' });
+    await addMember(mine.owner.client, mine.slug, mate);
     expect((await mate.client.get(`/api/v1/account/webhooks/${hookId}`)).status).toBe(404);
     expect((await mate.client.patch(`/api/v1/account/webhooks/${hookId}`, { enabled: false })).status).toBe(404);
   });

@@ -20,6 +20,8 @@ let rx: WebhookReceiver;
 let relay: WebhookRelay;
 let pub: WebPublication;
 let newcomer: WebUser;
+/** Invited to `pub` and not answering yet: their /me shows the invitation. */
+let invitee: WebUser;
 let admin: WebUser;
 let statementId: string;
 let pageId: number;
@@ -42,7 +44,12 @@ beforeAll(async () => {
   newcomer = await webUser(t, 'Nico Newcomer');
   admin = await webAdmin(t);
   await pub.owner.api.post(`/api/v1/account/publishers/${pub.slug}/domains`, { domain: `pending-${pub.slug}.example` });
-  await pub.owner.api.post(`/api/v1/account/publishers/${pub.slug}/members`, { username: author.username, role: 'editor' });
+  // Adding someone invites them (issue 15); the author accepts below, in the browser, once it runs.
+  const invited = await pub.owner.api.post(`/api/v1/account/publishers/${pub.slug}/members`, { username: author.username, role: 'editor' });
+  expect(invited.status, invited.text).toBe(202);
+  invitee = specialist;
+  const pending = await pub.owner.api.post(`/api/v1/account/publishers/${pub.slug}/members`, { username: invitee.username, role: 'owner' });
+  expect(pending.status, pending.text).toBe(202);
   const reg = await pub.owner.api.post('/api/v1/pages', { url: `https://${pub.domain}/health/measles`, title: 'Measles cases rise in three states', topic: 'health', authors: [author.username] });
   pageId = reg.body.data.id;
   await registerPage(t, pub, 'health/vaccines', 'Vaccination rates fall');
@@ -64,6 +71,16 @@ beforeAll(async () => {
 
   statementId = (await createStatement(t.runtime.deps, statementBody() as never)).id;
   browser = await launch();
+
+  // The author joins the way people do: the Accept button on their own page.
+  const ctx = await as(author);
+  const page = await ctx.newPage();
+  await page.goto(`${t.baseUrl}/me`);
+  await page.getByRole('button', { name: `Accept the invitation to The ${pub.slug}` }).click();
+  await page.waitForURL('**/me?done=joined');
+  await ctx.close();
+  const members = await pub.owner.api.get(`/api/v1/account/publishers/${pub.slug}/members`);
+  expect(members.body.data.map((m: { username: string }) => m.username)).toContain(author.username);
 });
 afterAll(async () => {
   await browser?.close();
@@ -154,6 +171,10 @@ describe.skipIf(!hasChromium)('accessibility of every dashboard and admin page (
       );
       found.push(...(await check(other, '/admin')));
       await other.close();
+      // A person's own page with an invitation waiting on it.
+      const asked = await as(invitee, scheme);
+      found.push(...(await check(asked, '/me')));
+      await asked.close();
       expect(found).toEqual([]);
     });
 

@@ -91,7 +91,7 @@ export async function submitCorrection(who: WebUser, url: string, over: Record<s
 }
 
 /** Rows of a table, for "nothing changed" checks. */
-export async function count(t: TestApp, table: 'publishers' | 'pages' | 'requests' | 'api_keys' | 'webhooks' | 'domains' | 'publisher_members' | 'contributions'): Promise<number> {
+export async function count(t: TestApp, table: 'publishers' | 'pages' | 'requests' | 'api_keys' | 'webhooks' | 'domains' | 'publisher_members' | 'publisher_invitations' | 'contributions'): Promise<number> {
   const r = await t.runtime.deps.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))

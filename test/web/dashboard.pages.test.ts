@@ -96,7 +96,13 @@ describe('overview and members', () => {
     expect(badRole.status).toBe(400);
     expect(badRole.text).toContain('id="f-role-error"');
     const ok = await pub.owner.b.post(`${pub.base}/members`, { username: editor.username, role: 'editor' });
-    expect(ok.location).toBe(`${pub.base}?done=member-added`);
+    expect(ok.location).toBe(`${pub.base}?done=invited`);
+    // Nothing changes for them until they accept, on their own page.
+    expect((await editor.b.get(pub.base)).status).toBe(404);
+    const me = await editor.b.get('/me');
+    expect(me.text).toContain('Invitations');
+    const accept = /action="(\/me\/invitations\/\d+\/accept)"/.exec(me.text)![1]!;
+    expect((await editor.b.post(accept, {})).location).toBe('/me?done=joined');
     const seen = await editor.b.get(pub.base);
     expect(seen.status).toBe(200);
     expect(seen.text).toContain('Eddie Editor');

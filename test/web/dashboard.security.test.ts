@@ -51,11 +51,12 @@ const firstOf = async <T>(q: Promise<T[]>) => JSON.stringify(await q);
 const forms: FormCase[] = [
   { name: 'create a publication', page: () => '/dashboard?all=1', path: () => '/dashboard', fields: () => ({ name: 'X', slug: `x-${unique()}` }), reading: () => count(t, 'publishers') },
   {
-    name: 'add a member',
+    // Adding someone invites them (issue 15): the invitation is what the post makes.
+    name: 'invite a member',
     page: () => a.base,
     path: () => `${a.base}/members`,
     fields: () => ({ username: specialist.username, role: 'editor' }),
-    reading: () => count(t, 'publisher_members'),
+    reading: () => count(t, 'publisher_invitations'),
   },
   { name: 'claim a domain', page: () => `${a.base}/domains`, path: () => `${a.base}/domains`, fields: () => ({ domain: `c-${unique()}.example` }), reading: () => count(t, 'domains') },
   {
@@ -146,6 +147,41 @@ describe('CSRF', () => {
   });
 });
 
+describe('answering an invitation on /me (issue 15: membership needs consent)', () => {
+  it('refuses an answer without the token, with a wrong one or from another origin; another person cannot answer it (404); works from the page', async () => {
+    const invitee = await webUser(t, 'Ivy Invitee');
+    const other = await webUser(t, 'Otto Other');
+    const invited = await a.owner.api.post(`/api/v1/account/publishers/${a.slug}/members`, { username: invitee.username, role: 'editor' });
+    expect(invited.status, invited.text).toBe(202);
+    const id = (await invitee.api.get('/api/v1/account/publisher-invitations')).body.data[0].id as number;
+    const reading = () => Promise.all([count(t, 'publisher_invitations'), count(t, 'publisher_members')]);
+    const before = await reading();
+    for (const answer of ['accept', 'decline']) {
+      const path = `/me/invitations/${id}/${answer}`;
+      await invitee.b.get('/me');
+      expect((await invitee.b.post(path, {}, { csrf: null })).status, path).toBe(403);
+      expect((await invitee.b.post(path, {}, { csrf: 'y'.repeat(32) })).status, path).toBe(403);
+      await invitee.b.get('/me');
+      expect((await invitee.b.post(path, {}, { headers: { origin: 'https://evil.example' } })).status, path).toBe(403);
+      // Someone else, with a good form of their own: as if the invitation did not exist.
+      await other.b.get('/me');
+      expect((await other.b.post(path, {})).status, path).toBe(404);
+    }
+    expect(await reading()).toEqual(before);
+    expect((await invitee.b.get(a.base)).status).toBe(404);
+    // The control: the invitee's own form, from their page.
+    const me = await invitee.b.get('/me');
+    expect(me.text).toContain(`/me/invitations/${id}/accept`);
+    const ok = await invitee.b.post(`/me/invitations/${id}/accept`, {});
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe('/me?done=joined');
+    expect((await invitee.b.get(a.base)).status).toBe(200);
+    // Answered once: a second answer finds nothing.
+    await invitee.b.get('/me');
+    expect((await invitee.b.post(`/me/invitations/${id}/decline`, {})).status).toBe(404);
+  });
+});
+
 describe('one publication cannot reach another', () => {
   const sections = ['', '/domains', '/pages', '/requests', '/inbox', '/keys', '/webhooks', '/embed', `/pages/${0}`];
 
@@ -162,7 +198,7 @@ describe('one publication cannot reach another', () => {
   });
 
   it('refuses (404) every form posted to another publication, and nothing changes', async () => {
-    const before = await Promise.all([count(t, 'pages'), count(t, 'requests'), count(t, 'api_keys'), count(t, 'domains'), count(t, 'publisher_members'), count(t, 'webhooks')]);
+    const before = await Promise.all([count(t, 'pages'), count(t, 'requests'), count(t, 'api_keys'), count(t, 'domains'), count(t, 'publisher_members'), count(t, 'publisher_invitations'), count(t, 'webhooks')]);
     const subBefore = await firstOf(db().selectFrom('submissions').select('status').where('id', '=', bSubmission).execute());
     await a.owner.b.get(a.base);
     const posts: [string, Record<string, string>][] = [
@@ -187,7 +223,7 @@ describe('one publication cannot reach another', () => {
     }
     expect((await a.owner.b.get(`${a.base}/pages/${bPage.id}`)).status).toBe(404);
     expect((await a.owner.b.get(`${a.base}/embed?page=${bPage.id}`)).text).not.toContain(bPage.url);
-    expect(await Promise.all([count(t, 'pages'), count(t, 'requests'), count(t, 'api_keys'), count(t, 'domains'), count(t, 'publisher_members'), count(t, 'webhooks')])).toEqual(before);
+    expect(await Promise.all([count(t, 'pages'), count(t, 'requests'), count(t, 'api_keys'), count(t, 'domains'), count(t, 'publisher_members'), count(t, 'publisher_invitations'), count(t, 'webhooks')])).toEqual(before);
     expect(await firstOf(db().selectFrom('submissions').select('status').where('id', '=', bSubmission).execute())).toBe(subBefore);
     const req = await db().selectFrom('requests').select('status').where('id', '=', bRequest).executeTakeFirstOrThrow();
     expect(req.status).toBe('open');

@@ -57,6 +57,20 @@ export async function pageApiKeys(deps: Deps, accountId: number, page: number, p
   return { total, items };
 }
 
+/** Every key that acts for a publication, whoever made it: its owners manage them (issue 15). */
+export async function listPublicationKeys(deps: Deps, accountId: number, slug: string) {
+  const { publisher } = await requireMember(deps, accountId, slug, 'owner');
+  return store.listPublisherKeys(deps.db, publisher.id);
+}
+
+export async function revokePublicationKey(deps: Deps, accountId: number, slug: string, id: number) {
+  const { publisher } = await requireMember(deps, accountId, slug, 'owner');
+  const key = await store.findPublisherKey(deps.db, publisher.id, id);
+  if (!key) throw notFound('API key');
+  await store.revokeApiKey(deps.db, key.account_id, id, isoNow(deps.clock));
+  return (await store.findPublisherKey(deps.db, publisher.id, id))!;
+}
+
 export async function revokeApiKey(deps: Deps, accountId: number, id: number) {
   const key = await store.findApiKey(deps.db, accountId, id);
   if (!key) throw notFound('API key');

@@ -51,6 +51,13 @@ export async function countApiKeys(db: Db, accountId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** A publication's keys, whoever made them: for its owners. */
+export const listPublisherKeys = (db: Db, publisherId: number) =>
+  keyWithPublisher(db).where('k.publisher_id', '=', publisherId).orderBy('k.id', 'desc').execute();
+
+export const findPublisherKey = (db: Db, publisherId: number, id: number) =>
+  keyWithPublisher(db).where('k.publisher_id', '=', publisherId).where('k.id', '=', id).executeTakeFirst();
+
 export const findApiKey = (db: Db, accountId: number, id: number) =>
   keyWithPublisher(db).where('k.account_id', '=', accountId).where('k.id', '=', id).executeTakeFirst();
 

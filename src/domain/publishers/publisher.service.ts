@@ -37,19 +37,135 @@ export async function requireMember(deps: Deps, accountId: number, slug: string,
   return { publisher, role: membership.role };
 }
 
+type Trx = Deps['db'];
+
+/**
+ * Run `change` as one transaction holding the publication's write lock (store.lockPublisher), after checking again,
+ * under the lock, that the caller is still a member (an owner when `role` says so): a change of membership never
+ * acts on what another one has just undone. 404 for strangers, as requireMember.
+ */
+async function underLock<T>(
+  deps: Deps,
+  accountId: number,
+  slug: string,
+  role: 'owner' | undefined,
+  change: (trx: Trx, publisher: { id: number; slug: string; name: string }, callerRole: string) => Promise<T>,
+): Promise<T> {
+  const publisher = await store.findPublisherBySlug(deps.db, slug.toLowerCase());
+  if (!publisher) throw notFound('Publisher');
+  return deps.db.transaction().execute(async (trx) => {
+    await store.lockPublisher(trx, deps.dialect, publisher.id);
+    const membership = await store.findMembership(trx, publisher.id, accountId);
+    if (!membership) throw notFound('Publisher');
+    if (role && membership.role !== role) throw forbidden('Only an owner of the publication can do this');
+    return change(trx, publisher, membership.role);
+  });
+}
+
+/** 409 when `leaving` is the publication's only owner: a publication always keeps one. Read under the lock. */
+async function keepAnOwner(trx: Trx, publisherId: number, leaving: number): Promise<number[]> {
+  const owners = await store.listOwnerIds(trx, publisherId);
+  if (owners.every((id) => id === leaving)) {
+    throw conflict('A publication always keeps an owner: make another member owner first (or transfer ownership)');
+  }
+  return owners;
+}
+
+/**
+ * Add someone (owners only), with their consent (issue 15): a person not yet a member gets an invitation they accept
+ * or decline; until then nothing changes for them (their keys stay contributor keys). For a member already there,
+ * this changes their role, and the last owner cannot be demoted.
+ */
 export async function addMember(
   deps: Deps,
   accountId: number,
   slug: string,
   input: { username: string; role: 'owner' | 'editor' },
 ) {
-  const { publisher } = await requireMember(deps, accountId, slug, 'owner');
   const member = await findAccountByUsername(deps.db, input.username.toLowerCase());
-  if (!member) throw invalid('username', `no account is called ${input.username}`);
-  const existing = await store.findMembership(deps.db, publisher.id, member.id);
+  return underLock(deps, accountId, slug, 'owner', async (trx, publisher) => {
+    if (!member) throw invalid('username', `no account is called ${input.username}`);
+    const now = isoNow(deps.clock);
+    const view = { username: member.username, name: member.name, role: input.role };
+    const existing = await store.findMembership(trx, publisher.id, member.id);
+    if (existing) {
+      if (existing.role === 'owner' && input.role !== 'owner') await keepAnOwner(trx, publisher.id, member.id);
+      await store.upsertMember(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, created_at: now });
+      return { status: 'member' as const, member: view };
+    }
+    await store.upsertInvitation(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, invited_by: accountId, created_at: now });
+    return { status: 'invited' as const, member: view };
+  });
+}
+
+/**
+ * Remove a member: owners remove anyone, a member may remove themselves (leave); the last owner cannot. Their
+ * publisher keys for this publication are revoked and their webhooks of it pass to the owner who acts (or, when a
+ * member leaves, to an owner), so the publication's integrations keep running and the person loses every way in.
+ */
+export async function removeMember(deps: Deps, accountId: number, slug: string, username: string) {
+  const member = await findAccountByUsername(deps.db, username.toLowerCase());
+  return underLock(deps, accountId, slug, undefined, async (trx, publisher, role) => {
+    const membership = member ? await store.findMembership(trx, publisher.id, member.id) : undefined;
+    if (!member || !membership) throw notFound('Member');
+    if (member.id !== accountId && role !== 'owner') throw forbidden('Only an owner of the publication can do this');
+    const owners = membership.role === 'owner' ? await keepAnOwner(trx, publisher.id, member.id) : await store.listOwnerIds(trx, publisher.id);
+    const heir = member.id === accountId ? owners.find((id) => id !== member.id)! : accountId;
+    const now = isoNow(deps.clock);
+    await store.deleteMember(trx, publisher.id, member.id);
+    await store.revokePublisherKeysOf(trx, publisher.id, member.id, now);
+    await store.handOverWebhooks(trx, publisher.id, member.id, heir, now);
+    return { username: member.username };
+  });
+}
+
+/** Make another member the owner; the caller (an owner) stays, as an editor. */
+export async function transferOwnership(deps: Deps, accountId: number, slug: string, username: string) {
+  const member = await findAccountByUsername(deps.db, username.toLowerCase());
+  return underLock(deps, accountId, slug, 'owner', async (trx, publisher) => {
+    const membership = member ? await store.findMembership(trx, publisher.id, member.id) : undefined;
+    if (!member || !membership) throw invalid('username', `${username} is not a member of this publication; invite them first`);
+    if (member.id === accountId) throw invalid('username', 'is you: name another member');
+    const now = isoNow(deps.clock);
+    await store.upsertMember(trx, { publisher_id: publisher.id, account_id: member.id, role: 'owner', created_at: now });
+    await store.upsertMember(trx, { publisher_id: publisher.id, account_id: accountId, role: 'editor', created_at: now });
+    return store.listMembers(trx, publisher.id);
+  });
+}
+
+export async function listInvitations(deps: Deps, accountId: number, slug: string) {
+  const { publisher } = await requireMember(deps, accountId, slug);
+  return store.listInvitationsOfPublisher(deps.db, publisher.id);
+}
+
+export async function cancelInvitation(deps: Deps, accountId: number, slug: string, username: string) {
+  const member = await findAccountByUsername(deps.db, username.toLowerCase());
+  await underLock(deps, accountId, slug, 'owner', async (trx, publisher) => {
+    if (!member || !(await store.deleteInvitation(trx, publisher.id, member.id))) throw notFound('Invitation');
+  });
+}
+
+/** The invitations waiting for this account's answer. */
+export const myInvitations = (deps: Deps, accountId: number) => store.listInvitationsOfAccount(deps.db, accountId);
+
+/**
+ * Accept: the account becomes a member with the role it was offered. Under the publication's lock, and only if the
+ * invitation is still there (not withdrawn or answered in the meantime); a member already there keeps their role.
+ */
+export async function acceptInvitation(deps: Deps, accountId: number, id: number) {
+  const inv = await store.findInvitation(deps.db, accountId, id);
+  if (!inv) throw notFound('Invitation');
   const now = isoNow(deps.clock);
-  await store.upsertMember(deps.db, { publisher_id: publisher.id, account_id: member.id, role: input.role, created_at: now });
-  return { created: !existing, member: { username: member.username, name: member.name, role: input.role } };
+  await deps.db.transaction().execute(async (trx) => {
+    await store.lockPublisher(trx, deps.dialect, inv.publisher_id);
+    if (!(await store.deleteInvitationById(trx, accountId, id))) throw notFound('Invitation');
+    await store.insertMemberIfAbsent(trx, { publisher_id: inv.publisher_id, account_id: accountId, role: inv.role, created_at: now });
+  });
+  return { slug: inv.slug, name: inv.name, role: inv.role };
+}
+
+export async function declineInvitation(deps: Deps, accountId: number, id: number) {
+  if (!(await store.deleteInvitationById(deps.db, accountId, id))) throw notFound('Invitation');
 }
 
 export async function listMembers(deps: Deps, accountId: number, slug: string) {

@@ -1,5 +1,6 @@
 // All SQL about publishers, their members and their domains.
 import { sql } from 'kysely';
+import type { Dialect } from '../../db/client.js';
 import type { Db } from '../deps.js';
 
 export async function insertPublisher(db: Db, row: { slug: string; name: string; created_at: string }): Promise<number> {
@@ -22,6 +23,18 @@ export async function upsertMember(
     .insertInto('publisher_members')
     .values(row)
     .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doUpdateSet({ role: row.role }))
+    .execute();
+}
+
+/** A new member, unless they are one already (then nothing changes). */
+export async function insertMemberIfAbsent(
+  db: Db,
+  row: { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string },
+): Promise<void> {
+  await db
+    .insertInto('publisher_members')
+    .values(row)
+    .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doNothing())
     .execute();
 }
 
@@ -169,3 +182,100 @@ export const listPublisherContributors = (db: Db, publisherId: number, limit: nu
     .orderBy('a.username')
     .limit(limit)
     .execute();
+
+// ---- Membership changes and invitations (issue 15) ----
+
+/**
+ * Take the publication's write lock for the rest of this transaction: every change of membership takes it first, so
+ * two of them (two owners demoting each other, both leaving) run one after the other and the second one reads what
+ * the first one wrote. PostgreSQL: a row lock on the publication (`FOR UPDATE`; a waiting transaction's next
+ * statement sees the first one's commit under READ COMMITTED). SQLite: a write as the transaction's first statement
+ * takes the database's write lock at once (waiting up to busy_timeout), before anything is read; a deferred
+ * transaction that read first could otherwise fail on upgrading when another process wrote in between.
+ */
+export async function lockPublisher(trx: Db, dialect: Dialect, publisherId: number): Promise<void> {
+  if (dialect === 'postgres') {
+    await trx.selectFrom('publishers').select('id').where('id', '=', publisherId).forUpdate().execute();
+  } else {
+    await trx.updateTable('publishers').set((eb) => ({ name: eb.ref('name') })).where('id', '=', publisherId).execute();
+  }
+}
+
+export async function listOwnerIds(db: Db, publisherId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('publisher_members')
+    .select('account_id')
+    .where('publisher_id', '=', publisherId)
+    .where('role', '=', 'owner')
+    .execute();
+  return rows.map((r) => r.account_id);
+}
+
+export async function deleteMember(db: Db, publisherId: number, accountId: number): Promise<void> {
+  await db.deleteFrom('publisher_members').where('publisher_id', '=', publisherId).where('account_id', '=', accountId).execute();
+}
+
+/** A removed member's keys that act for the publication stop working at once. */
+export async function revokePublisherKeysOf(db: Db, publisherId: number, accountId: number, now: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('publisher_id', '=', publisherId)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** A removed member's webhooks of the publication pass to `heir` (an owner), who can keep, change or delete them. */
+export async function handOverWebhooks(db: Db, publisherId: number, from: number, heir: number, now: string): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set({ account_id: heir, updated_at: now })
+    .where('publisher_id', '=', publisherId)
+    .where('account_id', '=', from)
+    .execute();
+}
+
+export async function upsertInvitation(
+  db: Db,
+  row: { publisher_id: number; account_id: number; role: 'owner' | 'editor'; invited_by: number; created_at: string },
+): Promise<void> {
+  await db
+    .insertInto('publisher_invitations')
+    .values(row)
+    .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doUpdateSet({ role: row.role, invited_by: row.invited_by }))
+    .execute();
+}
+
+const invitationsWithNames = (db: Db) =>
+  db
+    .selectFrom('publisher_invitations as i')
+    .innerJoin('publishers as p', 'p.id', 'i.publisher_id')
+    .innerJoin('accounts as a', 'a.id', 'i.account_id')
+    .innerJoin('accounts as b', 'b.id', 'i.invited_by')
+    .select(['i.id', 'i.publisher_id', 'i.role', 'i.created_at', 'p.slug', 'p.name', 'a.username', 'a.name as account_name', 'b.username as invited_by']);
+
+export const listInvitationsOfPublisher = (db: Db, publisherId: number) =>
+  invitationsWithNames(db).where('i.publisher_id', '=', publisherId).orderBy('i.id').execute();
+
+export const listInvitationsOfAccount = (db: Db, accountId: number) =>
+  invitationsWithNames(db).where('i.account_id', '=', accountId).orderBy('i.id').execute();
+
+export const findInvitation = (db: Db, accountId: number, id: number) =>
+  invitationsWithNames(db).where('i.account_id', '=', accountId).where('i.id', '=', id).executeTakeFirst();
+
+export async function deleteInvitation(db: Db, publisherId: number, accountId: number): Promise<boolean> {
+  const r = await db.deleteFrom('publisher_invitations').where('publisher_id', '=', publisherId).where('account_id', '=', accountId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function deleteInvitationById(db: Db, accountId: number, id: number): Promise<boolean> {
+  const r = await db.deleteFrom('publisher_invitations').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The publications this account owns (owners manage every webhook and key of them). */
+export async function ownedPublisherIds(db: Db, accountId: number): Promise<number[]> {
+  const rows = await db.selectFrom('publisher_members').select('publisher_id').where('account_id', '=', accountId).where('role', '=', 'owner').execute();
+  return rows.map((r) => r.publisher_id);
+}

@@ -6,7 +6,7 @@ import { recordManual, sendOnce } from './attempt.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { requireMember } from '../publishers/publisher.service.js';
-import { listMemberships } from '../publishers/publisher.store.js';
+import { listMemberships, ownedPublisherIds } from '../publishers/publisher.store.js';
 import { EVENTS_BY_FORMAT, type WebhookFormat } from './events.js';
 import { newWebhookSecret } from './signature.js';
 import { checkWebhookUrl } from './target.js';
@@ -53,7 +53,12 @@ function checkEvents(format: WebhookFormat, events: string[] | undefined): strin
 
 /** The publication whose pages' events the webhook receives: named, or the caller's only one (api_v1 only). */
 async function publisherFor(deps: Deps, accountId: number, format: WebhookFormat, slug: string | undefined) {
-  if (slug) return (await requireMember(deps, accountId, slug)).publisher;
+  if (slug) {
+    const { publisher, role } = await requireMember(deps, accountId, slug);
+    // The one /v1 endpoint is the publication's: only an owner sets it (an editor could otherwise take it over).
+    if (format === 'v1' && role !== 'owner') throw forbidden('Only an owner of the publication can register its v1 webhook');
+    return publisher;
+  }
   if (format === 'v1') {
     throw new DomainError('missing_parameter', 'A v1 webhook is the one endpoint of a publisher: name it with publisher (its slug)', [
       { field: 'publisher', message: 'is required for format v1' },
@@ -80,8 +85,12 @@ async function view(deps: Deps, rows: store.WebhookRow[]): Promise<WebhookView[]
   });
 }
 
+/**
+ * The webhook, if the account registered it or owns its publication (owners manage every publication-level
+ * resource, issue 15); 404 otherwise, indistinguishable from one that does not exist.
+ */
 async function requireWebhook(deps: Deps, accountId: number, id: number): Promise<store.WebhookRow> {
-  const row = await store.findWebhook(deps.db, accountId, id);
+  const row = await store.findWebhookFor(deps.db, accountId, await ownedPublisherIds(deps.db, accountId), id);
   // Another account's webhook is indistinguishable from one that does not exist.
   if (!row) throw notFound('Webhook');
   return row;
@@ -117,9 +126,10 @@ export async function registerWebhook(deps: Deps, accountId: number, input: Regi
 }
 
 export async function listWebhooks(deps: Deps, accountId: number, page: number, perPage: number) {
+  const owned = await ownedPublisherIds(deps.db, accountId);
   const [total, rows] = await Promise.all([
-    store.countWebhooks(deps.db, accountId),
-    store.listWebhooks(deps.db, accountId, perPage, (page - 1) * perPage),
+    store.countWebhooks(deps.db, accountId, owned),
+    store.listWebhooks(deps.db, accountId, owned, perPage, (page - 1) * perPage),
   ]);
   return { total, items: await view(deps, rows) };
 }
@@ -137,7 +147,7 @@ export async function changeWebhook(
   const secret = input.rotate_secret ? newWebhookSecret() : null;
   await deps.db.transaction().execute(async (trx) => {
     if (url !== undefined || events !== undefined) {
-      await store.updateWebhook(trx, accountId, id, {
+      await store.updateWebhook(trx, row.account_id, id, {
         ...(url !== undefined ? { url } : {}),
         ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
         updated_at: now,
@@ -145,11 +155,11 @@ export async function changeWebhook(
     }
     if (secret) {
       const until = addDays(deps.clock.now(), ROTATION_OVERLAP_DAYS).toISOString();
-      await store.rotateSecret(trx, accountId, id, secret, until, now);
+      await store.rotateSecret(trx, row.account_id, id, secret, until, now);
     }
     if (input.enabled === true && row.enabled === 0) {
       // Re-enabling starts afresh: no failures counted, and every held delivery due now with a new 24-hour window.
-      await store.updateWebhook(trx, accountId, id, {
+      await store.updateWebhook(trx, row.account_id, id, {
         enabled: 1,
         consecutive_failures: 0,
         disabled_at: null,
@@ -158,7 +168,7 @@ export async function changeWebhook(
       });
       await store.resumeDeliveries(trx, id, now);
     } else if (input.enabled === false && row.enabled === 1) {
-      await store.updateWebhook(trx, accountId, id, { enabled: 0, disabled_at: now, disabled_reason: 'owner', updated_at: now });
+      await store.updateWebhook(trx, row.account_id, id, { enabled: 0, disabled_at: now, disabled_reason: 'owner', updated_at: now });
       await store.holdDeliveries(trx, id, now);
     }
   });
@@ -166,7 +176,8 @@ export async function changeWebhook(
 }
 
 export async function deleteWebhook(deps: Deps, accountId: number, id: number): Promise<void> {
-  if (!(await store.deleteWebhook(deps.db, accountId, id))) throw notFound('Webhook');
+  const row = await requireWebhook(deps, accountId, id);
+  if (!(await store.deleteWebhook(deps.db, row.account_id, id))) throw notFound('Webhook');
 }
 
 export async function listAttempts(deps: Deps, accountId: number, id: number, page: number, perPage: number) {

@@ -41,11 +41,27 @@ export type WebhookRow = NonNullable<Awaited<ReturnType<typeof findWebhook>>>;
 export const findWebhook = (db: Db, accountId: number, id: number) =>
   webhooksWithPublisher(db).where('w.account_id', '=', accountId).where('w.id', '=', id).executeTakeFirst();
 
-export const listWebhooks = (db: Db, accountId: number, limit: number, offset: number) =>
-  webhooksWithPublisher(db).where('w.account_id', '=', accountId).orderBy('w.id', 'desc').limit(limit).offset(offset).execute();
+/** The account's own webhooks and every webhook of the publications it owns (`owned`: their ids). */
+export const findWebhookFor = (db: Db, accountId: number, owned: number[], id: number) =>
+  webhooksWithPublisher(db)
+    .where((eb) => (owned.length > 0 ? eb.or([eb('w.account_id', '=', accountId), eb('w.publisher_id', 'in', owned)]) : eb('w.account_id', '=', accountId)))
+    .where('w.id', '=', id)
+    .executeTakeFirst();
 
-export async function countWebhooks(db: Db, accountId: number): Promise<number> {
-  const r = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+export const listWebhooks = (db: Db, accountId: number, owned: number[], limit: number, offset: number) =>
+  webhooksWithPublisher(db)
+    .where((eb) => (owned.length > 0 ? eb.or([eb('w.account_id', '=', accountId), eb('w.publisher_id', 'in', owned)]) : eb('w.account_id', '=', accountId)))
+    .orderBy('w.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+
+export async function countWebhooks(db: Db, accountId: number, owned: number[]): Promise<number> {
+  const r = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => (owned.length > 0 ? eb.or([eb('account_id', '=', accountId), eb('publisher_id', 'in', owned)]) : eb('account_id', '=', accountId)))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 

@@ -31,6 +31,32 @@ export const MemberBody = Type.Object(
   { additionalProperties: false },
 );
 const Member = Type.Object({ username: Type.String(), name: Type.String(), role: Type.String() });
+const MemberChange = Type.Object({
+  username: Type.String(),
+  name: Type.String(),
+  role: Type.String(),
+  status: Type.String({ description: '`member` (the role of a member changed) or `invited` (an invitation waits for their answer)' }),
+});
+const Invitation = Type.Object({
+  id: Type.Integer(),
+  publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
+  username: Type.String({ description: 'Who is invited' }),
+  role: Type.String(),
+  invited_by: Type.String({ description: 'Username of the owner who invited' }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+type InvitationRow = Awaited<ReturnType<typeof publishers.myInvitations>>[number];
+const presentInvitation = (i: InvitationRow) => ({
+  id: i.id,
+  publisher: { slug: i.slug, name: i.name },
+  username: i.username,
+  role: i.role,
+  invited_by: i.invited_by,
+  created_at: i.created_at,
+});
+const MemberParam = Type.Object({ slug: Type.String({ maxLength: 100 }), username: Type.String({ maxLength: 100 }) });
+const SlugIdParam = Type.Object({ slug: Type.String({ maxLength: 100 }), id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const TransferBody = Type.Object({ username: Type.String({ pattern: USERNAME_PATTERN }) }, { additionalProperties: false });
 export const ApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -104,15 +130,148 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [sessionOnly],
       schema: {
         tags,
-        summary: 'Add a member or change a member’s role (owners only)',
+        summary: 'Invite someone, or change a member’s role (owners only)',
+        description:
+          'A person who is not a member yet gets an invitation (202), which they accept or decline under /account/publisher-invitations; nothing changes for them until then. For a member, the role changes (200); the last owner cannot be demoted (409).',
         params: SlugParam,
         body: MemberBody,
-        response: { 200: Ok(Member), 201: Ok(Member) },
+        response: { 200: Ok(MemberChange), 202: Ok(MemberChange) },
       },
     },
     async (req, reply) => {
       const r = await publishers.addMember(deps, sessionOf(req).accountId, req.params.slug, req.body);
-      return reply.status(r.created ? 201 : 200).send({ success: true as const, data: r.member });
+      return reply.status(r.status === 'invited' ? 202 : 200).send({ success: true as const, data: { ...r.member, status: r.status } });
+    },
+  );
+
+  app.delete(
+    '/account/publishers/:slug/members/:username',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Remove a member (owners), or leave (any member, naming themselves)',
+        description:
+          'The last owner cannot leave or be removed (409). The member’s publisher keys for the publication are revoked, and their webhooks of it pass to an owner.',
+        params: MemberParam,
+        response: { 200: Ok(Type.Object({ username: Type.String(), removed: Type.Boolean() })) },
+      },
+    },
+    async (req) => {
+      const r = await publishers.removeMember(deps, sessionOf(req).accountId, req.params.slug, req.params.username);
+      return { success: true as const, data: { username: r.username, removed: true } };
+    },
+  );
+
+  app.post(
+    '/account/publishers/:slug/transfer',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Transfer ownership to another member; the caller stays as an editor (owners only)',
+        params: SlugParam,
+        body: TransferBody,
+        response: { 200: Ok(Type.Array(Member)) },
+      },
+    },
+    async (req) => {
+      const members = await publishers.transferOwnership(deps, sessionOf(req).accountId, req.params.slug, req.body.username);
+      return { success: true as const, data: members.map((m) => ({ username: m.username, name: m.name, role: m.role })) };
+    },
+  );
+
+  app.get(
+    '/account/publishers/:slug/invitations',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Invitations of a publication waiting for an answer', params: SlugParam, response: { 200: Ok(Type.Array(Invitation)) } },
+    },
+    async (req) => ({
+      success: true as const,
+      data: (await publishers.listInvitations(deps, sessionOf(req).accountId, req.params.slug)).map(presentInvitation),
+    }),
+  );
+
+  app.delete(
+    '/account/publishers/:slug/invitations/:username',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Withdraw an invitation (owners only)',
+        params: MemberParam,
+        response: { 200: Ok(Type.Object({ username: Type.String(), withdrawn: Type.Boolean() })) },
+      },
+    },
+    async (req) => {
+      await publishers.cancelInvitation(deps, sessionOf(req).accountId, req.params.slug, req.params.username);
+      return { success: true as const, data: { username: req.params.username.toLowerCase(), withdrawn: true } };
+    },
+  );
+
+  app.get(
+    '/account/publisher-invitations',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Invitations to publications waiting for the caller’s answer', response: { 200: Ok(Type.Array(Invitation)) } },
+    },
+    async (req) => ({ success: true as const, data: (await publishers.myInvitations(deps, sessionOf(req).accountId)).map(presentInvitation) }),
+  );
+
+  app.post(
+    '/account/publisher-invitations/:id/accept',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Accept an invitation: the caller becomes a member',
+        params: IdParam,
+        response: { 200: Ok(Type.Object({ slug: Type.String(), name: Type.String(), role: Type.String() })) },
+      },
+    },
+    async (req) => ({ success: true as const, data: await publishers.acceptInvitation(deps, sessionOf(req).accountId, req.params.id) }),
+  );
+
+  app.post(
+    '/account/publisher-invitations/:id/decline',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Decline an invitation', params: IdParam, response: { 200: Ok(Type.Object({ declined: Type.Boolean() })) } },
+    },
+    async (req) => {
+      await publishers.declineInvitation(deps, sessionOf(req).accountId, req.params.id);
+      return { success: true as const, data: { declined: true } };
+    },
+  );
+
+  app.get(
+    '/account/publishers/:slug/publisher-keys',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Every key that acts for the publication, whoever made it (owners only)',
+        params: SlugParam,
+        response: { 200: Ok(Type.Array(ApiKeyData)) },
+      },
+    },
+    async (req) => {
+      const keys = await apiKeys.listPublicationKeys(deps, sessionOf(req).accountId, req.params.slug);
+      const now = deps.clock.now();
+      return { success: true as const, data: keys.map((k) => presentApiKey(k, now)) };
+    },
+  );
+
+  app.delete(
+    '/account/publishers/:slug/publisher-keys/:id',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Revoke any key of the publication (owners only)', params: SlugIdParam, response: { 200: Ok(ApiKeyData) } },
+    },
+    async (req) => {
+      const key = await apiKeys.revokePublicationKey(deps, sessionOf(req).accountId, req.params.slug, req.params.id);
+      return { success: true as const, data: presentApiKey(key, deps.clock.now()) };
     },
   );
 

@@ -96,7 +96,7 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
       { done: requestList.total > 0, text: html`<a href="${pub.base}/requests">Ask for a review, a fact-check or a correction</a>.` },
       { done: false, text: html`<a href="${pub.base}/embed">Put the record on your articles</a> with one script tag.` },
     ];
-    const body = html`${notice(req, { created: 'Your publication is ready. Next: claim your domain.', 'member-added': 'The member was added.' })}
+    const body = html`${notice(req, { created: 'Your publication is ready. Next: claim your domain.', 'member-added': 'The member’s role is changed.', invited: 'The invitation is sent: they become a member when they accept it on their page.' })}
 <ul class="stats">
 <li><strong>${verified}</strong> verified ${verified === 1 ? 'domain' : 'domains'}</li>
 <li><strong>${pageList.total}</strong> ${pageList.total === 1 ? 'page' : 'pages'} on record</li>
@@ -135,9 +135,9 @@ ${members.map((m) => html`<tr><td><a href="/contributors/${m.username}">${m.name
 ${
   pub.role === 'owner'
     ? html`<h3>Add a member</h3><form method="post" action="${pub.base}/members" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, hint: 'They need an account first' })}
+${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, hint: 'They need an account first, and accept the invitation on their page' })}
 ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', error: errors.role, options: [{ value: 'editor', label: 'Editor: registers pages, opens requests, decides work' }, { value: 'owner', label: 'Owner: also manages members' }] })}
-<div><button type="submit">Add member</button></div></form>`
+<div><button type="submit">Invite</button></div></form>`
     : html`<p class="muted">Owners add members.</p>`
 }</section>`;
     return sendDashboard(deps, req, reply, pub, 'overview', { title: 'Overview', body }, status);
@@ -151,14 +151,15 @@ ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', err
     const values = { username: str(form.username).toLowerCase(), role: str(form.role) };
     const checked = validMember(values);
     if (!checked.ok) return overview(req, reply, pub, values, fieldErrorsOf(checked.error.details), 400);
+    let added: Awaited<ReturnType<typeof publishers.addMember>>;
     try {
-      await publishers.addMember(deps, pub.user.accountId, pub.slug, checked.value);
+      added = await publishers.addMember(deps, pub.user.accountId, pub.slug, checked.value);
     } catch (err) {
       // An editor asking for an owner's action gets the 403 page; a bad username goes beside its field.
       if (err instanceof DomainError && statusOf(err) === 400) return overview(req, reply, pub, values, errorsFor(err, 'username'), statusOf(err));
       throw err;
     }
-    throw new Redirect(`${pub.base}?done=member-added`);
+    throw new Redirect(`${pub.base}?done=${added.status === 'invited' ? 'invited' : 'member-added'}`);
   });
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import * as accounts from '../../domain/accounts/account.service.js';
 import * as apiKeys from '../../domain/api-keys/api-key.service.js';
+import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { Deps } from '../../domain/deps.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
@@ -134,13 +135,27 @@ export function mePages(fastify: FastifyInstance, deps: Deps) {
 
   app.get('/me', page, async (req, reply) => {
     const user = requireUser(req);
-    const [{ account }, taken, pending] = await Promise.all([
+    const [{ account }, taken, pending, invitations] = await Promise.all([
       accounts.getOwnAccount(deps, user.accountId),
       requests.listTakenRequests(deps, user.accountId),
       submissions.listOwnSubmissions(deps, user.accountId, 'pending', 1, 5),
+      publishers.myInvitations(deps, user.accountId),
     ]);
-    return frame(req, reply, 'My work', (ctx) => html`${notice(req, { welcome: `Welcome to Credence, ${account.name}. Take a request below, or submit work on any registered page.` })}
+    return frame(req, reply, 'My work', (ctx) => html`${notice(req, {
+      welcome: `Welcome to Credence, ${account.name}. Take a request below, or submit work on any registered page.`,
+      joined: 'You are now a member of the publication: it is on your dashboard.',
+      declined: 'The invitation is declined.',
+    })}
 <h1>Hello, ${account.name}</h1>
+${
+  invitations.length > 0
+    ? html`<section class="card" aria-labelledby="invitations-h"><h2 id="invitations-h">Invitations</h2><ul class="plain list">${invitations.map(
+        (i) => html`<li>${i.invited_by} invites you to <strong>${i.name}</strong> as ${i.role === 'owner' ? 'an owner' : 'an editor'}. Keys you make for it act for the publication.
+<form method="post" action="/me/invitations/${i.id}/accept" class="inline">${csrfField(ctx)}<button type="submit" class="small">Accept<span class="sr-only"> the invitation to ${i.name}</span></button></form>
+<form method="post" action="/me/invitations/${i.id}/decline" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Decline<span class="sr-only"> the invitation to ${i.name}</span></button></form></li>`,
+      )}</ul></section>`
+    : ''
+}
 <p class="muted">Your public profile: <a href="/contributors/${encodeURIComponent(account.username)}">/contributors/${account.username}</a></p>
 <ul class="stats">
 <li><strong>${account.level}</strong> level</li>
@@ -397,6 +412,20 @@ ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics
       throw err;
     }
     return reply.redirect('/me/profile?done=saved', 303);
+  });
+
+  // ---- Invitations to publications (issue 15): membership needs the person's consent ----
+
+  app.post('/me/invitations/:id/accept', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await publishers.acceptInvitation(deps, user.accountId, req.params.id);
+    return reply.redirect('/me?done=joined', 303);
+  });
+
+  app.post('/me/invitations/:id/decline', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await publishers.declineInvitation(deps, user.accountId, req.params.id);
+    return reply.redirect('/me?done=declined', 303);
   });
 
   // ---- Password and sessions (issue 15) ----
