@@ -30,18 +30,19 @@ export const MemberBody = Type.Object(
   { username: Type.String({ pattern: USERNAME_PATTERN }), role: StringEnum(['owner', 'editor'] as const) },
   { additionalProperties: false },
 );
-const Member = Type.Object({ username: Type.String(), name: Type.String(), role: Type.String() });
+const Role = StringEnum(['owner', 'editor'] as const);
+const Member = Type.Object({ username: Type.String(), name: Type.String(), role: Role });
 const MemberChange = Type.Object({
   username: Type.String(),
   name: Type.String(),
-  role: Type.String(),
-  status: Type.String({ description: '`member` (the role of a member changed) or `invited` (an invitation waits for their answer)' }),
+  role: Role,
+  status: StringEnum(['member', 'invited'] as const, { description: '`member` (the role of a member changed) or `invited` (an invitation waits for their answer)' }),
 });
 const Invitation = Type.Object({
   id: Type.Integer(),
   publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
   username: Type.String({ description: 'Who is invited' }),
-  role: Type.String(),
+  role: Role,
   invited_by: Type.String({ description: 'Username of the owner who invited' }),
   created_at: Type.String({ format: 'date-time' }),
 });
@@ -227,7 +228,7 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
         tags,
         summary: 'Accept an invitation: the caller becomes a member',
         params: IdParam,
-        response: { 200: Ok(Type.Object({ slug: Type.String(), name: Type.String(), role: Type.String() })) },
+        response: { 200: Ok(Type.Object({ slug: Type.String(), name: Type.String(), role: Role })) },
       },
     },
     async (req) => ({ success: true as const, data: await publishers.acceptInvitation(deps, sessionOf(req).accountId, req.params.id) }),
