@@ -13,6 +13,7 @@ import { recomputeReputation } from '../src/domain/reputation/reputation.store.j
 import { DEMO_CONTRIBUTORS, DEMO_PUBLISHERS, type DemoTopic, HEADLINES, SLOTS, demoEmail } from '../src/demo/demo-data.js';
 import { slugify } from '../src/demo/demo-plan.js';
 import { createPrng } from '../src/demo/prng.js';
+import type { WorkKind } from '../src/db/schema.js';
 
 export interface Fixture {
   /** Every registered page URL, in id order. */
@@ -33,7 +34,7 @@ const FIRST_DAY = Date.parse('2024-01-01T00:00:00.000Z');
 const DAY_MS = 86_400_000;
 
 /** Other accepted work, as a share of pages: realistic records have more than authors. */
-const EXTRA_ROLES: { role: string; share: number; summary: string }[] = [
+const EXTRA_ROLES: { role: WorkKind; share: number; summary: string }[] = [
   { role: 'review', share: 0.12, summary: 'Reviewed the medical and scientific claims' },
   { role: 'fact_check', share: 0.1, summary: 'Checked the figures against the published sources' },
   { role: 'correction', share: 0.03, summary: 'Corrected a figure' },
@@ -137,7 +138,7 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
 /** Accepted contributions for one page: usually an author (sometimes two), sometimes a review, check or fix. */
 function creditsFor(rng: ReturnType<typeof createPrng>, pageId: number, topic: DemoTopic, at: string, ids: Map<string, number>) {
   const experts = DEMO_CONTRIBUTORS.filter((c) => c.topics.includes(topic));
-  const credit = (username: string, role: string, summary: string, change?: { from: string; to: string }) => ({
+  const credit = (username: string, role: WorkKind, summary: string, change?: { from: string; to: string }) => ({
     page_id: pageId,
     account_id: ids.get(username)!,
     role,

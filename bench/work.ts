@@ -59,7 +59,7 @@ async function buildContributors(rt: Runtime, n: number): Promise<void> {
           trust_score: Math.round(rng.next() * 100) / 100,
           contribution_score: accepted * 5,
           accepted_count: accepted,
-          level: accepted >= 10 ? 'trusted' : accepted >= 3 ? 'contributor' : 'newcomer',
+          level: accepted >= 10 ? ('trusted' as const) : accepted >= 3 ? ('contributor' as const) : ('newcomer' as const),
           created_at: now,
           updated_at: now,
         };

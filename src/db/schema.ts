@@ -2,6 +2,10 @@
 // databases: one representation, sortable as text, no driver-specific Date handling (docs/decisions.md).
 // Booleans are integers 0/1 for the same reason.
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ChangeKind } from '../domain/changes/change-log.js';
+import type { EventType } from '../domain/events/outbox.js';
+import type { Level } from '../domain/reputation/scores.js';
+import type { DISABLED_REASONS } from '../domain/vocabulary.js';
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -18,7 +22,7 @@ export interface AccountsTable {
   contribution_score: Generated<number>;
   accepted_count: Generated<number>;
   rejected_count: Generated<number>;
-  level: Generated<string>;
+  level: Generated<Level>;
   created_at: string;
   updated_at: string;
 }
@@ -119,7 +123,7 @@ export interface ContributionsTable extends QuotedWork {
   id: Generated<number>;
   page_id: number;
   account_id: number;
-  role: string;
+  role: WorkKind;
   summary: string;
   change_from: string | null;
   change_to: string | null;
@@ -253,7 +257,7 @@ export interface WebhooksTable {
   enabled: Generated<number>;
   disabled_at: string | null;
   /** `failures` (20 in a row) or `owner`. */
-  disabled_reason: string | null;
+  disabled_reason: (typeof DISABLED_REASONS)[number] | null;
   consecutive_failures: Generated<number>;
   last_attempt_at: string | null;
   last_success_at: string | null;
@@ -277,7 +281,7 @@ export interface WebhookDeliveriesTable {
   id: Generated<number>;
   webhook_id: number;
   event_id: number;
-  event_type: string;
+  event_type: EventType;
   body: string;
   status: DeliveryStatus;
   attempts: Generated<number>;
@@ -314,7 +318,7 @@ export interface WebhookRelayTable {
 export interface ChangesTable {
   seq: number;
   created_at: string;
-  kind: string;
+  kind: ChangeKind;
   page_id: number | null;
   account_id: number | null;
   publisher_id: number | null;

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { AppError, DomainError, type ErrorCode, toHttp } from './errors.js';
-import { toDetails } from './validation.js';
+import { onlyLongUrls, toDetails } from './validation.js';
 
 const byStatus: Record<number, ErrorCode> = {
   400: 'invalid_request',
@@ -28,7 +28,7 @@ export function toAppError(err: unknown): AppError {
     const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
     return new AppError(
       400,
-      missingParam ? 'missing_parameter' : 'invalid_request',
+      missingParam ? 'missing_parameter' : onlyLongUrls(e.validation as Parameters<typeof onlyLongUrls>[0]) ? 'invalid_url' : 'invalid_request',
       first ? `The ${where} ${first.field} ${first.message}` : 'The request is invalid',
       details,
     );

@@ -5,12 +5,16 @@ import { BATCH_MARK, MAX_BATCH } from './validation.js';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+import { ERROR_CODES } from '../domain/errors.js';
 import { StringEnum } from '../domain/typebox.js';
 
 export { StringEnum };
 
+/** SPEC §6's codes (and 503's `service_unavailable`): what a program branches on. */
+export const ErrorCode = StringEnum(ERROR_CODES, { description: 'SPEC §6; stable, for programs' });
+
 export const ErrorBody = Type.Object({
-  code: Type.String(),
+  code: ErrorCode,
   message: Type.String(),
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
 });
@@ -43,7 +47,7 @@ export function Batch<T extends TSchema>(item: T) {
   return Object.assign(schema, { [BATCH_MARK]: true });
 }
 
-export const ItemError = Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(ErrorBody.properties.details) });
+export const ItemError = Type.Object({ code: ErrorCode, message: Type.String(), details: Type.Optional(ErrorBody.properties.details) });
 
 /**
  * Send JSON a route already serialised (a cached answer). The route's response schema still documents it; the

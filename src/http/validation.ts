@@ -27,6 +27,10 @@ function makeAjv(opts: { coerce: boolean }): Ajv {
     verbose: true,
   });
   addFormats(ajv);
+  // `format: uri` documents a URL field; the domain checks it as SPEC §3 reads a URL (the WHATWG parser, http(s)
+  // only) and names the precise problem (`invalid_url`). ajv-formats' RFC 3986 check would refuse addresses the
+  // service accepts, such as an IDN host. The length limit (`maxLength`) is the schema's: onlyLongUrls below.
+  ajv.addFormat('uri', true);
   return ajv;
 }
 
@@ -143,6 +147,17 @@ function collectAllowed(e: ErrorObject): string | null {
   return values ? values.map(String).join(', ') : null;
 }
 
+/**
+ * True when every problem is a `url` field over its length limit: SPEC §3 answers those `invalid_url`, whether the
+ * schema (`maxLength`) or the domain's parser finds them.
+ */
+export function onlyLongUrls(errors: ErrorObject[] | null | undefined): boolean {
+  return (
+    !!errors?.length &&
+    errors.every((e) => /(^|\/)url$/.test(e.instancePath) && e.keyword === 'maxLength')
+  );
+}
+
 /** A compiled checker for one batch item: returns the item typed, or the per-field problems. */
 export function itemValidator<T>(schema: TSchema): (value: unknown) => { ok: true; value: T } | { ok: false; error: AppError } {
   const check: ValidateFunction = strictAjv.compile(schema);
@@ -154,7 +169,7 @@ export function itemValidator<T>(schema: TSchema): (value: unknown) => { ok: tru
     const first = details[0];
     return {
       ok: false,
-      error: new AppError(400, 'invalid_request', first ? `${first.field}: ${first.message}` : 'The item is invalid', details),
+      error: new AppError(400, onlyLongUrls(check.errors) ? 'invalid_url' : 'invalid_request', first ? `${first.field}: ${first.message}` : 'The item is invalid', details),
     };
   };
 }

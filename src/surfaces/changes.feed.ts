@@ -12,6 +12,7 @@ import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
 import { sendSerialised } from '../http/schemas.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
+import { ChangeKind, Level, PageUrl, ServiceUrl, WorkRole } from './vocabulary.js';
 
 export type FeedWords = 'v1' | 'api';
 
@@ -29,19 +30,16 @@ const Named = Type.Object({ slug: Type.String(), name: Type.String() });
 const FeedEntry = Type.Object(
   {
     seq: Type.Integer({ description: 'Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id)' }),
-    kind: Type.String({
-      description:
-        '`page.registered`, `page.updated`, `contribution.accepted`, `contributor.created`, `contributor.updated`, `publisher.created`, `domain.verified`, `domain.moved`, `domain.revoked`, `panel.issued`',
-    }),
+    kind: ChangeKind,
     created_at: Type.String({ format: 'date-time' }),
-    page: Type.Optional(Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), topic: Type.Optional(Type.String()) })),
+    page: Type.Optional(Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), topic: Type.Optional(Type.String()) })),
     publisher: Type.Optional(Named),
     previous_publisher: Type.Optional(Named),
     domain: Type.Optional(Type.String()),
     contribution: Type.Optional(
       Type.Object({
         id: Type.Union([Type.Integer(), Type.String()], { description: 'An integer on /api/v1, `ctb_<id>` on /v1' }),
-        role: Type.String(),
+        role: WorkRole,
         summary: Type.String(),
         accepted_at: Type.String({ format: 'date-time' }),
         change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
@@ -52,7 +50,7 @@ const FeedEntry = Type.Object(
         username: Type.String(),
         name: Type.String(),
         summary: Type.Optional(Type.String()),
-        level: Type.Optional(Type.String()),
+        level: Type.Optional(Level),
         trust_score: Type.Optional(Type.Number()),
         contribution_score: Type.Optional(Type.Number()),
         accepted_count: Type.Optional(Type.Integer()),
@@ -61,7 +59,7 @@ const FeedEntry = Type.Object(
     ),
     panel: Type.Optional(Type.Object({ id: Type.String(), version: Type.Integer(), topic: Type.String(), question: Type.String(), issued_at: Type.String({ format: 'date-time' }) })),
     links: Type.Object(
-      { record: Type.Optional(Type.String()), proof: Type.Optional(Type.String()), profile: Type.Optional(Type.String()), panel: Type.Optional(Type.String()), publisher: Type.Optional(Type.String()) },
+      { record: Type.Optional(ServiceUrl), proof: Type.Optional(ServiceUrl), profile: Type.Optional(ServiceUrl), panel: Type.Optional(ServiceUrl), publisher: Type.Optional(ServiceUrl) },
       { description: 'Where to read what the entry changed' },
     ),
   },

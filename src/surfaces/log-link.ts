@@ -8,7 +8,7 @@ export const LogLink = Nullable(
   Type.Object(
     {
       index: Type.Integer({ description: 'The entry’s index in the transparency log (its change’s seq − 1)' }),
-      proof_url: Type.String({ description: 'Its inclusion proof against the newest signed checkpoint' }),
+      proof_url: Type.String({ format: 'uri', description: 'Its inclusion proof against the newest signed checkpoint' }),
     },
     { description: 'The transparency-log entry that published this; null for what was published before the log began' },
   ),

@@ -37,6 +37,10 @@ describe('OpenAPI', () => {
         'GET /assets/me.js',
         'OPTIONS /api/v1/embed/article/:id',
         'OPTIONS /api/v1/embed/by-url',
+        // Documented once under /v1 (GET /v1/records/:id, /v1/proofs/:id, /v1/embed.js), so a client based there reaches them.
+        'GET /records/:id',
+        'GET /proofs/:id',
+        'GET /embed.js',
       ].sort(),
     );
     await built.app.close();

@@ -397,8 +397,11 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/contributors/{username}', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
   { method: 'GET', path: '/api/v1/publishers', auth: 'none', ok: [200], query: () => ({ page: '1', per_page: '20' }) },
   { method: 'GET', path: '/api/v1/publishers/{slug}', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
-  { method: 'GET', path: '/records/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
-  { method: 'GET', path: '/proofs/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.contributionId) }) },
+  // record_url and proof_url, documented once under /v1 (the same operations, JSON only) for generated clients.
+  { method: 'GET', path: '/v1/records/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
+  { method: 'GET', path: '/v1/proofs/{id}', auth: 'none', ok: [200], params: (w) => ({ id: `ctb_${w.contributionId}` }) },
+  { method: 'GET', path: '/records/{id}', auth: 'none', hidden: true, ok: [200], params: (w) => ({ id: String(w.page.id) }) },
+  { method: 'GET', path: '/proofs/{id}', auth: 'none', hidden: true, ok: [200], params: (w) => ({ id: String(w.contributionId) }) },
 
   // Panels: operators issue, anyone reads.
   { method: 'POST', path: '/api/v1/admin/panels', auth: 'admin', ok: [201], body: () => statementBody() },
@@ -454,7 +457,8 @@ export const ROUTES: RouteSpec[] = [
     ok: [200],
     query: (w) => ({ url: w.page.url, style: 'compact', lang: 'de', format: 'json' }),
   },
-  { method: 'GET', path: '/embed.js', auth: 'none', embed: true, ok: [200] },
+  { method: 'GET', path: '/v1/embed.js', auth: 'none', embed: true, ok: [200] },
+  { method: 'GET', path: '/embed.js', auth: 'none', embed: true, hidden: true, ok: [200] },
   { method: 'OPTIONS', path: '/api/v1/embed/article/{id}', auth: 'none', embed: true, hidden: true, ok: [204], params: (w) => ({ id: String(w.page.id) }) },
   { method: 'OPTIONS', path: '/api/v1/embed/by-url', auth: 'none', embed: true, hidden: true, ok: [204], query: (w) => ({ url: w.page.url }) },
   { method: 'GET', path: '/embed/demo', auth: 'none', embed: true, hidden: true, ok: [200] },

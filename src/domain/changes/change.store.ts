@@ -1,11 +1,12 @@
 // All SQL about the change log. Appends happen inside the caller's transaction; reads are plain.
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../deps.js';
+import type { ChangeKind } from './change-log.js';
 
 export interface ChangeRow {
   seq: number;
   created_at: string;
-  kind: string;
+  kind: ChangeKind;
   page_id: number | null;
   account_id: number | null;
   publisher_id: number | null;

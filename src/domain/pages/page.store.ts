@@ -1,6 +1,8 @@
 // All SQL about pages and their accepted contributions. Owned reads take the publisher.
 import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Db } from '../deps.js';
+import type { WorkKind } from '../../db/schema.js';
+import type { Level } from '../reputation/scores.js';
 
 const pageColumns = [
   'p.id',
@@ -235,7 +237,7 @@ export interface RecordLoadRow {
   publisher_name: string;
   verified: number | boolean;
   c_id: number | null;
-  role: string | null;
+  role: WorkKind | null;
   summary: string | null;
   change_from: string | null;
   change_to: string | null;
@@ -252,7 +254,7 @@ export interface RecordLoadRow {
   account_id: number | null;
   username: string | null;
   name: string | null;
-  level: string | null;
+  level: Level | null;
   trust_score: number | null;
 }
 

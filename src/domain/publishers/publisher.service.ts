@@ -175,7 +175,7 @@ export async function listMembers(deps: Deps, accountId: number, slug: string) {
 
 export function verificationInstructions(domain: string, token: string) {
   return {
-    dns: { type: 'TXT', name: domain, value: `${TXT_PREFIX}${token}` },
+    dns: { type: 'TXT' as const, name: domain, value: `${TXT_PREFIX}${token}` },
     file: { url: `https://${domain}${WELL_KNOWN_PATH}`, content: token },
   };
 }

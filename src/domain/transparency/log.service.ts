@@ -19,6 +19,7 @@ import {
   rootOf,
 } from './merkle.js';
 import { checkpointText } from './note.js';
+import type { ChangeKind } from '../changes/change-log.js';
 
 /** Entries appended per transaction: a long backlog is taken in steps, so no transaction holds the lock for long. */
 export const APPEND_BATCH = 2_000;
@@ -189,7 +190,7 @@ export interface LogEntry {
   index: number;
   seq: number;
   createdAt: string;
-  kind: string;
+  kind: ChangeKind;
   body: Buffer;
 }
 

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../deps.js';
 import { type NodeId, nodeKey } from './merkle.js';
+import type { ChangeKind } from '../changes/change-log.js';
 
 export interface LogState {
   tree_size: number;
@@ -11,7 +12,7 @@ export interface LogState {
 export interface ChangeEntry {
   seq: number;
   created_at: string;
-  kind: string;
+  kind: ChangeKind;
   body: Buffer;
 }
 

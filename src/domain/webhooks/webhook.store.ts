@@ -3,7 +3,7 @@
 // by mistake; the relay's functions act on any endpoint and are not reachable from a route.
 import { sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/client.js';
-import type { DeliveryStatus, WebhookDeliveriesTable } from '../../db/schema.js';
+import type { DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
 import type { Db } from '../deps.js';
 import type { EventType } from '../events/outbox.js';
 import type { WebhookFormat } from './events.js';
@@ -105,7 +105,7 @@ export async function updateWebhook(
     previous_secret_expires_at: string | null;
     enabled: number;
     disabled_at: string | null;
-    disabled_reason: string | null;
+    disabled_reason: WebhooksTable['disabled_reason'];
     consecutive_failures: number;
     updated_at: string;
   }>,

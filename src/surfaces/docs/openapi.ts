@@ -27,7 +27,8 @@ export interface WebhookDoc {
   summary: string;
   description?: string;
   body: unknown;
-  headers: { name: string; description: string }[];
+  /** A header's value is free text unless `event` says it is the event's name. */
+  headers: { name: string; description: string; event?: boolean }[];
 }
 
 export class OpenApiCollector {
@@ -112,7 +113,13 @@ export class OpenApiCollector {
           operationId: `webhook${name.split(/[^A-Za-z0-9]+/).map((x) => x[0]!.toUpperCase() + x.slice(1)).join('')}`,
           summary: w.summary,
           ...(w.description ? { description: w.description } : {}),
-          parameters: w.headers.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: { type: 'string' } })),
+          parameters: w.headers.map((h) => ({
+            name: h.name,
+            in: 'header',
+            required: true,
+            description: h.description,
+            schema: h.event ? { type: 'string', const: name } : { type: 'string' },
+          })),
           requestBody: { required: true, content: { 'application/json': { schema: clean(w.body) } } },
           responses: {
             '2XX': { description: 'Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried' },
@@ -127,7 +134,7 @@ export class OpenApiCollector {
   }
 
   private operation(route: RouteOptions): Record<string, unknown> {
-    const schema = (route.schema ?? {}) as Record<string, Schema | undefined> & { tags?: string[]; summary?: string };
+    const schema = (route.schema ?? {}) as Record<string, Schema | undefined> & { tags?: string[]; summary?: string; links?: Record<string, unknown> };
     const parameters = [
       ...paramsOf(schema.params, 'path'),
       ...paramsOf(schema.querystring, 'query'),
@@ -144,6 +151,8 @@ export class OpenApiCollector {
         description: status.startsWith('2') ? 'Success' : 'Error',
         headers: limited ? LIMITED_HEADERS : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
         content,
+        // Where to go next with what this answer holds (create, then read): OpenAPI links, from the route's schema.
+        ...(schema.links?.[status] ? { links: schema.links[status] } : {}),
       };
     }
     const guards = ([] as unknown[]).concat(route.preValidation ?? []);
@@ -246,3 +255,13 @@ function paramsOf(schema: Schema | undefined, where: 'path' | 'query'): unknown[
 function clean(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key.startsWith('x-credence') ? undefined : value)));
 }
+
+/**
+ * An OpenAPI link (a route schema's `links`, by status): the operation to call next with values of this answer,
+ * `$response.body#/data/id` and the like. test/api/openapi.links.test.ts checks each names an operation that exists.
+ */
+export const link = (operationId: string, description: string, parameters?: Record<string, string>) => ({
+  operationId,
+  description,
+  ...(parameters ? { parameters } : {}),
+});

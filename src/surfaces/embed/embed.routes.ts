@@ -4,12 +4,13 @@
 import fs from 'node:fs';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
-import { pickLang } from './i18n.js';
+import { LANGS, pickLang } from './i18n.js';
 import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
 import { STYLES } from './renderer.js';
+import { PageUrl } from '../vocabulary.js';
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -22,7 +23,8 @@ const CORS = {
 
 const EmbedQuery = {
   style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
-  lang: Type.Optional(Type.String({ maxLength: 35, description: '`en`, `de`, `fr` or `es`; anything else falls back to English' })),
+  // Open by design (a page's own `lang`, such as `en-GB`, is passed as is): not an enum, the known ones are examples.
+  lang: Type.Optional(Type.String({ maxLength: 35, examples: [...LANGS], description: '`en`, `de`, `fr` or `es`; anything else falls back to English' })),
   format: Type.Optional(
     StringEnum(['json', 'js', 'jsonld'] as const, {
       description:
@@ -31,6 +33,14 @@ const EmbedQuery = {
     }),
   ),
 };
+
+/** An embed's three forms, each under its own media type in the documents: JSON, `format=js`, `format=jsonld`. */
+const embedAnswer = <T extends TSchema>(json: T) =>
+  Type.Union([
+    json,
+    Type.String({ description: '`format=js`: a script that injects the block where it is included', 'x-credence-media': 'application/javascript' }),
+    Type.String({ description: '`format=jsonld`: a script element of type application/ld+json to paste into the page', 'x-credence-media': 'text/html' }),
+  ]);
 
 /** Send a cached embed answer, or 304 when the caller already has it. */
 export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Record<string, string> = CORS) {
@@ -57,7 +67,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The attribution block of a page, by id (CORS-open, cached 5 minutes, ETag)',
         params: IdParam,
         querystring: Type.Object(EmbedQuery),
-        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String() }, { description: 'With format=js: a script; with format=jsonld: a script element of type application/ld+json' }) },
+        response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String() })) },
       },
     },
     async (req, reply) => {
@@ -74,8 +84,8 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags,
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
-        querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), ...EmbedQuery }),
-        response: { 200: Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() }, { description: 'With format=js: a script; with format=jsonld: a script element of type application/ld+json' }) },
+        querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, ...EmbedQuery }),
+        response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() })) },
       },
     },
     async (req, reply) => {
@@ -102,8 +112,11 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
 
 const EMBED_JS = new URL('../../../embed/embed.js', import.meta.url);
 
-/** `{site_url}/embed.js`, read once at start. */
-export function embedScriptRoute(fastify: FastifyInstance) {
+/**
+ * `{site_url}/embed.js`, read once at start. `root` is the address pages load (left out of the documents); `surface`
+ * the same script under /v1, documented there so a client based at `{site}/v1` reaches it.
+ */
+export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surface' = 'root') {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const source = fs.readFileSync(EMBED_JS, 'utf8');
   const out: EmbedOutput = {
@@ -114,10 +127,11 @@ export function embedScriptRoute(fastify: FastifyInstance) {
   app.get(
     '/embed.js',
     {
-      config: { unlimited: true },
+      config: { unlimited: true, ...(where === 'root' ? { hidden: true } : {}) },
       schema: {
         tags: ['embeds'],
         summary: 'The embeddable script (see the README for its data- attributes)',
+        description: 'Pages load it from `{site}/embed.js`; this is the same script.',
         response: { 200: Type.String({ description: 'The script', 'x-credence-media': 'application/javascript' }) },
       },
     },

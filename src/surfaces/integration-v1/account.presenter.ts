@@ -5,6 +5,8 @@ import { keyStatus } from '../../domain/api-keys/api-key.service.js';
 import type { Account, Domain } from '../../db/schema.js';
 import { verificationInstructions } from '../../domain/publishers/publisher.service.js';
 import { Nullable } from '../../http/schemas.js';
+import type { MEMBER_ROLES } from '../../domain/vocabulary.js';
+import { DomainMethod, DomainStatus, KeyKind, KeyStatus, MemberRole } from '../vocabulary.js';
 
 export const AccountData = Type.Object({
   id: Type.Integer(),
@@ -15,10 +17,10 @@ export const AccountData = Type.Object({
   topics: Type.Array(Type.String()),
   is_admin: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
-  publishers: Type.Array(Type.Object({ slug: Type.String(), name: Type.String(), role: Type.String() })),
+  publishers: Type.Array(Type.Object({ slug: Type.String(), name: Type.String(), role: MemberRole })),
 });
 
-export function presentAccount(account: Account, memberships: { slug: string; name: string; role: string }[]) {
+export function presentAccount(account: Account, memberships: { slug: string; name: string; role: (typeof MEMBER_ROLES)[number] }[]) {
   return {
     id: account.id,
     email: account.email,
@@ -37,9 +39,9 @@ export const ApiKeyData = Type.Object({
   name: Type.String(),
   prefix: Type.String({ description: 'The first characters of the key' }),
   last4: Type.String({ description: 'The last four characters of the key' }),
-  kind: Type.String({ description: '`publisher` or `contributor`, fixed at creation' }),
+  kind: KeyKind,
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String() })),
-  status: Type.String({ description: '`active`, `revoked` or `expired`' }),
+  status: KeyStatus,
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Nullable(Type.String({ format: 'date-time' })),
   revoked_at: Nullable(Type.String({ format: 'date-time' })),
@@ -52,7 +54,7 @@ export function presentApiKey(key: ApiKeyRow, now: Date) {
     name: key.name,
     prefix: key.prefix,
     last4: key.last4,
-    kind: key.publisher_id === null ? 'contributor' : 'publisher',
+    kind: key.publisher_id === null ? ('contributor' as const) : ('publisher' as const),
     publisher: key.publisher_slug && key.publisher_name ? { slug: key.publisher_slug, name: key.publisher_name } : null,
     status: keyStatus(key, now),
     created_at: key.created_at,
@@ -64,13 +66,13 @@ export function presentApiKey(key: ApiKeyRow, now: Date) {
 
 export const DomainData = Type.Object({
   domain: Type.String(),
-  status: Type.String({ description: '`pending` or `verified`' }),
+  status: DomainStatus,
   token: Type.String(),
   verified_at: Nullable(Type.String({ format: 'date-time' })),
-  method: Nullable(Type.String({ description: '`dns`, `file` or `operator`' })),
+  method: Nullable(DomainMethod),
   instructions: Type.Object({
-    dns: Type.Object({ type: Type.String(), name: Type.String(), value: Type.String() }),
-    file: Type.Object({ url: Type.String(), content: Type.String() }),
+    dns: Type.Object({ type: Type.Literal('TXT'), name: Type.String(), value: Type.String() }),
+    file: Type.Object({ url: Type.String({ format: 'uri' }), content: Type.String() }),
   }),
 });
 

@@ -11,6 +11,8 @@ import * as publishers from '../../domain/publishers/publisher.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { ApiList, IdParam, Nullable, Ok, PageQuery, StringEnum, pagination } from '../../http/schemas.js';
 import { AccountData, ApiKeyData, DomainData, presentAccount, presentApiKey, presentDomain } from './account.presenter.js';
+import { MemberRole } from '../vocabulary.js';
+import { link } from '../docs/openapi.js';
 
 export const ProfileBody = Type.Object(
   {
@@ -27,10 +29,10 @@ export const PublisherBody = Type.Object(
 const SlugParam = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const DomainParam = Type.Object({ slug: Type.String({ maxLength: 100 }), domain: Type.String({ maxLength: 253 }) });
 export const MemberBody = Type.Object(
-  { username: Type.String({ pattern: USERNAME_PATTERN }), role: StringEnum(['owner', 'editor'] as const) },
+  { username: Type.String({ pattern: USERNAME_PATTERN }), role: MemberRole },
   { additionalProperties: false },
 );
-const Role = StringEnum(['owner', 'editor'] as const);
+const Role = MemberRole;
 const Member = Type.Object({ username: Type.String(), name: Type.String(), role: Role });
 const MemberChange = Type.Object({
   username: Type.String(),
@@ -100,12 +102,23 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
     },
   );
 
-  const PublisherData = Type.Object({ slug: Type.String(), name: Type.String(), role: Type.String(), created_at: Type.String() });
+  const PublisherData = Type.Object({ slug: Type.String(), name: Type.String(), role: MemberRole, created_at: Type.String({ format: 'date-time' }) });
   app.post(
     '/account/publishers',
     {
       preValidation: [sessionOnly],
-      schema: { tags, summary: 'Create a publication, with the caller as owner', body: PublisherBody, response: { 201: Ok(PublisherData) } },
+      schema: {
+        tags,
+        summary: 'Create a publication, with the caller as owner',
+        body: PublisherBody,
+        response: { 201: Ok(PublisherData) },
+        links: {
+          201: {
+            publisher: link('getPublishersBySlug', 'The publication’s public page', { slug: '$response.body#/data/slug' }),
+            domains: link('getAccountPublishersBySlugDomains', 'Its domains (claim one next)', { slug: '$response.body#/data/slug' }),
+          },
+        },
+      },
     },
     async (req, reply) => {
       const p = await publishers.createPublisher(deps, sessionOf(req).accountId, req.body);
@@ -288,6 +301,12 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
     },
   );
 
+  const claimed = {
+    verify: link('postAccountPublishersBySlugDomainsByDomainVerify', 'Check the DNS record or the well-known file', {
+      slug: '$request.path.slug',
+      domain: '$response.body#/data/domain',
+    }),
+  };
   app.post(
     '/account/publishers/:slug/domains',
     {
@@ -298,6 +317,7 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
         params: SlugParam,
         body: Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false }),
         response: { 200: Ok(DomainData), 201: Ok(DomainData) },
+        links: { 200: claimed, 201: claimed },
       },
     },
     async (req, reply) => {
@@ -346,6 +366,12 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Create an API key; the secret is in this response only',
         body: ApiKeyBody,
         response: { 201: Ok(Type.Intersect([ApiKeyData, Type.Object({ key: Type.String({ description: 'The secret, shown once' }) })])) },
+        links: {
+          201: {
+            keys: link('getAccountApiKeys', 'The caller’s keys, this one among them (never its secret again)'),
+            revoke: link('deleteAccountApiKeysById', 'Revoke it', { id: '$response.body#/data/id' }),
+          },
+        },
       },
     },
     async (req, reply) => {

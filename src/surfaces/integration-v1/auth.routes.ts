@@ -7,6 +7,7 @@ import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../
 import type { Deps } from '../../domain/deps.js';
 import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
 import { Nullable, Ok } from '../../http/schemas.js';
+import { Credential } from '../vocabulary.js';
 
 export const SignupBody = Type.Object(
   {
@@ -47,7 +48,7 @@ const WhoamiData = Type.Object({
   user_id: Type.Integer(),
   username: Type.String(),
   key_id: Nullable(Type.Integer()),
-  credential: Type.String({ description: '`publisher_key`, `contributor_key` or `session`' }),
+  credential: Credential,
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String() })),
 });
 
@@ -143,7 +144,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
           user_id: account.id,
           username: account.username,
           key_id: p.kind === 'key' ? p.keyId : null,
-          credential: p.kind === 'session' ? 'session' : p.publisherId === null ? 'contributor_key' : 'publisher_key',
+          credential: p.kind === 'session' ? ('session' as const) : p.publisherId === null ? ('contributor_key' as const) : ('publisher_key' as const),
           publisher: publisher ? { slug: publisher.slug, name: publisher.name } : null,
         },
       };

@@ -3,12 +3,13 @@ import Type from 'typebox';
 import type { FastifyReply } from 'fastify';
 import { type ItemResult, summarise } from '../../domain/batch.js';
 import { ItemError } from '../../http/schemas.js';
+import { ItemStatus, PageUrl } from '../vocabulary.js';
 
 export const ItemResultData = Type.Object({
   index: Type.Integer(),
-  status: Type.String({ description: '`created`, `updated`, `skipped` or `failed`' }),
+  status: ItemStatus,
   id: Type.Optional(Type.Integer()),
-  url: Type.Optional(Type.String()),
+  url: Type.Optional(PageUrl),
   error: Type.Optional(ItemError),
 });
 

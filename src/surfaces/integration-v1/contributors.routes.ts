@@ -8,27 +8,28 @@ import type { Deps } from '../../domain/deps.js';
 import { optional } from '../../http/auth.js';
 import { ApiList, Nullable, Ok, PageQuery, pagination } from '../../http/schemas.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { Level, PageUrl, ServiceUrl, WorkRole } from '../vocabulary.js';
 
 const Topic = Type.Object({ topic: Type.String(), authority: Type.Number(), accepted: Type.Integer() });
 const Work = Type.Object({
   id: Type.Integer(),
-  role: Type.String(),
+  role: WorkRole,
   summary: Type.String(),
   accepted_at: Type.String({ format: 'date-time' }),
   change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
-  page: Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), topic: Type.String(), record_url: Type.String() }),
+  page: Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), topic: Type.String(), record_url: ServiceUrl }),
   publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
-  proof_url: Type.String(),
+  proof_url: ServiceUrl,
 });
 const Reputation = {
   username: Type.String(),
   name: Type.String(),
   summary: Type.String(),
-  level: Type.String({ description: '`newcomer`, `contributor`, `trusted` or `expert`' }),
+  level: Level,
   trust_score: Type.Number(),
   contribution_score: Type.Number(),
   accepted_count: Type.Integer(),
-  profile_url: Type.String(),
+  profile_url: ServiceUrl,
 };
 const ContributorListItem = Type.Object({ ...Reputation, topics: Type.Array(Topic), latest_contribution: Nullable(Work) });
 const ContributorProfile = Type.Object({ ...Reputation, joined_at: Type.String({ format: 'date-time' }), topics: Type.Array(Topic), contributions: Type.Array(Work) });

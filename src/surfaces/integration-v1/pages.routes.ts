@@ -6,7 +6,6 @@ import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
-import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
 import { notFound } from '../../http/errors.js';
@@ -14,11 +13,13 @@ import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-d
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
+import { PageUrl } from '../vocabulary.js';
+import { link } from '../docs/openapi.js';
 
 export const PageItem = Type.Object(
   {
     // Length and scheme are checked by the URL rules (SPEC §3) so that they answer invalid_url.
-    url: Type.String({ description: `http(s), at most ${MAX_URL_LENGTH} characters` }),
+    url: { ...PageUrl, description: 'http(s), at most 2,048 characters' },
     title: Type.Optional(Type.String({ maxLength: 500 })),
     topic: Type.Optional(Type.String({ maxLength: 100 })),
     authors: Type.Optional(
@@ -52,13 +53,18 @@ const validatePageItem = itemValidator<Type.Static<typeof PageItem>>(PageItem);
 const PublisherQuery = Type.Object({
   publisher: Type.Optional(Type.String({ maxLength: 100, description: 'Session callers in several publications: which one' })),
 });
-const LookupQuery = Type.Object({ url: Type.String({ description: 'Full URL of the page' }), format: Type.Optional(RecordFormat) });
+const LookupQuery = Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, format: Type.Optional(RecordFormat) });
 
 export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['pages'];
   const site = deps.config.siteUrl;
 
+  // One page registered: read its record by URL or by id.
+  const registered = {
+    lookup: link('getPagesLookup', 'The page’s trust record, by the URL registered', { url: '$response.body#/data/url' }),
+    record: link('getArticlesById', 'The page’s trust record, by its id', { id: '$response.body#/data/id' }),
+  };
   app.post(
     '/pages',
     {
@@ -69,6 +75,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         querystring: PublisherQuery,
         body: Batch(PageItem),
         response: { 200: Ok(Type.Union([ItemResultData, BatchResult])), 201: Ok(ItemResultData) },
+        links: { 200: registered, 201: registered },
       },
     },
     async (req, reply) => {

@@ -7,6 +7,7 @@ import * as publishers from '../../domain/publishers/publisher.service.js';
 import { optional } from '../../http/auth.js';
 import { ApiList, Ok, PageQuery, pagination } from '../../http/schemas.js';
 import { profileUrl, recordUrl } from '../urls.js';
+import { Level, PageUrl, ServiceUrl } from '../vocabulary.js';
 
 const PublisherSummary = Type.Object({
   slug: Type.String(),
@@ -19,18 +20,18 @@ const PublisherDetail = Type.Intersect([
   PublisherSummary,
   Type.Object({
     recent_pages: Type.Array(
-      Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), topic: Type.String(), record_url: Type.String() }),
+      Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), topic: Type.String(), record_url: ServiceUrl }),
       { description: 'The 20 most recently registered pages' },
     ),
     contributors: Type.Array(
       Type.Object({
         username: Type.String(),
         name: Type.String(),
-        level: Type.String(),
+        level: Level,
         trust_score: Type.Number(),
         contribution_score: Type.Number(),
         contributions: Type.Integer({ description: 'Accepted contributions on this publication’s pages' }),
-        profile_url: Type.String(),
+        profile_url: ServiceUrl,
       }),
     ),
   }),

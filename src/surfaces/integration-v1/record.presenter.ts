@@ -5,18 +5,21 @@ import { Nullable } from '../../http/schemas.js';
 import { LogLink, presentLogLink } from '../log-link.js';
 import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { Level, PageUrl, RecordStatus, ServiceUrl, Verdict } from '../vocabulary.js';
+import type { Static } from 'typebox';
+import type { Level as LevelName } from '../../domain/reputation/scores.js';
 
 export const ContributorEntry = Type.Object({
   username: Type.String(),
   name: Type.String(),
-  level: Type.String(),
+  level: Level,
   trust_score: Type.Number(),
   summary: Type.String(),
-  profile_url: Type.String(),
-  proof_url: Type.String(),
+  profile_url: ServiceUrl,
+  proof_url: ServiceUrl,
   log: { ...LogLink, description: 'The transparency-log entry of the contribution proof_url names; null before the log began' },
   claim_reviewed: Type.Optional(Type.String({ description: 'Fact checks with a verdict (of the proof’s contribution): the claim checked' })),
-  verdict: Type.Optional(Type.Object({ value: Type.Integer({ description: '1 (false) to 5 (true)' }), name: Type.String(), label: Type.String() })),
+  verdict: Type.Optional(Verdict),
   page_changed_since: Nullable(
     Type.String({ format: 'date-time', description: 'When the page’s text changed after the proof’s contribution (reviews, fact checks, corrections); null while it has not' }),
   ),
@@ -25,14 +28,14 @@ export const ContributorEntry = Type.Object({
 
 export const TrustRecord = Type.Object({
   id: Nullable(Type.Integer()),
-  url: Type.String(),
+  url: PageUrl,
   title: Nullable(Type.String()),
   topic: Nullable(Type.String()),
   has_record: Type.Boolean(),
   registered: Type.Boolean(),
-  status: Nullable(Type.String({ description: '`verified` or `unverified`; null for an unknown page' })),
+  status: Nullable({ ...RecordStatus, description: 'null for an unknown page' }),
   content_changed_at: Nullable(Type.String({ format: 'date-time', description: 'When the page’s text last changed, as far as the service knows' })),
-  record_url: Nullable(Type.String()),
+  record_url: Nullable(ServiceUrl),
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String(), verified: Type.Boolean() })),
   contributors: Type.Record(Type.String(), Type.Array(ContributorEntry), {
     description: 'Accepted work keyed by role (`author`, `review`, `fact_check`, `edit`, `correction`, `source`)',
@@ -63,7 +66,7 @@ export function presentTrustRecord(siteUrl: string, url: string, record: PageRec
     topic: page.topic,
     has_record: hasRecord(record),
     registered: true,
-    status: record.verified ? 'verified' : 'unverified',
+    status: record.verified ? ('verified' as const) : ('unverified' as const),
     content_changed_at: page.content_changed_at,
     record_url: recordUrl(siteUrl, page.id),
     publisher: { slug: page.publisher_slug, name: page.publisher_name, verified: record.verified },
@@ -110,13 +113,13 @@ function entryOf(siteUrl: string, c: PageRecord['contributions'][number]) {
   } as {
     username: string;
     name: string;
-    level: string;
+    level: LevelName;
     trust_score: number;
     summary: string;
     profile_url: string;
     proof_url: string;
     claim_reviewed?: string;
-    verdict?: { value: number; name: string; label: string };
+    verdict?: Static<typeof Verdict>;
     page_changed_since: string | null;
     correction_missing: boolean | null;
     log: ReturnType<typeof presentLogLink>;

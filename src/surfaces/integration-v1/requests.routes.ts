@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
-import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import * as requests from '../../domain/requests/request.service.js';
 import { API_REQUEST_TYPES, kindFromApiRequestType, type ApiRequestType } from '../../domain/work-kinds.js';
 import { accountOf, actingPublisher, actingPublishers, contributorCaller, optional, publisherCaller } from '../../http/auth.js';
@@ -12,10 +11,12 @@ import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, StringEnum } from '
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { ApiRequest, presentApiRequest } from './work.presenter.js';
+import { PageUrl } from '../vocabulary.js';
+import { link } from '../docs/openapi.js';
 
 export const RequestItem = Type.Object(
   {
-    url: Type.Optional(Type.String({ description: `The page (http(s), at most ${MAX_URL_LENGTH} characters); registered first if new` })),
+    url: Type.Optional({ ...PageUrl, description: 'The page (http(s), at most 2,048 characters); registered first if new' }),
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The page, by id (instead of url)' })),
     request_type: StringEnum(API_REQUEST_TYPES),
     title: Type.Optional(Type.String({ maxLength: 300 })),
@@ -42,6 +43,12 @@ export function requestRoutes(fastify: FastifyInstance, deps: Deps) {
         querystring: PublisherQuery,
         body: Batch(RequestItem),
         response: { 200: Ok(Type.Union([ItemResultData, BatchResult])), 201: Ok(ItemResultData) },
+        links: {
+          201: {
+            request: link('getReviewRequestsById', 'The request opened', { id: '$response.body#/data/id' }),
+            cancel: link('postRequestsByIdCancel', 'Cancel it', { id: '$response.body#/data/id' }),
+          },
+        },
       },
     },
     async (req, reply) => {

@@ -5,30 +5,29 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { type ItemResult, splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
-import { MAX_URL_LENGTH } from '../../domain/pages/url-keys.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
-import { SUBMITTABLE_ROLES } from '../../domain/work-kinds.js';
 import { accountOf, actingPublishers, contributorCaller, publisherCaller } from '../../http/auth.js';
-import { ApiList, Batch, IdParam, ItemError, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
+import { ApiList, Batch, IdParam, ItemError, Ok, PageQuery, pagination } from '../../http/schemas.js';
 import { itemValidator } from '../../http/validation.js';
 import { proofUrl } from '../urls.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { ApiSubmission, QuoteInput, presentApiSubmission } from './work.presenter.js';
-import { VERDICTS } from '../../domain/submissions/verdicts.js';
+import { Decision, ItemStatus, PageUrl, ServiceUrl, SubmissionStatus, SubmittableRole, VerdictName } from '../vocabulary.js';
+import { link } from '../docs/openapi.js';
 
 export const SubmissionItem = Type.Object(
   {
-    url: Type.Optional(Type.String({ description: 'A registered page' })),
+    url: Type.Optional({ ...PageUrl, description: 'A registered page' }),
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     request_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'A request the caller has taken' })),
-    role: Type.Optional(StringEnum(SUBMITTABLE_ROLES, { description: 'Required without request_id' })),
+    role: Type.Optional({ ...SubmittableRole, description: 'Required without request_id' }),
     summary: Type.String({ minLength: 1, maxLength: 300, description: 'One line: what the work changes' }),
     evidence: Type.Object(
       {
         before: Type.Optional(Type.String({ maxLength: 20_000 })),
         after: Type.Optional(Type.String({ maxLength: 20_000 })),
         reason: Type.String({ minLength: 1, maxLength: 5_000 }),
-        sources: Type.Array(Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH }), { maxItems: 20 }),
+        sources: Type.Array(PageUrl, { maxItems: 20, description: 'http(s) URLs of the sources' }),
       },
       { additionalProperties: false },
     ),
@@ -36,9 +35,10 @@ export const SubmissionItem = Type.Object(
     claim_reviewed: Type.Optional(
       Type.String({ minLength: 1, maxLength: 1_000, description: 'Fact checks: the claim checked, as the page makes it; given with `verdict`' }),
     ),
-    verdict: Type.Optional(
-      StringEnum(VERDICTS, { description: 'Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions.md)' }),
-    ),
+    verdict: Type.Optional({
+      ...VerdictName,
+      description: 'Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions.md)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -47,7 +47,7 @@ const validateSubmission = itemValidator<Type.Static<typeof SubmissionItem>>(Sub
 export const DecisionItem = Type.Object(
   {
     submission_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-    decision: StringEnum(['accept', 'reject'] as const),
+    decision: Decision,
     note: Type.Optional(Type.String({ maxLength: 5_000, description: 'Reason given to the contributor' })),
   },
   { additionalProperties: false },
@@ -56,16 +56,16 @@ const validateDecision = itemValidator<Type.Static<typeof DecisionItem>>(Decisio
 
 const DecisionResult = Type.Object({
   index: Type.Integer(),
-  status: Type.String({ description: '`created` (accepted: the public contribution was made), `updated` (rejected) or `failed`' }),
+  status: { ...ItemStatus, description: '`created` (accepted: the public contribution was made), `updated` (rejected) or `failed`' },
   submission_id: Type.Optional(Type.Integer()),
   contribution_id: Type.Optional(Type.Integer()),
-  proof_url: Type.Optional(Type.String()),
+  proof_url: Type.Optional(ServiceUrl),
   error: Type.Optional(ItemError),
 });
 
 const StatusQuery = Type.Object({
   ...PageQuery.properties,
-  status: Type.Optional(StringEnum(['pending', 'accepted', 'rejected', 'withdrawn'] as const)),
+  status: Type.Optional(SubmissionStatus),
   publisher: Type.Optional(Type.String({ maxLength: 100, description: 'Session callers: limit to one publication' })),
 });
 
@@ -83,6 +83,12 @@ export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Submit work on a page, in answer to a request or unasked (one object, or an array of at most 500)',
         body: Batch(SubmissionItem),
         response: { 200: Ok(BatchResult), 201: Ok(ItemResultData) },
+        links: {
+          201: {
+            submissions: link('getSubmissions', 'The caller’s submissions, this one first while it is pending', { status: 'pending' }),
+            withdraw: link('postSubmissionsByIdWithdraw', 'Withdraw it while it is pending', { id: '$response.body#/data/id' }),
+          },
+        },
       },
     },
     async (req, reply) => {

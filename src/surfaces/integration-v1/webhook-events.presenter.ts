@@ -8,8 +8,9 @@ import type { AcceptedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts } f
 import { Nullable } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { proofUrl, recordUrl } from '../urls.js';
+import { DriftingRole, PageUrl, ServiceUrl, SubmissionStatus, WorkRole } from '../vocabulary.js';
 
-const Page = Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() });
+const Page = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl });
 const Contributor = Type.Object({ username: Type.String(), name: Type.String() });
 
 const Envelope = (name: string, data: TSchema) =>
@@ -29,13 +30,13 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
         page: Page,
         contribution: Type.Object({
           id: Type.Integer({ description: 'The public contribution' }),
-          role: Type.String(),
+          role: WorkRole,
           summary: Type.String(),
           submission_id: Type.Integer(),
           contributor: Contributor,
           accepted_at: Type.String({ format: 'date-time' }),
           change: Nullable(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Corrections: the text before and after' })),
-          proof_url: Type.String(),
+          proof_url: ServiceUrl,
         }),
       }),
     ),
@@ -48,8 +49,8 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
         page: Page,
         submission: Type.Object({
           id: Type.Integer(),
-          role: Type.String(),
-          status: Type.String({ description: '`pending`' }),
+          role: WorkRole,
+          status: { ...SubmissionStatus, description: '`pending`' },
           summary: Type.String(),
           request_id: Nullable(Type.Integer()),
           contributor: Contributor,
@@ -57,7 +58,7 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
             before: Nullable(Type.String()),
             after: Nullable(Type.String()),
             reason: Type.String(),
-            sources: Type.Array(Type.String()),
+            sources: Type.Array(PageUrl),
           }),
         }),
       }),
@@ -73,11 +74,11 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
         work: Type.Array(
           Type.Object({
             id: Type.Integer({ description: 'The public contribution' }),
-            role: Type.String({ description: '`review`, `fact_check` or `correction`' }),
+            role: DriftingRole,
             contributor: Contributor,
             accepted_at: Type.String({ format: 'date-time' }),
             correction_missing: Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears (null: unknown)' })),
-            proof_url: Type.String(),
+            proof_url: ServiceUrl,
           }),
           { description: 'Every accepted review, fact check and correction now marked as done on an older version' },
         ),
@@ -165,7 +166,7 @@ export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown
 /** The /api/v1 document's `webhooks` section: every event an account webhook can select, with its headers. */
 export function documentApiWebhooks(openapi: OpenApiCollector): void {
   const headers = [
-    { name: 'X-Service-Event', description: 'The event name' },
+    { name: 'X-Service-Event', description: 'The event name', event: true },
     { name: 'X-Service-Delivery', description: 'The event id, the same on every retry; use it to drop repeats' },
     { name: 'X-Service-Timestamp', description: 'Unix time in seconds; refuse one more than five minutes from your clock' },
     {

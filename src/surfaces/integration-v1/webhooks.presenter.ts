@@ -6,18 +6,20 @@ import type { DeliveryRow, AttemptRow } from '../../domain/webhooks/webhook.stor
 import type { WebhookView } from '../../domain/webhooks/webhook.service.js';
 import { WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
+import { DisabledReason, EventType, WebhookUrl } from '../vocabulary.js';
+import type { EventType as EventName } from '../../domain/events/outbox.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 
 export const WebhookData = Type.Object({
   id: Type.Integer(),
-  url: Type.String(),
+  url: { ...WebhookUrl, description: 'The https endpoint' },
   format: StringEnum(WEBHOOK_FORMATS, { description: '`api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)' }),
   publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
-  events: Type.Array(Type.String()),
+  events: Type.Array(EventType),
   status: StringEnum(['enabled', 'disabled'] as const),
   disabled_at: Nullable(Timestamp),
-  disabled_reason: Nullable(Type.String({ description: '`failures` (20 failed attempts in a row) or `owner`' })),
+  disabled_reason: Nullable(DisabledReason),
   consecutive_failures: Type.Integer(),
   last_attempt_at: Nullable(Timestamp),
   last_success_at: Nullable(Timestamp),
@@ -38,7 +40,7 @@ export function presentWebhook(v: WebhookView, now: Date) {
     url: w.url,
     format: w.format,
     publisher: { slug: w.publisher_slug, name: w.publisher_name },
-    events: JSON.parse(w.events) as string[],
+    events: JSON.parse(w.events) as EventName[],
     status: w.enabled === 1 ? ('enabled' as const) : ('disabled' as const),
     disabled_at: w.disabled_at,
     disabled_reason: w.disabled_reason,
@@ -64,7 +66,7 @@ export const AttemptData = Type.Object({
   id: Type.Integer(),
   delivery_id: Type.Integer({ description: 'Redeliver with POST …/deliveries/{delivery_id}/redeliver' }),
   event_id: Type.Integer(),
-  event: Type.String(),
+  event: EventType,
   delivery_status: StringEnum(['pending', 'held', 'succeeded', 'failed'] as const),
   attempted_at: Timestamp,
   status_code: Nullable(Type.Integer()),
@@ -95,7 +97,7 @@ export function presentAttempt(a: AttemptRow) {
 export const DeliveryData = Type.Object({
   id: Type.Integer(),
   event_id: Type.Integer(),
-  event: Type.String(),
+  event: EventType,
   status: StringEnum(['pending', 'held', 'succeeded', 'failed'] as const, {
     description: '`pending` (queued or retrying), `held` (the endpoint is disabled), `succeeded`, `failed` (given up after 24 hours)',
   }),

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import { API_V1_EVENTS, V1_EVENTS, WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
-import { MAX_WEBHOOK_URL } from '../../domain/webhooks/target.js';
 import * as webhooks from '../../domain/webhooks/webhook.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { ApiList, IdParam, Nullable, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
@@ -20,9 +19,11 @@ import {
   WebhookData,
   WebhookWithSecret,
 } from './webhooks.presenter.js';
+import { EventType, WebhookUrl } from '../vocabulary.js';
+import { link } from '../docs/openapi.js';
 
-const Url = Type.String({ minLength: 1, maxLength: MAX_WEBHOOK_URL, description: 'An https URL on a public address' });
-const Events = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+const Url = { ...WebhookUrl, minLength: 1, description: 'An https URL on a public address' };
+const Events = Type.Array(EventType, {
   minItems: 1,
   maxItems: 20,
   description: `Event names. api_v1: ${API_V1_EVENTS.join(', ')}. v1: ${V1_EVENTS.join(', ')}. Default: all of the format’s`,
@@ -96,6 +97,13 @@ export function webhookRoutes(fastify: FastifyInstance, deps: Deps, openapi: Ope
         summary: 'Register a webhook; the signing secret is in this response only',
         body: RegisterBody,
         response: { 201: Ok(WebhookWithSecret) },
+        links: {
+          201: {
+            webhook: link('getAccountWebhooksById', 'The webhook and its delivery health', { id: '$response.body#/data/id' }),
+            deliveries: link('getAccountWebhooksByIdDeliveries', 'Its delivery attempts', { id: '$response.body#/data/id' }),
+            change: link('patchAccountWebhooksById', 'Change, pause, re-enable or rotate its secret', { id: '$response.body#/data/id' }),
+          },
+        },
       },
     },
     async (req, reply) => {

@@ -6,14 +6,15 @@ import { API_REQUEST_TYPES, apiRequestType } from '../../domain/work-kinds.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { recordUrl } from '../urls.js';
+import { Decision, PageUrl, RequestStatus, ServiceUrl, SubmissionStatus, Verdict, WorkRole } from '../vocabulary.js';
 
-const PageRef = Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() });
+const PageRef = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl });
 const PublisherRef = Type.Object({ slug: Type.String(), name: Type.String() });
 
 export const ApiRequest = Type.Object({
   id: Type.Integer(),
   request_type: StringEnum(API_REQUEST_TYPES),
-  status: Type.String({ description: '`open`, `taken`, `fulfilled` or `cancelled`' }),
+  status: RequestStatus,
   title: Type.String(),
   brief: Type.String(),
   topic: Type.String(),
@@ -50,21 +51,15 @@ export const QuoteInput = Type.Object(
 );
 
 export const QuoteOutput = Nullable(Type.Object({ exact: Type.String(), prefix: Nullable(Type.String()), suffix: Nullable(Type.String()) }));
-export const VerdictOutput = Nullable(
-  Type.Object({
-    value: Type.Integer({ description: '1 (false) to 5 (true)' }),
-    name: Type.String({ description: '`false`, `mostly_false`, `mixed`, `mostly_true` or `true`' }),
-    label: Type.String(),
-  }),
-);
+export const VerdictOutput = Nullable(Verdict);
 
 export const presentQuote = (r: { quote_exact: string | null; quote_prefix: string | null; quote_suffix: string | null }) =>
   r.quote_exact !== null ? { exact: r.quote_exact, prefix: r.quote_prefix, suffix: r.quote_suffix } : null;
 
 export const ApiSubmission = Type.Object({
   id: Type.Integer(),
-  status: Type.String({ description: '`pending`, `accepted`, `rejected` or `withdrawn`' }),
-  role: Type.String(),
+  status: SubmissionStatus,
+  role: WorkRole,
   summary: Type.String(),
   request_id: Nullable(Type.Integer()),
   page: PageRef,
@@ -74,10 +69,10 @@ export const ApiSubmission = Type.Object({
     before: Nullable(Type.String()),
     after: Nullable(Type.String()),
     reason: Type.String(),
-    sources: Type.Array(Type.String()),
+    sources: Type.Array(PageUrl),
   }),
   decision: Nullable(
-    Type.Object({ decision: Type.String({ description: '`accept` or `reject`' }), note: Nullable(Type.String()), decided_at: Type.String() }),
+    Type.Object({ decision: Decision, note: Nullable(Type.String()), decided_at: Type.String({ format: 'date-time' }) }),
   ),
   quote: QuoteOutput,
   claim_reviewed: Nullable(Type.String()),
@@ -99,7 +94,7 @@ export function presentApiSubmission(siteUrl: string, s: SubmissionRow) {
     evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: JSON.parse(s.sources) as string[] },
     decision:
       s.decided_at && (s.status === 'accepted' || s.status === 'rejected')
-        ? { decision: s.status === 'accepted' ? 'accept' : 'reject', note: s.decision_note, decided_at: s.decided_at }
+        ? { decision: s.status === 'accepted' ? ('accept' as const) : ('reject' as const), note: s.decision_note, decided_at: s.decided_at }
         : null,
     quote: presentQuote(s),
     claim_reviewed: s.claim,

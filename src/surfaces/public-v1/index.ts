@@ -5,6 +5,8 @@ import { v1Envelope } from '../../http/error-handler.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
+import { embedScriptRoute } from '../embed/embed.routes.js';
+import { recordRoutes } from '../web/records.routes.js';
 import { logRoutes } from './log.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
@@ -32,6 +34,9 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
     changeRoutes(app, deps, 'v1');
+    // The root addresses (record_url, proof_url, embed.js) once more under /v1, JSON only, for generated clients.
+    recordRoutes(app, deps, 'surface');
+    embedScriptRoute(app, 'surface');
     documentV1Webhooks(openapi);
   };
 }

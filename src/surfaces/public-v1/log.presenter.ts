@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import type { ConsistencyProof, InclusionProof, LogEntry } from '../../domain/transparency/log.service.js';
 import { Nullable } from '../../http/schemas.js';
+import { ChangeKind } from '../vocabulary.js';
 
 const B64 = (description: string) => Type.String({ description, contentEncoding: 'base64' });
 
@@ -25,7 +26,7 @@ export const V1LogEntry = Type.Object({
   index: Type.Integer(),
   seq: Type.Integer({ description: 'The change’s sequence number (index + 1), as in the change feed' }),
   created_at: Type.String({ format: 'date-time' }),
-  kind: Type.String(),
+  kind: ChangeKind,
   body: Type.String({ description: 'The entry’s exact bytes (canonical JSON, UTF-8): the leaf is SHA-256(0x00 || body)' }),
 });
 

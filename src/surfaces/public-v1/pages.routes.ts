@@ -10,6 +10,7 @@ import { notFound } from '../../http/errors.js';
 import { RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
 import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
 import { V1PageRecord, presentV1Record } from './record.presenter.js';
+import { PageUrl } from '../vocabulary.js';
 
 export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -24,7 +25,7 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
           'With `format=jsonld` or `Accept: application/ld+json`, the record as schema.org JSON-LD (`application/ld+json`): ' +
           'the page as a NewsArticle with its authors, editors and contributors, corrections and reviews (docs/decisions.md). ' +
           'A page nobody registered, and a registered page with no accepted work yet, have no record: 404.',
-        querystring: Type.Object({ url: Type.String({ description: 'Full URL of the page' }), format: Type.Optional(RecordFormat) }),
+        querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, format: Type.Optional(RecordFormat) }),
         response: { 200: V1PageRecord },
       },
     },

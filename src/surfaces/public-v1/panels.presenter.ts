@@ -12,7 +12,7 @@ export const V1PanelEntry = Type.Object({
   role: Type.String({ description: 'e.g. `chair`, `member`' }),
   vote: StringEnum(PANEL_VOTES),
   username: Type.Optional(Type.String({ description: 'Present when the panellist has an account' })),
-  profile_url: Type.Optional(Type.String({ description: 'The panellist’s public profile, when they have an account' })),
+  profile_url: Type.Optional(Type.String({ format: 'uri', description: 'The panellist’s public profile, when they have an account' })),
 });
 
 export const V1PanelStatement = Type.Object({

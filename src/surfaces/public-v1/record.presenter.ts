@@ -5,18 +5,19 @@ import { LogLink, presentLogLink } from '../log-link.js';
 import { Nullable } from '../../http/schemas.js';
 import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, proofUrl } from '../urls.js';
+import { PageUrl, RecordStatus, ServiceUrl, Verdict, WorkRole } from '../vocabulary.js';
 
 export const V1Contribution = Type.Object({
   id: Type.String({ description: '`ctb_<id>`' }),
-  role: Type.String(),
+  role: WorkRole,
   name: Type.String({ description: 'Contributor display name' }),
   contributor: Type.String({ description: 'Contributor username (profile slug)' }),
   accepted: Type.String({ format: 'date', description: 'Acceptance date, YYYY-MM-DD' }),
   change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
-  proof_url: Type.String(),
+  proof_url: ServiceUrl,
   log: LogLink,
   claim_reviewed: Type.Optional(Type.String({ description: 'Fact checks with a verdict: the claim checked' })),
-  verdict: Type.Optional(Type.Object({ value: Type.Integer({ description: '1 (false) to 5 (true)' }), name: Type.String(), label: Type.String() })),
+  verdict: Type.Optional(Verdict),
   page_changed_since: Nullable(
     Type.String({ format: 'date-time', description: 'Reviews, fact checks and corrections: when the page’s text changed after this work; null while it has not' }),
   ),
@@ -24,8 +25,8 @@ export const V1Contribution = Type.Object({
 });
 
 export const V1PageRecord = Type.Object({
-  url: Type.String(),
-  status: Type.String({ description: '`verified` or `unverified`' }),
+  url: PageUrl,
+  status: RecordStatus,
   title: Type.String(),
   content_changed_at: Nullable(Type.String({ format: 'date-time', description: 'When the page’s text last changed, as far as the service knows' })),
   contributions: Type.Array(V1Contribution),
@@ -34,7 +35,7 @@ export const V1PageRecord = Type.Object({
 export function presentV1Record(siteUrl: string, record: PageRecord) {
   return {
     url: record.page.url,
-    status: record.verified ? 'verified' : 'unverified',
+    status: record.verified ? ('verified' as const) : ('unverified' as const),
     title: record.page.title,
     content_changed_at: record.page.content_changed_at,
     contributions: record.contributions.map((c) => ({

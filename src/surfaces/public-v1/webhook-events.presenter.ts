@@ -5,24 +5,24 @@ import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
 import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
-import { V1_REQUEST_TYPES } from '../../domain/work-kinds.js';
-import { Nullable, StringEnum } from '../../http/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { contributionRef, proofUrl } from '../urls.js';
+import { DriftingRole, PageUrl, RequestableKind, RequestStatus, ServiceUrl, SubmissionStatus } from '../vocabulary.js';
 
 /** A submission as the /v1 webhooks name it: the contribution proposed, `sub_<id>` through its whole life. */
 export const submissionRef = (id: number) => `sub_${id}`;
 
 const Base = {
   created: Type.String({ format: 'date-time', description: 'When the event happened' }),
-  page: Type.String({ description: 'URL of the page' }),
+  page: { ...PageUrl, description: 'URL of the page' },
 };
 
 const Contribution = {
   id: Type.String({ description: '`sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work' }),
-  type: Type.String({ description: 'The kind of work: `review`, `fact_check`, `edit`, `correction` or `source`' }),
+  type: { ...RequestableKind, description: 'The kind of work' },
   contributor: Type.String({ description: 'Contributor username (profile slug)' }),
-  status: Type.String({ description: '`pending`, `accepted` or `withdrawn`' }),
+  status: { ...SubmissionStatus, description: '`pending`, `accepted` or `withdrawn` (`rejected` work sends no event)' },
   summary: Type.String({ description: 'One line: what the work changes' }),
 };
 
@@ -44,7 +44,7 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
       accepted: Type.String({ format: 'date', description: 'Acceptance date, YYYY-MM-DD' }),
       change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Present on corrections' })),
       record_id: Type.String({ description: '`ctb_<id>`: the public contribution, as page records list it' }),
-      proof_url: Type.String(),
+      proof_url: ServiceUrl,
     }),
   },
   'contribution.withdrawn': {
@@ -58,8 +58,8 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
       ...Base,
       request: Type.Object({
         id: Type.String({ description: '`req_<id>`' }),
-        type: StringEnum(V1_REQUEST_TYPES),
-        status: Type.String({ description: '`taken`' }),
+        type: RequestableKind,
+        status: { ...RequestStatus, description: '`taken`' },
         taken_by: Nullable(Type.String({ description: 'Username of the specialist' })),
       }),
     }),
@@ -73,11 +73,11 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
       contributions: Type.Array(
         Type.Object({
           id: Type.String({ description: '`ctb_<id>`, as page records list it' }),
-          type: Type.String({ description: '`review`, `fact_check` or `correction`' }),
+          type: DriftingRole,
           contributor: Type.String({ description: 'Contributor username' }),
           accepted: Type.String({ format: 'date' }),
           correction_missing: Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears (null: unknown)' })),
-          proof_url: Type.String(),
+          proof_url: ServiceUrl,
         }),
         { description: 'Every accepted review, fact check and correction now marked as done on an older version' },
       ),
@@ -178,7 +178,7 @@ export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown 
 /** The /v1 document's `webhooks` section: every event a /v1 endpoint receives, with its headers. */
 export function documentV1Webhooks(openapi: OpenApiCollector): void {
   const headers = [
-    { name: 'Service-Event', description: 'The event name' },
+    { name: 'Service-Event', description: 'The event name', event: true },
     { name: 'Service-Delivery', description: '`evt_<id>`: the event id, the same on every retry; use it to drop repeats' },
     {
       name: 'Service-Signature',

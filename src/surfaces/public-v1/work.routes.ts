@@ -8,14 +8,16 @@ import * as requests from '../../domain/requests/request.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import { V1_REQUEST_TYPES } from '../../domain/work-kinds.js';
 import { accountOf, actingPublisher, optional, publisherCaller } from '../../http/auth.js';
-import { Nullable, PageQuery, pagination, StringEnum, V1List } from '../../http/schemas.js';
+import { Nullable, PageQuery, pagination, V1List } from '../../http/schemas.js';
 import { contributionRef, profileUrl, proofUrl } from '../urls.js';
+import { link } from '../docs/openapi.js';
+import { Level, PageUrl, RequestableKind, RequestStatus, ServiceUrl, WorkRole } from '../vocabulary.js';
 
 const V1Request = Type.Object({
   id: Type.String({ description: '`req_<id>`' }),
-  status: Type.String({ description: '`open`, `taken`, `fulfilled` or `cancelled`' }),
-  url: Type.String(),
-  type: StringEnum(V1_REQUEST_TYPES),
+  status: RequestStatus,
+  url: PageUrl,
+  type: RequestableKind,
   topic: Type.String(),
   taken_by: Nullable(Type.String()),
   created_at: Type.String({ format: 'date-time' }),
@@ -37,21 +39,21 @@ const V1Profile = Type.Object({
   username: Type.String(),
   name: Type.String(),
   summary: Type.String(),
-  level: Type.String(),
+  level: Level,
   contribution_score: Type.Number(),
   trust_score: Type.Number(),
   topics: Type.Array(Type.Object({ topic: Type.String(), authority: Type.Number() })),
-  profile_url: Type.String(),
+  profile_url: ServiceUrl,
   contributions: Type.Array(
     Type.Object({
       id: Type.String(),
-      role: Type.String(),
-      url: Type.String(),
+      role: WorkRole,
+      url: PageUrl,
       title: Type.String(),
       publisher: Type.String({ description: 'Publisher slug' }),
       accepted: Type.String({ format: 'date' }),
       change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
-      proof_url: Type.String(),
+      proof_url: ServiceUrl,
     }),
   ),
 });
@@ -69,13 +71,14 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Open a request for work on a page of a verified domain',
         body: Type.Object(
           {
-            url: Type.String({ description: 'Full URL of the page, on a verified domain' }),
-            type: StringEnum(V1_REQUEST_TYPES),
+            url: { ...PageUrl, description: 'Full URL of the page, on a verified domain' },
+            type: RequestableKind,
             topic: Type.Optional(Type.String({ maxLength: 100, description: 'Used to match specialists' })),
           },
           { additionalProperties: false },
         ),
         response: { 201: V1Request },
+        links: { 201: { requests: link('getRequests', 'The publisher’s requests, this one among them') } },
       },
     },
     async (req, reply) => {

@@ -18,6 +18,7 @@ import { driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
+import { PageUrl, ProofDecision, ServiceUrl, WorkRole } from '../vocabulary.js';
 
 /** A proof is addressed by the contribution's public id (`ctb_12`, as both APIs return it) or its bare number. */
 const ProofParam = Type.Object({
@@ -31,12 +32,12 @@ const proofId = (id: string) => {
 
 const Proof = Type.Object({
   id: Type.String({ description: '`ctb_<id>`' }),
-  role: Type.String(),
+  role: WorkRole,
   summary: Type.String(),
   accepted: Type.String({ format: 'date' }),
   accepted_at: Type.String({ format: 'date-time' }),
-  contributor: Type.Object({ username: Type.String(), name: Type.String(), profile_url: Type.String() }),
-  page: Type.Object({ id: Type.Integer(), url: Type.String(), title: Type.String(), record_url: Type.String() }),
+  contributor: Type.Object({ username: Type.String(), name: Type.String(), profile_url: ServiceUrl }),
+  page: Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl }),
   publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
   change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
   evidence: Nullable(
@@ -45,7 +46,7 @@ const Proof = Type.Object({
         before: Nullable(Type.String()),
         after: Nullable(Type.String()),
         reason: Type.String(),
-        sources: Type.Array(Type.String()),
+        sources: Type.Array(PageUrl),
       },
       { description: 'The accepted evidence; null for an author named by the publisher' },
     ),
@@ -56,14 +57,22 @@ const Proof = Type.Object({
   page_changed_since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'When the page’s text changed after this work' }))),
   correction_missing: Type.Optional(Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears on the page' }))),
   decision: Type.Object({
-    decision: Type.String({ description: '`accept`, or `named_by_publisher` for an author' }),
+    decision: ProofDecision,
     decided_at: Type.String({ format: 'date-time' }),
     note: Nullable(Type.String()),
   }),
   log: LogLink,
 });
 
-export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
+/**
+ * `root`: the addresses SPEC §12 gives (`record_url`, `proof_url`), HTML for browsers and JSON otherwise; left out of
+ * the documents, which describe the same operations once, under /v1 (`surface`: JSON and JSON-LD only), so that a
+ * client generated from the /v1 document and based at `{site}/v1` reaches them (issue 15).
+ */
+export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root' | 'surface' = 'root') {
+  const root = where === 'root';
+  const config = root ? { negotiated: true, hidden: true } : {};
+  const also = (address: string) => (root ? '' : ` Also served at \`${address}\`, where a browser gets the HTML page.`);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const site = deps.config.siteUrl;
   const tags = ['records'];
@@ -72,11 +81,11 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
     '/records/:id',
     {
       preValidation: [optional],
-      config: { negotiated: true },
+      config,
       schema: {
         tags,
         summary: 'A page’s public trust record (record_url)',
-        description: 'HTML for browsers; with `Accept: application/ld+json`, schema.org JSON-LD (the HTML page embeds the same).',
+        description: `With \`Accept: application/ld+json\`, schema.org JSON-LD (the HTML page embeds the same).${also('{site}/records/{id}')}`,
         params: IdParam,
         response: { 200: TrustRecord },
       },
@@ -86,7 +95,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
       void reply.header('vary', 'Accept');
       const record = await pages.recordById(deps, req.params.id);
       if (wantsJsonLd(req.headers.accept, undefined)) return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, jsonLdText(recordJsonLd(site, record)));
-      if (wantsHtml(req)) return sendPage(deps, req, reply, recordPage(site, record));
+      if (root && wantsHtml(req)) return sendPage(deps, req, reply, recordPage(site, record));
       return presentTrustRecord(site, record.page.url, record);
     },
   );
@@ -95,13 +104,13 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
     '/proofs/:id',
     {
       preValidation: [optional],
-      config: { negotiated: true },
+      config,
       schema: {
         tags,
         summary: 'The proof of one accepted contribution: the evidence and the decision (proof_url)',
         description:
-          'HTML for browsers; with `Accept: application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"` (or plain ' +
-          '`application/ld+json`), the contribution as a W3C Web Annotation.',
+          'With `Accept: application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"` (or plain ' +
+          `\`application/ld+json\`), the contribution as a W3C Web Annotation.${also('{site}/proofs/{id}')}`,
         params: ProofParam,
         response: { 200: Proof },
       },
@@ -111,7 +120,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
       void reply.header('vary', 'Accept');
       const p = await contributors.getProof(deps, proofId(req.params.id));
       if (wantsAnnotation(req.headers.accept)) return sendAs(reply, `${ANNO_TYPE}; charset=utf-8`, jsonLdText(contributionAnnotation(site, p)));
-      if (wantsHtml(req)) return sendPage(deps, req, reply, proofPage(site, p));
+      if (root && wantsHtml(req)) return sendPage(deps, req, reply, proofPage(site, p));
       return {
         id: contributionRef(p.id),
         role: p.role,
@@ -131,7 +140,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps) {
         verdict: verdictOf(p.verdict),
         ...driftOf(p),
         decision: {
-          decision: p.submission_id !== null ? 'accept' : 'named_by_publisher',
+          decision: p.submission_id !== null ? ('accept' as const) : ('named_by_publisher' as const),
           decided_at: p.decided_at ?? p.accepted_at,
           note: p.decision_note,
         },

@@ -1,0 +1,53 @@
+// The domain's fixed lists as values (SPEC §2, §4, §13): states, kinds, levels, event and change names. Each is
+// checked against the type it lists, both ways, so a value added to one and forgotten in the other breaks the
+// build. The surfaces make their schema enums from these (src/surfaces/vocabulary.ts); nothing restates them.
+import type { DomainsTable, PublisherMembersTable, RequestsTable, SubmissionsTable, WorkKind } from '../db/schema.js';
+import type { KeyStatus } from './api-keys/api-key.service.js';
+import type { ItemStatus } from './batch.js';
+import type { ChangeKind } from './changes/change-log.js';
+import type { EventType } from './events/outbox.js';
+import type { Level } from './reputation/scores.js';
+
+/** Accepts a list only when it names every member of `T` (and, by its element type, nothing else). */
+const every =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): L =>
+    list;
+
+/** Every kind of work, `author` included: the role of a contribution on both surfaces (SPEC §2). */
+export const WORK_KINDS = every<WorkKind>()(['review', 'fact_check', 'edit', 'correction', 'source', 'author']);
+export const REQUEST_STATUSES = every<RequestsTable['status']>()(['open', 'taken', 'fulfilled', 'cancelled']);
+export const SUBMISSION_STATUSES = every<SubmissionsTable['status']>()(['pending', 'accepted', 'rejected', 'withdrawn']);
+export const MEMBER_ROLES = every<PublisherMembersTable['role']>()(['owner', 'editor']);
+export const DOMAIN_STATUSES = every<DomainsTable['status']>()(['pending', 'verified']);
+export const DOMAIN_METHODS = every<NonNullable<DomainsTable['verified_by']>>()(['dns', 'file', 'operator']);
+export const KEY_STATUSES = every<KeyStatus>()(['active', 'revoked', 'expired']);
+export const ITEM_STATUSES = every<ItemStatus>()(['created', 'updated', 'skipped', 'failed']);
+export const LEVELS = every<Level>()(['newcomer', 'contributor', 'trusted', 'expert']);
+export const EVENT_TYPES = every<EventType>()([
+  'page.registered',
+  'page.changed',
+  'contribution.submitted',
+  'contribution.accepted',
+  'contribution.withdrawn',
+  'request.taken',
+  'submission.received',
+  'panel.updated',
+]);
+export const CHANGE_KINDS = every<ChangeKind>()([
+  'page.registered',
+  'page.updated',
+  'page.changed',
+  'contribution.accepted',
+  'contributor.created',
+  'contributor.updated',
+  'publisher.created',
+  'domain.verified',
+  'domain.moved',
+  'domain.revoked',
+  'panel.issued',
+]);
+/** Decisions on submitted work (SPEC §4). */
+export const DECISIONS = ['accept', 'reject'] as const;
+/** Why a webhook is disabled: 20 failed attempts in a row, or its owner paused it. */
+export const DISABLED_REASONS = ['failures', 'owner'] as const;

@@ -1,0 +1,74 @@
+// Every fixed list of both surfaces as one schema enum per concept, made from the domain's own lists
+// (src/domain/vocabulary.ts and its neighbours): routes and presenters use these, so a field that can only hold a
+// known value says so in the OpenAPI documents (test/api/openapi.enums.test.ts checks no such field is a plain
+// string) and in the generated client's types. A surface's own words (credential, record status) live here too.
+import Type from 'typebox';
+import { MAX_URL_LENGTH } from '../domain/pages/url-keys.js';
+import { MAX_WEBHOOK_URL } from '../domain/webhooks/target.js';
+import { VERDICT_LABELS, VERDICTS } from '../domain/submissions/verdicts.js';
+import {
+  CHANGE_KINDS,
+  DECISIONS,
+  DISABLED_REASONS,
+  DOMAIN_METHODS,
+  DOMAIN_STATUSES,
+  EVENT_TYPES,
+  ITEM_STATUSES,
+  KEY_STATUSES,
+  LEVELS,
+  MEMBER_ROLES,
+  REQUEST_STATUSES,
+  SUBMISSION_STATUSES,
+  WORK_KINDS,
+} from '../domain/vocabulary.js';
+import { SUBMITTABLE_ROLES, V1_REQUEST_TYPES } from '../domain/work-kinds.js';
+import { DRIFTING_ROLES } from '../domain/pages/drift.js';
+import { StringEnum } from '../http/schemas.js';
+
+/** A page record's `status` (SPEC §4): `verified` while the page's host is under a verified domain of its publisher. */
+export const RECORD_STATUSES = ['verified', 'unverified'] as const;
+export const RecordStatus = StringEnum(RECORD_STATUSES);
+/** A contribution's `role` on both surfaces (SPEC §2): every kind of work, `author` included. */
+export const WorkRole = StringEnum(WORK_KINDS);
+/** The kinds of work a contributor submits or a publisher requests, in the canonical words (/v1 `type`). */
+export const RequestableKind = StringEnum(V1_REQUEST_TYPES);
+export const SubmittableRole = StringEnum(SUBMITTABLE_ROLES);
+export const RequestStatus = StringEnum(REQUEST_STATUSES);
+export const SubmissionStatus = StringEnum(SUBMISSION_STATUSES);
+export const Decision = StringEnum(DECISIONS);
+/** How a proof's contribution was decided: accepted work, or an author the publisher named. */
+export const ProofDecision = StringEnum(['accept', 'named_by_publisher'] as const, { description: '`accept`, or `named_by_publisher` for an author' });
+export const Level = StringEnum(LEVELS, { description: 'SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`' });
+export const VerdictName = StringEnum(VERDICTS);
+export const VerdictLabel = StringEnum(VERDICTS.map((v) => VERDICT_LABELS[v]));
+export const MemberRole = StringEnum(MEMBER_ROLES);
+export const DomainStatus = StringEnum(DOMAIN_STATUSES);
+export const DomainMethod = StringEnum(DOMAIN_METHODS, { description: 'How the domain was verified' });
+/** Who a credential acts for (`GET /whoami`). */
+export const CREDENTIALS = ['publisher_key', 'contributor_key', 'session'] as const;
+export const Credential = StringEnum(CREDENTIALS);
+export const KEY_KINDS = ['publisher', 'contributor'] as const;
+export const KeyKind = StringEnum(KEY_KINDS, { description: 'Fixed at creation' });
+export const KeyStatus = StringEnum(KEY_STATUSES);
+export const ItemStatus = StringEnum(ITEM_STATUSES);
+/** An event of either webhook format (a delivery's `event`; an endpoint's `events`). */
+export const EventType = StringEnum(EVENT_TYPES);
+export const DisabledReason = StringEnum(DISABLED_REASONS, { description: '`failures` (20 failed attempts in a row) or `owner`' });
+/** A change-feed entry's (and a transparency-log entry's) `kind`; docs/changes.md describes each. */
+export const ChangeKind = StringEnum(CHANGE_KINDS);
+
+/** A fact check's verdict on the five-step scale (docs/decisions.md). */
+export const Verdict = Type.Object({
+  value: Type.Integer({ minimum: 1, maximum: 5, description: '1 (false) to 5 (true)' }),
+  name: VerdictName,
+  label: VerdictLabel,
+});
+
+/** A page's address as given (SPEC §3: http or https, at most 2,048 characters). */
+export const PageUrl = Type.String({ format: 'uri', maxLength: MAX_URL_LENGTH });
+/** A webhook endpoint (SPEC §10: https, on a public address; checked again at every attempt). */
+export const WebhookUrl = Type.String({ format: 'uri', maxLength: MAX_WEBHOOK_URL });
+/** An address of this service (`record_url`, `profile_url`, `proof_url`, links), absolute under SITE_URL. */
+export const ServiceUrl = Type.String({ format: 'uri' });
+/** The kinds of work whose accepted entries a change to the page's text concerns (`page.changed`). */
+export const DriftingRole = StringEnum(DRIFTING_ROLES);
