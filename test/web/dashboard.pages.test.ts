@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { FormClient } from './browser-client.js';
-import { count, registerPage, submitCorrection, unique, type WebPublication, webPublication, webUser } from './dashboard.fixtures.js';
+import { count, registerPage, submitCorrection, unique, type WebPublication, webPublication, webUser, type WebUser } from './dashboard.fixtures.js';
 
 let t: TestApp;
 let files: Map<string, { status: number; body: string }>;
@@ -114,6 +114,65 @@ describe('overview and members', () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('Only an owner');
     expect(await count(t, 'publisher_members')).toBe(before);
+  });
+});
+
+describe('removing, leaving and withdrawing (issue 15)', () => {
+  /** `who` joins `pub` as `role`: the owner invites on the dashboard, they accept on /me. */
+  async function join(pub: WebPublication, who: WebUser, role: 'editor' | 'owner' = 'editor') {
+    await pub.owner.b.get(pub.base);
+    expect((await pub.owner.b.post(`${pub.base}/members`, { username: who.username, role })).location).toBe(`${pub.base}?done=invited`);
+    const me = await who.b.get('/me');
+    const accept = /action="(\/me\/invitations\/\d+\/accept)"/.exec(me.text)![1]!;
+    expect((await who.b.post(accept, {})).location).toBe('/me?done=joined');
+  }
+
+  it('an owner removes a member and withdraws an invitation; the last owner can neither leave nor demote themselves', async () => {
+    const pub = await webPublication(t);
+    const editor = await webUser(t, 'Rita Removed');
+    const invitee = await webUser(t, 'Wanda Withdrawn');
+    await join(pub, editor);
+    await pub.owner.b.post(`${pub.base}/members`, { username: invitee.username, role: 'owner' });
+    const page = await pub.owner.b.get(pub.base);
+    expect(page.text).toContain('<h3>Invited</h3>');
+    expect(page.text).toContain('Wanda Withdrawn');
+    expect(page.text).toContain(`action="${pub.base}/members/${editor.username}/remove"`);
+    // An editor sees the invitation, but no owner's button.
+    const seen = await editor.b.get(pub.base);
+    expect(seen.text).toContain('Wanda Withdrawn');
+    expect(seen.text).not.toContain(`/invitations/${invitee.username}/withdraw`);
+    expect(seen.text).not.toContain(`/members/${pub.owner.username}/remove`);
+    expect((await editor.b.post(`${pub.base}/invitations/${invitee.username}/withdraw`, {})).status).toBe(403);
+    expect((await editor.b.post(`${pub.base}/members/${pub.owner.username}/remove`, {})).status).toBe(403);
+
+    await pub.owner.b.get(pub.base);
+    expect((await pub.owner.b.post(`${pub.base}/invitations/${invitee.username}/withdraw`, {})).location).toBe(`${pub.base}?done=withdrawn`);
+    expect((await invitee.b.get('/me')).text).not.toContain('/me/invitations/');
+    await pub.owner.b.get(pub.base);
+    expect((await pub.owner.b.post(`${pub.base}/members/${editor.username}/remove`, {})).location).toBe(`${pub.base}?done=member-removed`);
+    expect((await editor.b.get(pub.base)).status).toBe(404);
+
+    // Alone now: leaving or stepping down is refused, with the reason on the page.
+    await pub.owner.b.get(pub.base);
+    const leave = await pub.owner.b.post(`${pub.base}/members/${pub.owner.username}/remove`, {});
+    expect(leave.status).toBe(409);
+    expect(leave.text).toContain('A publication always keeps an owner');
+    await pub.owner.b.get(pub.base);
+    const demote = await pub.owner.b.post(`${pub.base}/members`, { username: pub.owner.username, role: 'editor' });
+    expect(demote.status).toBe(409);
+    expect(demote.text).toContain('A publication always keeps an owner');
+    expect((await pub.owner.b.get(pub.base)).status).toBe(200);
+  });
+
+  it('a member leaves on their own', async () => {
+    const pub = await webPublication(t);
+    const editor = await webUser(t, 'Lee Leaving');
+    await join(pub, editor);
+    const page = await editor.b.get(pub.base);
+    expect(page.text).toContain(`action="${pub.base}/members/${editor.username}/remove"`);
+    const left = await editor.b.post(`${pub.base}/members/${editor.username}/remove`, {});
+    expect(left.location).toBe('/dashboard?all=1');
+    expect((await editor.b.get(pub.base)).status).toBe(404);
   });
 });
 

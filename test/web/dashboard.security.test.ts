@@ -17,6 +17,7 @@ let bPage: { id: number; url: string };
 let bRequest: number;
 let bSubmission: number;
 let bKey: number;
+let bInvitee: WebUser;
 
 const db = () => t.runtime.deps.db;
 
@@ -33,6 +34,8 @@ beforeAll(async () => {
   await b.owner.b.get(`${b.base}/keys`);
   await b.owner.b.post(`${b.base}/keys`, { name: 'b-key' });
   bKey = (await db().selectFrom('api_keys').select('id').where('name', '=', 'b-key').executeTakeFirstOrThrow()).id;
+  bInvitee = await webUser(t, 'Bea Invited');
+  expect((await b.owner.api.post(`/api/v1/account/publishers/${b.slug}/members`, { username: bInvitee.username, role: 'editor' })).status).toBe(202);
 });
 afterAll(async () => t?.close());
 
@@ -56,6 +59,20 @@ const forms: FormCase[] = [
     page: () => a.base,
     path: () => `${a.base}/members`,
     fields: () => ({ username: specialist.username, role: 'editor' }),
+    reading: () => count(t, 'publisher_invitations'),
+  },
+  {
+    name: 'remove a member',
+    page: () => a.base,
+    path: () => `${a.base}/members/${aMember.username}/remove`,
+    fields: () => ({}),
+    reading: () => count(t, 'publisher_members'),
+  },
+  {
+    name: 'withdraw an invitation',
+    page: () => a.base,
+    path: () => `${a.base}/invitations/${aInvitee.username}/withdraw`,
+    fields: () => ({}),
     reading: () => count(t, 'publisher_invitations'),
   },
   { name: 'claim a domain', page: () => `${a.base}/domains`, path: () => `${a.base}/domains`, fields: () => ({ domain: `c-${unique()}.example` }), reading: () => count(t, 'domains') },
@@ -109,10 +126,22 @@ const forms: FormCase[] = [
 let aRequest: number;
 let aSubmission: number;
 let aKey: number;
+/** A member of A (invited and accepted) and a person invited to A, for the owner's remove and withdraw forms. */
+let aMember: WebUser;
+let aInvitee: WebUser;
 
 describe('CSRF', () => {
   beforeAll(async () => {
-    // Things for A's forms to act on: a claimed domain whose DNS record is right, a request, a submission, a key.
+    // Things for A's forms to act on: a member and an invitation, a claimed domain whose DNS record is right, a
+    // request, a submission, a key.
+    aMember = await webUser(t, 'Mo Member');
+    aInvitee = await webUser(t, 'Ines Invited');
+    for (const who of [aMember, aInvitee]) {
+      const invited = await a.owner.api.post(`/api/v1/account/publishers/${a.slug}/members`, { username: who.username, role: 'editor' });
+      expect(invited.status, invited.text).toBe(202);
+    }
+    const id = (await aMember.api.get('/api/v1/account/publisher-invitations')).body.data[0].id as number;
+    expect((await aMember.api.post(`/api/v1/account/publisher-invitations/${id}/accept`)).status).toBe(200);
     await a.owner.b.get(`${a.base}/domains`);
     await a.owner.b.post(`${a.base}/domains`, { domain: `dns-${a.slug}.example` });
     const { token } = await db().selectFrom('domains').select('token').where('domain', '=', `dns-${a.slug}.example`).executeTakeFirstOrThrow();
@@ -203,6 +232,8 @@ describe('one publication cannot reach another', () => {
     await a.owner.b.get(a.base);
     const posts: [string, Record<string, string>][] = [
       [`${b.base}/members`, { username: a.owner.username, role: 'owner' }],
+      [`${b.base}/members/${b.owner.username}/remove`, {}],
+      [`${b.base}/invitations/${bInvitee.username}/withdraw`, {}],
       [`${b.base}/domains`, { domain: 'steal.example' }],
       [`${b.base}/domains/${b.domain}/verify`, {}],
       [`${b.base}/pages`, { url: `https://${b.domain}/injected` }],

@@ -83,12 +83,21 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
 
   const overview = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
     const ctx = pageContext(deps, req, reply);
-    const [domains, pageList, requestList, members] = await Promise.all([
+    const [domains, pageList, requestList, members, invitations] = await Promise.all([
       publishers.listDomains(deps, pub.user.accountId, pub.slug),
       pages.listPages(deps, pub.id, 1, 5),
       requests.listPublisherRequests(deps, pub.id, 1, 5),
       publishers.listMembers(deps, pub.user.accountId, pub.slug),
+      publishers.listInvitations(deps, pub.user.accountId, pub.slug),
     ]);
+    const owner = pub.role === 'owner';
+    // Owners remove anyone; every member can leave (the last owner is refused, with the reason).
+    const memberAction = (m: { username: string; name: string }) =>
+      m.username === pub.user.username
+        ? html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Leave<span class="sr-only"> ${pub.name}</span></button></form>`
+        : owner
+          ? html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Remove<span class="sr-only"> ${m.name}</span></button></form>`
+          : '';
     const verified = domains.filter((d) => d.status === 'verified').length;
     const steps: { done: boolean; text: SafeHtml }[] = [
       { done: verified > 0, text: html`<a href="${pub.base}/domains">Claim and verify your domain</a>, so your pages can be registered and show their record.` },
@@ -96,7 +105,14 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
       { done: requestList.total > 0, text: html`<a href="${pub.base}/requests">Ask for a review, a fact-check or a correction</a>.` },
       { done: false, text: html`<a href="${pub.base}/embed">Put the record on your articles</a> with one script tag.` },
     ];
-    const body = html`${notice(req, { created: 'Your publication is ready. Next: claim your domain.', 'member-added': 'The member’s role is changed.', invited: 'The invitation is sent: they become a member when they accept it on their page.' })}
+    const body = html`${notice(req, {
+      created: 'Your publication is ready. Next: claim your domain.',
+      'member-added': 'The member’s role is changed.',
+      invited: 'The invitation is sent: they become a member when they accept it on their page.',
+      'member-removed': 'The member is removed: their keys for the publication are revoked, and their webhooks are yours now.',
+      withdrawn: 'The invitation is withdrawn.',
+    })}
+${errors.members ? html`<p class="notice error" role="alert">${errors.members}</p>` : ''}
 <ul class="stats">
 <li><strong>${verified}</strong> verified ${verified === 1 ? 'domain' : 'domains'}</li>
 <li><strong>${pageList.total}</strong> ${pageList.total === 1 ? 'page' : 'pages'} on record</li>
@@ -129,11 +145,22 @@ ${
 }</section>
 </div>
 <section aria-labelledby="members"><h2 id="members">Members</h2>
-${stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Username</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead><tbody>
-${members.map((m) => html`<tr><td><a href="/contributors/${m.username}">${m.name}</a></td><td>${m.username}</td><td>${m.role}</td><td>${day(m.created_at)}</td></tr>`)}
+${stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Username</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead><tbody>
+${members.map((m) => html`<tr><td><a href="/contributors/${m.username}">${m.name}</a></td><td>${m.username}</td><td>${m.role}</td><td>${day(m.created_at)}</td><td>${memberAction(m)}</td></tr>`)}
 </tbody></table></div>`)}
 ${
-  pub.role === 'owner'
+  invitations.length > 0
+    ? html`<h3>Invited</h3><ul class="plain list">${invitations.map(
+        (i) => html`<li>${i.account_name} (${i.username}) as ${i.role}, invited by ${i.invited_by} on ${day(i.created_at)}${
+          owner
+            ? html` <form method="post" action="${pub.base}/invitations/${i.username}/withdraw" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Withdraw<span class="sr-only"> the invitation of ${i.account_name}</span></button></form>`
+            : ''
+        }</li>`,
+      )}</ul>`
+    : ''
+}
+${
+  owner
     ? html`<h3>Add a member</h3><form method="post" action="${pub.base}/members" class="stack" novalidate>${csrfField(ctx)}
 ${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, hint: 'They need an account first, and accept the invitation on their page' })}
 ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', error: errors.role, options: [{ value: 'editor', label: 'Editor: registers pages, opens requests, decides work' }, { value: 'owner', label: 'Owner: also manages members' }] })}
@@ -156,10 +183,32 @@ ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', err
       added = await publishers.addMember(deps, pub.user.accountId, pub.slug, checked.value);
     } catch (err) {
       // An editor asking for an owner's action gets the 403 page; a bad username goes beside its field.
-      if (err instanceof DomainError && statusOf(err) === 400) return overview(req, reply, pub, values, errorsFor(err, 'username'), statusOf(err));
+      // The last owner demoting themselves (409) is told why, beside the field too.
+      if (err instanceof DomainError && [400, 409].includes(statusOf(err))) return overview(req, reply, pub, values, errorsFor(err, 'username'), statusOf(err));
       throw err;
     }
     throw new Redirect(`${pub.base}?done=${added.status === 'invited' ? 'invited' : 'member-added'}`);
+  });
+
+  // Remove a member (owners), or leave (anyone, on their own row). Leaving ends at the dashboard's start.
+  app.post('/dashboard/:slug/members/:username/remove', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    readForm(deps, req);
+    const username = (req.params as { username: string }).username;
+    try {
+      await publishers.removeMember(deps, pub.user.accountId, pub.slug, username);
+    } catch (err) {
+      if (err instanceof DomainError && statusOf(err) === 409) return overview(req, reply, pub, {}, { members: err.message }, 409);
+      throw err;
+    }
+    throw new Redirect(username.toLowerCase() === pub.user.username ? '/dashboard?all=1' : `${pub.base}?done=member-removed`);
+  });
+
+  app.post('/dashboard/:slug/invitations/:username/withdraw', page, async (req) => {
+    const pub = await publicationOf(deps, req);
+    readForm(deps, req);
+    await publishers.cancelInvitation(deps, pub.user.accountId, pub.slug, (req.params as { username: string }).username);
+    throw new Redirect(`${pub.base}?done=withdrawn`);
   });
 
   // ---------------------------------------------------------------------------------------------------------------
