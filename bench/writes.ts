@@ -101,7 +101,7 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
         }
       });
     }
-    await recomputeReputation(db, authors.map((a) => a.id), now);
+    await db.transaction().execute((trx) => recomputeReputation(trx, authors.map((a) => a.id), now));
     // A page to decide work on.
     const [decidePage] = await registerPages(rt.deps, pub.id, [{ index: 0, ok: true, value: { url: 'https://bench.example/decide', title: 'Decide', topic: 'health' } }]);
 
