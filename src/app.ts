@@ -1,13 +1,12 @@
 // buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
 // app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
-import { securityHeaders } from './http/security-headers.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { readiness } from './ops/health.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -94,7 +93,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     }
   });
   // Security headers on every answer, JSON and errors included, before any other hook can answer (issue 15).
-  await app.register(helmet, securityHeaders(deps.config.requireHttps));
+  registerSecurityHeaders(app, deps.config.requireHttps);
   // Outside any surface (unknown paths, /docs): the /v1 envelope.
   app.setErrorHandler(errorHandler(v1Envelope));
   app.setNotFoundHandler(notFoundHandler(v1Envelope));

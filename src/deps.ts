@@ -65,6 +65,7 @@ export async function createRuntime(
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
+    read: database.read,
     clock,
     config,
     rateLimiter,

@@ -1,7 +1,7 @@
 // What every service receives. Built once by app.ts (or the test harness); no module holds its own copy.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Dialect } from '../db/client.js';
+import type { Dialect, FixedReader } from '../db/client.js';
 import type { DB } from '../db/schema.js';
 import type { ChangeFollower } from './changes/follower.js';
 import type { Clock } from './clock.js';
@@ -14,6 +14,8 @@ import type { PageFetcher } from './pages/page-fetcher.js';
 export interface Deps {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** Fixed read-only statements of the hot read path, on what is committed (db/client.ts). */
+  read: FixedReader;
   clock: Clock;
   config: Config;
   rateLimiter: RateLimiter;

@@ -1,10 +1,15 @@
-// The security headers of every answer (issue 15), through @fastify/helmet. The pages are server-rendered HTML whose
+// The security headers of every answer (issue 15), computed by helmet. The pages are server-rendered HTML whose
 // only scripts are static files of this site (the dashboard's and /me's copy buttons, embed.js): no inline script and
 // no `on*=` attribute anywhere, so `script-src 'self'` holds. Styles may be inline: the attribution block carries
 // its own <style> (it must survive a CMS that inserts it without a shadow root) and bars are drawn with a width.
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+//
+// The headers are the same for every answer, so helmet runs once, at start, and each request copies its result
+// (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6% of the
+// server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
+import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
-export function securityHeaders(requireHttps: boolean): FastifyHelmetOptions {
+export function helmetOptions(requireHttps: boolean): HelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -35,4 +40,30 @@ export function securityHeaders(requireHttps: boolean): FastifyHelmetOptions {
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: { policy: 'same-origin' },
   };
+}
+
+/** The headers helmet sets with these options, read once by running its middleware on a stand-in response. */
+export function securityHeaderSet(requireHttps: boolean): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(helmetOptions(requireHttps))({} as never, res as never, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return Object.freeze(headers);
+}
+
+/** Every answer, JSON and errors included, carries the headers; a route may still override one (the embeds' CORP). */
+export function registerSecurityHeaders(app: FastifyInstance, requireHttps: boolean): void {
+  const headers = securityHeaderSet(requireHttps);
+  app.addHook('onRequest', (_req, reply, done) => {
+    void reply.headers(headers);
+    done();
+  });
 }

@@ -11,21 +11,32 @@ export const tag = {
   lookup: (lookupKey: string) => `lookup:${lookupKey}`,
   /** An embed key: which page an embed shows depends on every page that shares it. */
   embed: (embedKey: string) => `embed:${embedKey}`,
-  /** A verified domain covers its subdomains: a record depends on every suffix of its host. */
-  domains: (host: string) => host.split('.').map((_, i, labels) => `domain:${labels.slice(i).join('.')}`),
+  /**
+   * A verified domain covers its subdomains: a record depends on every suffix of its host that could be claimed
+   * (two labels or more, as parseDomain requires; a tag every record shared, `domain:com`, cost each miss its share).
+   */
+  domains: (host: string) => {
+    const labels = host.split('.');
+    const tags: string[] = [];
+    for (let i = 0; i < labels.length - 1; i++) tags.push(`domain:${labels.slice(i).join('.')}`);
+    return tags;
+  },
   domain: (domain: string) => `domain:${domain}`,
   /** The contributor directory depends on every contributor. */
   contributors: 'contributors',
 };
 
-/** What a built record shows: the page, its publisher, its host's verification and each contributor's public face. */
+/**
+ * What a built record shows: the page, its publisher, its host's verification and each contributor's public face.
+ * Not its lookup or embed key: once a page exists, nothing but a change to that page (tagged with its id) can change
+ * which page a key names for this record; answers about keys (an unregistered URL, the embed's choice among pages
+ * sharing a key) track those tags themselves. Fewer tags per answer is less work on every miss (issue 16).
+ */
 export function recordTags(r: PageRecord): string[] {
-  return [
-    tag.page(r.page.id),
-    tag.publisher(r.page.publisher_id),
-    tag.lookup(r.page.lookup_key),
-    tag.embed(r.page.embed_key),
-    ...tag.domains(r.page.host),
-    ...new Set(r.contributions.map((c) => tag.account(c.account_id))),
-  ];
+  const tags = [tag.page(r.page.id), tag.publisher(r.page.publisher_id), ...tag.domains(r.page.host)];
+  for (const c of r.contributions) {
+    const t = tag.account(c.account_id);
+    if (!tags.includes(t)) tags.push(t);
+  }
+  return tags;
 }

@@ -252,7 +252,7 @@ export async function lookupByUrl(deps: Deps, rawUrl: string): Promise<{ url: Pa
   const url = parsePageUrl(rawUrl);
   if (!url) throw invalidUrl();
   const record = await deps.recordCache.getOrLoad(`lookup:${url.lookupKey}`, async (track) => {
-    const built = (await loadRecords(deps.db, 'lookup', url.lookupKey))[0] ?? null;
+    const built = (await loadRecords(deps.read, 'lookup', url.lookupKey))[0] ?? null;
     track(built ? recordTags(built) : [tag.lookup(url.lookupKey)]);
     return built;
   });
@@ -261,7 +261,7 @@ export async function lookupByUrl(deps: Deps, rawUrl: string): Promise<{ url: Pa
 
 export async function recordById(deps: Deps, id: number): Promise<PageRecord> {
   const record = await deps.recordCache.getOrLoad(`id:${id}`, async (track) => {
-    const built = (await loadRecords(deps.db, 'id', id))[0] ?? null;
+    const built = (await loadRecords(deps.read, 'id', id))[0] ?? null;
     track(built ? recordTags(built) : [tag.page(id)]);
     return built;
   });
@@ -285,7 +285,7 @@ export async function recordByEmbedUrl(deps: Deps, rawUrl: string): Promise<Page
   const url = parsePageUrl(rawUrl);
   if (!url) throw invalidUrl();
   return deps.recordCache.getOrLoad(`embed:${url.embedKey}`, async (track) => {
-    const records = await loadRecords(deps.db, 'embed', url.embedKey);
+    const records = await loadRecords(deps.read, 'embed', url.embedKey);
     // The winner depends on every page sharing the key, and on pages that may join it.
     track([tag.embed(url.embedKey), ...records.flatMap(recordTags)]);
     const newest = (r: PageRecord) => r.contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');

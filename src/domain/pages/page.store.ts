@@ -1,5 +1,5 @@
 // All SQL about pages and their accepted contributions. Owned reads take the publisher.
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import type { FixedQuery, FixedReader } from '../../db/client.js';
 import type { Db } from '../deps.js';
 import type { WorkKind } from '../../db/schema.js';
 import type { Level } from '../reputation/scores.js';
@@ -258,11 +258,14 @@ export interface RecordLoadRow {
   trust_score: number | null;
 }
 
-// The cold read path (issue 16): a record is one statement, written once as text, so nothing is built or compiled
-// per request. On SQLite the statement cache in db/client.ts prepares it once; on PostgreSQL the leading
-// `/* prepared:NAME */` makes the pool run it as a named prepared statement (parsed and planned once a connection).
+// The cold read path (issue 16): a record is one fixed statement, run by the database's FixedReader (db/client.ts):
+// prepared once, nothing built or compiled per request, on what is committed.
 // The verified flag is hostUnderDomain (url-keys.ts) in SQL: the host is the domain or ends with "." + domain.
-const recordSql = (name: string, where: string) => `/* prepared:${name} */ select
+// On SQLite the value is bound as `+?`: better-sqlite3's SQLite is built with STAT4, which re-prepares a statement
+// whenever a new value is bound to a parameter compared with an indexed column (the plan might depend on it). For
+// this join that re-prepare was 85% of a cache miss (142 µs of 166 measured on 100,000 pages); the unary plus is a
+// no-op on the value that hides it from the planner, and the index is still used (docs/performance.md, issue 16).
+const recordSql = (where: string) => `select
   p.id, p.publisher_id, p.url, p.lookup_key, p.embed_key, p.host, p.title, p.topic, p.created_at, p.updated_at,
   p.content_hash, p.content_seen_at, p.content_changed_at,
   pub.slug as publisher_slug, pub.name as publisher_name,
@@ -278,16 +281,20 @@ left join accounts a on a.id = c.account_id
 where ${where}
 order by p.id, c.accepted_at, c.id`;
 
-const RECORD_SQL = {
-  lookup: recordSql('record_by_lookup_key', 'p.lookup_key = ?'),
-  id: recordSql('record_by_id', 'p.id = ?'),
-  // Several pages may share an embed key (SPEC §3); the service keeps the one with the newest accepted work.
-  embed: recordSql('record_by_embed_key', 'p.id in (select id from pages where embed_key = ? order by id limit 50)'),
-};
-const PG_RECORD_SQL = Object.fromEntries(Object.entries(RECORD_SQL).map(([k, v]) => [k, v.replace('?', '$1')])) as typeof RECORD_SQL;
+const fixed = (name: string, where: string): FixedQuery => ({
+  name,
+  sqlite: recordSql(where.replace(':value', '+?')),
+  postgres: recordSql(where.replace(':value', '$1')),
+});
 
-/** The rows of the records a lookup key, a page id or an embed key names (empty when none). */
-export async function loadRecordRows(db: Db, by: keyof typeof RECORD_SQL, value: string | number): Promise<RecordLoadRow[]> {
-  const text = db.getExecutor().adapter instanceof PostgresAdapter ? PG_RECORD_SQL[by] : RECORD_SQL[by];
-  return (await db.executeQuery(CompiledQuery.raw(text, [value]))).rows as RecordLoadRow[];
+const RECORD_QUERIES = {
+  lookup: fixed('record_by_lookup_key', 'p.lookup_key = :value'),
+  id: fixed('record_by_id', 'p.id = :value'),
+  // Several pages may share an embed key (SPEC §3); the service keeps the one with the newest accepted work.
+  embed: fixed('record_by_embed_key', 'p.id in (select id from pages where embed_key = :value order by id limit 50)'),
+};
+
+/** The rows of the records a lookup key, a page id or an embed key names (empty when none), as committed. */
+export function loadRecordRows(read: FixedReader, by: keyof typeof RECORD_QUERIES, value: string | number): Promise<RecordLoadRow[]> {
+  return read<RecordLoadRow>(RECORD_QUERIES[by], [value]);
 }

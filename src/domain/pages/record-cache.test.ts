@@ -10,10 +10,22 @@ describe('the record cache', () => {
     expect(await body(1)).toBe('body 1');
     expect(await body(2)).toBe('body 2');
     expect(await body(1)).toBe('body 1');
+    expect(cache.size).toBe(2); // the bodies: a record loaded inside a body's load is not kept on its own
     cache.invalidate(['page:1']);
-    expect(cache.size).toBe(2);
+    expect(cache.size).toBe(1);
     expect(await body(1)).toBe('body 3');
     expect(await body(2)).toBe('body 2');
+    expect(loads).toBe(3);
+  });
+
+  it('keeps an inner answer loaded on its own, and reuses it inside another load', async () => {
+    const cache = new MemoryRecordCache();
+    let loads = 0;
+    const record = () => cache.getOrLoad('record', async (track) => (track(['page:1']), ++loads));
+    await record();
+    expect(await cache.getOrLoad('body', async () => `body ${await record()}`)).toBe('body 1');
+    expect(loads).toBe(1);
+    expect(cache.size).toBe(2);
   });
 
   it('passes tags of a cached inner answer up to a new outer one', async () => {

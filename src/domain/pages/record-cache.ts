@@ -5,6 +5,7 @@
 // up, so a cached JSON body built from a cached record depends on what the record depends on.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 
 export interface RecordCache {
   /**
@@ -25,7 +26,12 @@ interface Entry {
 }
 
 export class MemoryRecordCache implements RecordCache {
-  private entries = new Map<string, Entry>();
+  /**
+   * Least recently used first out (lru-cache). A Map re-ordered by delete-and-set, evicting its first key, was
+   * 28% of a cold lookup's CPU: V8's ordered maps keep deleted slots until they rehash, so reaching the first live
+   * key walked every slot deleted before it (issue 16, docs/performance.md).
+   */
+  private readonly entries: LRUCache<string, Entry>;
   /** tag → keys of the cached answers that depend on it. */
   private byTag = new Map<string, Set<string>>();
   private invalidations = 0;
@@ -39,9 +45,12 @@ export class MemoryRecordCache implements RecordCache {
    * follower vouches after each read); undefined trusts the cache without a follower (unit tests).
    */
   constructor(
-    private readonly maxEntries = 20_000,
+    maxEntries = 20_000,
     private readonly staleAfterMs?: number,
-  ) {}
+  ) {
+    // Every way an entry leaves (evicted, replaced, deleted, cleared) takes its key out of the tag index.
+    this.entries = new LRUCache<string, Entry>({ max: maxEntries, dispose: (entry, key) => this.untag(key, entry.tags) });
+  }
 
   /** The follower read the whole log as of `at` (performance.now()) and applied it. */
   vouch(at: number): void {
@@ -62,9 +71,6 @@ export class MemoryRecordCache implements RecordCache {
     const hit = trusted ? this.entries.get(key) : undefined;
     if (hit) {
       this.hits++;
-      // Re-inserting keeps the Map in least-recently-used order, so eviction drops what nobody reads.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
       if (parent) for (const t of hit.tags) parent.add(t);
       return hit.value as T;
     }
@@ -76,17 +82,15 @@ export class MemoryRecordCache implements RecordCache {
     };
     const value = await this.loading.run(tags, () => load(track));
     if (parent) for (const t of tags) parent.add(t);
-    // A change that was applied while we were reading may have made `value` stale: do not keep it.
-    if (trusted && invalidations === this.invalidations) this.keep(key, value, [...tags]);
+    // A change that was applied while we were reading may have made `value` stale: do not keep it. Nor a value
+    // loaded inside another's load: the outer answer (a finished JSON body, say) is what the next request finds, so
+    // the inner one would only take a second slot per miss and halve what the cache holds (issue 16).
+    if (trusted && !parent && invalidations === this.invalidations) this.keep(key, value, [...tags]);
     return value;
   }
 
   private keep(key: string, value: unknown, tags: string[]): void {
-    this.drop(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.drop(oldest.value);
-    }
+    // set() disposes of an entry it replaces or evicts (untagging it) before it returns.
     this.entries.set(key, { value, tags });
     for (const t of tags) {
       let keys = this.byTag.get(t);
@@ -95,14 +99,12 @@ export class MemoryRecordCache implements RecordCache {
     }
   }
 
-  private drop(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    for (const t of entry.tags) {
+  private untag(key: string, tags: string[]): void {
+    for (const t of tags) {
       const keys = this.byTag.get(t);
-      keys?.delete(key);
-      if (keys?.size === 0) this.byTag.delete(t);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.size === 0) this.byTag.delete(t);
     }
   }
 
@@ -114,14 +116,14 @@ export class MemoryRecordCache implements RecordCache {
     this.invalidations++;
     for (const t of tags) {
       const keys = this.byTag.get(t);
-      if (keys) for (const key of [...keys]) this.drop(key);
+      if (keys) for (const key of [...keys]) this.entries.delete(key);
     }
   }
 
   invalidateAll(): void {
     this.invalidations++;
-    this.entries = new Map();
     this.byTag = new Map();
+    this.entries.clear();
   }
 
   /** How many answers are cached (tests and benchmarks). */

@@ -1,5 +1,6 @@
 // A page's trust record as data: the page, its publisher, whether its host is still verified, and every
 // accepted contribution with the public face of its contributor. Surfaces' presenters shape it.
+import type { FixedReader } from '../../db/client.js';
 import type { Db } from '../deps.js';
 import { verifiedDomainsOf } from '../publishers/publisher.store.js';
 import { type PageRow, type RecordContributionRow, type RecordLoadRow, listAcceptedContributions, loadRecordRows } from './page.store.js';
@@ -38,10 +39,10 @@ export async function buildRecords(db: Db, pages: PageRow[]): Promise<PageRecord
 }
 
 /** Records by lookup key, page id or embed key in one prepared statement (the cache-miss path), page id order. */
-export async function loadRecords(db: Db, by: 'lookup' | 'id' | 'embed', value: string | number): Promise<PageRecord[]> {
+export async function loadRecords(read: FixedReader, by: 'lookup' | 'id' | 'embed', value: string | number): Promise<PageRecord[]> {
   const out: PageRecord[] = [];
   let current: PageRecord | undefined;
-  for (const r of await loadRecordRows(db, by, value)) {
+  for (const r of await loadRecordRows(read, by, value)) {
     if (!current || current.page.id !== r.id) {
       current = { page: pageOf(r), verified: Boolean(r.verified), contributions: [] };
       out.push(current);
