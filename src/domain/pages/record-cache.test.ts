@@ -71,4 +71,44 @@ describe('the record cache', () => {
     cache.invalidate(['t:a']);
     expect(cache.size).toBe(1);
   });
+
+  it('loads a key once for concurrent requests, and never hands a load begun before a change to a later request', async () => {
+    const cache = new MemoryRecordCache();
+    let loads = 0;
+    let release!: () => void;
+    let gate = new Promise<void>((r) => (release = r));
+    const get = () => cache.getOrLoad('k', async (track) => (track(['page:1']), await gate, ++loads));
+    const burst = [get(), get(), get()];
+    release();
+    expect(await Promise.all(burst)).toEqual([1, 1, 1]);
+    expect(loads).toBe(1);
+
+    cache.invalidate(['page:1']);
+    gate = new Promise<void>((r) => (release = r));
+    const before = get();
+    cache.invalidate(['page:1']); // a change lands while the first load reads
+    const after = get();
+    release();
+    expect(await before).toBe(2);
+    expect(await after).toBe(3);
+  });
+
+  it('shares a failed load with the requests that joined it, and the next request loads again', async () => {
+    const cache = new MemoryRecordCache();
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const get = () =>
+      cache.getOrLoad('k', async () => {
+        calls++;
+        await gate;
+        if (calls === 1) throw new Error('database away');
+        return 'ok';
+      });
+    const burst = [get(), get()];
+    release();
+    for (const r of await Promise.allSettled(burst)) expect(r.status).toBe('rejected');
+    expect(await get()).toBe('ok');
+    expect(calls).toBe(2);
+  });
 });

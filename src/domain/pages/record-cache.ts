@@ -34,6 +34,8 @@ export class MemoryRecordCache implements RecordCache {
   private readonly entries: LRUCache<string, Entry>;
   /** tag → keys of the cached answers that depend on it. */
   private byTag = new Map<string, Set<string>>();
+  /** Loads under way, by key (single flight). */
+  private readonly flights = new Map<string, Promise<{ value: unknown; tags: Set<string> }>>();
   private invalidations = 0;
   private vouchedAt = Number.NEGATIVE_INFINITY;
   private readonly loading = new AsyncLocalStorage<Set<string>>();
@@ -74,13 +76,30 @@ export class MemoryRecordCache implements RecordCache {
       if (parent) for (const t of hit.tags) parent.add(t);
       return hit.value as T;
     }
+    // Single flight: a request for a key that is already loading waits for that load rather than starting another
+    // (a burst on one cold record is one query, not fifty). Only while trusted and while no change has been applied
+    // since the load began: invalidate() forgets every flight, so a request after a change never gets an older read.
+    const flying = trusted ? this.flights.get(key) : undefined;
+    if (flying) {
+      this.hits++;
+      const landed = await flying;
+      if (parent) for (const t of landed.tags) parent.add(t);
+      return landed.value as T;
+    }
     this.misses++;
     const invalidations = this.invalidations;
     const tags = new Set<string>();
     const track = (more: Iterable<string>) => {
       for (const t of more) tags.add(t);
     };
-    const value = await this.loading.run(tags, () => load(track));
+    const flight = this.loading.run(tags, () => load(track)).then((value) => ({ value, tags }));
+    if (trusted) this.flights.set(key, flight);
+    let value: T;
+    try {
+      value = (await flight).value;
+    } finally {
+      if (this.flights.get(key) === flight) this.flights.delete(key);
+    }
     if (parent) for (const t of tags) parent.add(t);
     // A change that was applied while we were reading may have made `value` stale: do not keep it. Nor a value
     // loaded inside another's load: the outer answer (a finished JSON body, say) is what the next request finds, so
@@ -114,6 +133,7 @@ export class MemoryRecordCache implements RecordCache {
 
   invalidate(tags: Iterable<string>): void {
     this.invalidations++;
+    this.flights.clear();
     for (const t of tags) {
       const keys = this.byTag.get(t);
       if (keys) for (const key of [...keys]) this.entries.delete(key);
@@ -122,6 +142,7 @@ export class MemoryRecordCache implements RecordCache {
 
   invalidateAll(): void {
     this.invalidations++;
+    this.flights.clear();
     this.byTag = new Map();
     this.entries.clear();
   }
