@@ -147,7 +147,7 @@ class Target {
   }
 }
 
-async function load(port: number, next: () => string, seconds: number, connections: number): Promise<Result> {
+async function load(port: number, next: () => string, seconds: number, connections: number, headers: Record<string, string> = {}): Promise<Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -155,6 +155,7 @@ async function load(port: number, next: () => string, seconds: number, connectio
     requests: [
       {
         method: 'GET',
+        headers,
         setupRequest: (req) => {
           req.path = next();
           return req;
@@ -209,10 +210,10 @@ async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, ta
   await check(target.port, scenario, next);
   const writer = scenario.writesPerSecond ? startWriter(target.port, fixture, scenario.writesPerSecond) : null;
   process.stdout.write(`${scenario.name}: warming up ${s.warmup} s, measuring ${s.duration} s with ${s.connections} connections ... `);
-  if (s.warmup > 0) await load(target.port, next, s.warmup, s.connections);
+  if (s.warmup > 0) await load(target.port, next, s.warmup, s.connections, scenario.headers);
   await target.stats(); // resets the counters: the warm-up is not measured
   const written = writer ? { ...writer.counts } : null;
-  const r = await load(target.port, next, s.duration, s.connections);
+  const r = await load(target.port, next, s.duration, s.connections, scenario.headers);
   const stats = await target.stats();
   writer?.stop();
   const result: ScenarioResult = {

@@ -13,6 +13,8 @@ export interface Scenario {
   paths(fixture: Fixture): () => string;
   /** A CMS registers this many new pages per second on the same server while the scenario runs (issue 11). */
   writesPerSecond?: number;
+  /** Request headers (the embed sends a browser's Accept-Encoding). */
+  headers?: Record<string, string>;
 }
 
 /** How many URLs the warm scenarios cycle through: well inside the record cache (20,000 entries). */
@@ -98,6 +100,8 @@ export const SCENARIOS: Scenario[] = [
     description: `GET /api/v1/embed/by-url over ${WARM_SET.toLocaleString('en')} URLs (server-side embed cache warm)`,
     target: 'app',
     paths: (f) => warmPaths(f, '/api/v1/embed/by-url?url=', 8),
+    // What every browser sends: readers load embeds through embed.js, so the compressed answer is the one served.
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
   },
   {
     name: 'record-cold',

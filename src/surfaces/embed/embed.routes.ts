@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import type { Deps } from '../../domain/deps.js';
+import { compressedBody, etagForCoding, negotiateCoding } from '../../http/precompressed.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
 import { LANGS, pickLang } from './i18n.js';
 import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
@@ -42,15 +43,24 @@ const embedAnswer = <T extends TSchema>(json: T) =>
     Type.String({ description: '`format=jsonld`: a script element of type application/ld+json to paste into the page', 'x-credence-media': 'text/html' }),
   ]);
 
-/** Send a cached embed answer, or 304 when the caller already has it. */
+/**
+ * Send a cached embed answer, compressed when the caller accepts br or gzip (made once per cached answer,
+ * http/precompressed.ts), or 304 when the caller already has it in any coding.
+ */
 export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Record<string, string> = CORS) {
-  void reply.headers(headers).header('ETag', out.etag);
+  const coding = negotiateCoding(req.headers['accept-encoding'], out.body.length);
+  const etag = etagForCoding(out.etag, coding);
+  void reply.headers(headers).header('Vary', 'Accept-Encoding').header('ETag', etag);
   const inm = req.headers['if-none-match'];
-  if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === out.etag))) {
+  if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
     return reply.status(304).send();
   }
-  return reply.type(out.contentType).send(out.body);
+  if (!coding) return reply.type(out.contentType).send(out.body);
+  return reply.type(out.contentType).header('Content-Encoding', coding).send(compressedBody(out, out.body, coding));
 }
+
+/** A tag the caller holds names this answer in one of its codings. */
+const sameRepresentation = (tag: string, etag: string) => tag === etag || tag === etagForCoding(etag, 'br') || tag === etagForCoding(etag, 'gzip');
 
 /** The /api/v1 embed routes. Registered inside the integration surface. */
 export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {

@@ -1,0 +1,96 @@
+// Embeds and embed.js compressed once per cached answer and negotiated with Accept-Encoding (issue 16): the coding
+// the caller accepts, `Vary: Accept-Encoding`, a strong ETag per coding, 304 for a tag of any coding, the same bytes
+// once decoded, and small answers sent as they are.
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publisher, signup, type TestPublisher } from '../factories.js';
+import { startTestApp, type TestApp } from '../harness.js';
+
+let t: TestApp;
+let pub: TestPublisher;
+
+/** A raw GET (fetch would decode the body and pick its own Accept-Encoding). */
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${t.baseUrl}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+const decode = (coding: string | undefined, body: Buffer) =>
+  (coding === 'br' ? zlib.brotliDecompressSync(body) : coding === 'gzip' ? zlib.gunzipSync(body) : body).toString('utf8');
+
+let embedPath: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  pub = await publisher(t);
+  const author = await signup(t, { name: 'Ida Tarbell' });
+  await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/standard-oil`, title: 'The History of the Standard Oil Company', authors: [author.username] });
+  embedPath = `/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/standard-oil`)}`;
+});
+afterAll(async () => t?.close());
+
+describe('compressed embeds', () => {
+  it('sends the same answer in the coding the caller prefers, with an ETag per coding', async () => {
+    const plain = await get(embedPath);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const text = plain.body.toString('utf8');
+    expect(JSON.parse(text).html).toContain('Ida Tarbell');
+    expect(text.length).toBeGreaterThan(1024);
+
+    const seen = new Set([plain.headers.etag]);
+    for (const [accept, coding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0.5, gzip', 'gzip'],
+      ['identity', undefined],
+      ['br;q=0, gzip;q=0', undefined],
+    ] as const) {
+      const res = await get(embedPath, { 'accept-encoding': accept });
+      expect(res.headers['content-encoding'], accept).toBe(coding);
+      expect(decode(coding, res.body)).toBe(text);
+      if (coding) expect(res.body.length).toBeLessThan(text.length * 0.6);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      seen.add(res.headers.etag);
+    }
+    expect(seen.size).toBe(3); // identity, br, gzip
+  });
+
+  it('answers 304 to a tag of any coding of the current answer, and 200 once the answer changed', async () => {
+    const br = await get(embedPath, { 'accept-encoding': 'br' });
+    const gzip = await get(embedPath, { 'accept-encoding': 'gzip' });
+    for (const tag of [br.headers.etag!, gzip.headers.etag!]) {
+      const res = await get(embedPath, { 'accept-encoding': 'br', 'if-none-match': tag });
+      expect(res.status).toBe(304);
+      expect(res.body.length).toBe(0);
+    }
+    const another = await signup(t, { name: 'Lincoln Steffens' });
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/standard-oil`, title: 'The History of the Standard Oil Company', authors: [another.username] });
+    const after = await get(embedPath, { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
+    expect(after.status).toBe(200);
+    expect(decode('br', after.body)).toContain('Lincoln Steffens');
+  });
+
+  it('sends a small answer as it is', async () => {
+    const res = await get(`/api/v1/embed/by-url?url=${encodeURIComponent('https://unknown.example/x')}`, { 'accept-encoding': 'br, gzip' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(res.body.toString('utf8'))).toEqual({ success: true, html: '', title: '' });
+  });
+
+  it('compresses embed.js too', async () => {
+    const plain = await get('/embed.js');
+    const br = await get('/embed.js', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(decode('br', br.body)).toBe(plain.body.toString('utf8'));
+  });
+});
