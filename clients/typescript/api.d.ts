@@ -886,6 +886,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One submission of one’s own, with its evidence and, once decided, the decision */
+        get: operations["getSubmissionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/submissions/{id}/withdraw": {
         parameters: {
             query?: never;
@@ -5518,6 +5535,105 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubmissionsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            claim_reviewed: string | null;
+                            contributor: {
+                                name: string;
+                                username: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            decision: {
+                                /** Format: date-time */
+                                decided_at: string;
+                                /** @enum {string} */
+                                decision: "accept" | "reject";
+                                note: string | null;
+                            } | null;
+                            evidence: {
+                                after: string | null;
+                                before: string | null;
+                                reason: string;
+                                sources: string[];
+                            };
+                            id: number;
+                            page: {
+                                id: number;
+                                /** Format: uri */
+                                record_url: string;
+                                title: string;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            quote: {
+                                exact: string;
+                                prefix: string | null;
+                                suffix: string | null;
+                            } | null;
+                            request_id: number | null;
+                            /** @enum {string} */
+                            role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                            /** @enum {string} */
+                            status: "pending" | "accepted" | "rejected" | "withdrawn";
+                            summary: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            verdict: {
+                                /** @enum {string} */
+                                label: "False" | "Mostly false" | "Mixed" | "Mostly true" | "True";
+                                /** @enum {string} */
+                                name: "false" | "mostly_false" | "mixed" | "mostly_true" | "true";
+                                /** @description 1 (false) to 5 (true) */
+                                value: number;
+                            } | null;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */

@@ -116,6 +116,9 @@ describe('the typed client, one story', () => {
     const submissionId = submitted.data.id!;
     const own = ok(await ada.GET('/submissions', { params: { query: { status: 'pending' } } }));
     expect(own.data.map((s) => s.id)).toEqual([submissionId]);
+    const pending = ok(await ada.GET('/submissions/{id}', { params: { path: { id: submissionId } } }));
+    expectTypeOf(pending.data.status).toEqualTypeOf<'pending' | 'accepted' | 'rejected' | 'withdrawn'>();
+    expect(pending.data).toMatchObject({ status: 'pending', request_id: requestId, decision: null });
 
     // The publisher reads the work with its evidence and accepts it.
     const inbox = ok(await cms.GET('/publisher-auth/requests'));
@@ -126,6 +129,8 @@ describe('the typed client, one story', () => {
     if ('results' in decided.data) throw new Error('one object gets one result');
     expect(decided.data).toMatchObject({ status: 'created', submission_id: submissionId });
     const contributionId = decided.data.contribution_id!;
+    const accepted = ok(await ada.GET('/submissions/{id}', { params: { path: { id: submissionId } } }));
+    expect(accepted.data).toMatchObject({ status: 'accepted', decision: { decision: 'accept', note: 'Thanks' } });
 
     // The record now shows the accepted fact check, by URL (lookup) and at record_url through the /v1 client.
     const after = ok(await createApiClient({ siteUrl: t.baseUrl }).GET('/pages/lookup', { params: { query: { url } } }));

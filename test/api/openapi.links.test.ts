@@ -58,6 +58,7 @@ describe('the create-then-read flows', () => {
     expect(api['/pages'].post.responses['201'].links.lookup.operationId).toBe('getPagesLookup');
     expect(api['/requests'].post.responses['201'].links.request.operationId).toBe('getReviewRequestsById');
     expect(api['/submissions'].post.responses['201'].links.withdraw.operationId).toBe('postSubmissionsByIdWithdraw');
+    expect(api['/submissions'].post.responses['201'].links.submission.operationId).toBe('getSubmissionsById');
     expect(api['/account/webhooks'].post.responses['201'].links.webhook.operationId).toBe('getAccountWebhooksById');
     expect(api['/account/api-keys'].post.responses['201'].links.keys.operationId).toBe('getAccountApiKeys');
     const v1 = docs['/v1/openapi.json']!.paths as Node;

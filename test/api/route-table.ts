@@ -369,6 +369,13 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/api/v1/submissions', auth: 'contributor', ok: [200], query: () => ({ status: 'pending', page: '1', per_page: '20' }) },
   {
+    method: 'GET',
+    path: '/api/v1/submissions/{id}',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await pendingSubmission(w)) }),
+  },
+  {
     method: 'POST',
     path: '/api/v1/submissions/{id}/withdraw',
     auth: 'contributor',
@@ -666,7 +673,7 @@ export function routesOf(printed: string): string[] {
     stack[depth] = full;
     stack.length = depth + 1;
     for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
-      if (method && method !== 'HEAD') out.push(`${method} ${full.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
+      if (method && method !== 'HEAD') out.push(`${method} ${full.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}')}`);
     }
   }
   return out;

@@ -158,6 +158,20 @@ describe('who may do what', () => {
     expect((await bob.client.post(`/api/v1/submissions/${id}/withdraw`)).status).toBe(404);
   });
 
+  it('only the submitter reads a submission by id: anyone else, the page’s publisher key included, is refused', async () => {
+    const id = await pendingSubmission(pubA, alice);
+    const mine = await alice.client.get(`/api/v1/submissions/${id}`);
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.data).toMatchObject({ id, status: 'pending', role: 'review', decision: null });
+    const other = await bob.client.get(`/api/v1/submissions/${id}`);
+    expect(other.status).toBe(404);
+    expect(other.text).not.toContain('"reason"');
+    // A publisher key acts for its publication only: it reads the work in its inbox, not here.
+    expect((await pubA.api.get(`/api/v1/submissions/${id}`)).status).toBe(403);
+    expect((await anon.get(`/api/v1/submissions/${id}`)).status).toBe(401);
+    expect((await alice.client.get('/api/v1/submissions/999999')).status).toBe(404);
+  });
+
   it('a session of a non-member has no inbox', async () => {
     const res = await bob.client.get('/api/v1/publisher-auth/requests');
     expect(res.status).toBe(403);

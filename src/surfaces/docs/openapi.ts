@@ -188,7 +188,8 @@ export class OpenApiCollector {
   }
 }
 
-export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** `:id` (and `:id(^\\d+$)`, a parameter the router only matches when it fits) → `{id}`. */
+export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}');
 
 /** `GET /api/v1/account/api-keys/:id` → `getAccountApiKeysById`: stable, unique per document, readable in clients. */
 export function operationIdOf(method: string, url: string, prefix: string): string {
@@ -196,7 +197,7 @@ export function operationIdOf(method: string, url: string, prefix: string): stri
   const words = path
     .split('/')
     .filter(Boolean)
-    .flatMap((seg) => (seg.startsWith(':') ? ['by', seg.slice(1)] : seg.split(/[^A-Za-z0-9]+/)))
+    .flatMap((seg) => (seg.startsWith(':') ? ['by', seg.slice(1).replace(/\(.*$/, '')] : seg.split(/[^A-Za-z0-9]+/)))
     .filter(Boolean);
   const camel = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
   return `${method.toLowerCase()}${camel || 'Root'}`;

@@ -85,7 +85,7 @@ export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Ok(BatchResult), 201: Ok(ItemResultData) },
         links: {
           201: {
-            submissions: link('getSubmissions', 'The caller’s submissions, this one first while it is pending', { status: 'pending' }),
+            submission: link('getSubmissionsById', 'The submission, with its status and, once decided, the decision', { id: '$response.body#/data/id' }),
             withdraw: link('postSubmissionsByIdWithdraw', 'Withdraw it while it is pending', { id: '$response.body#/data/id' }),
           },
         },
@@ -109,6 +109,21 @@ export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
       const { rows, total } = await submissions.listOwnSubmissions(deps, accountOf(req), req.query.status, page, perPage);
       return { success: true as const, data: rows.map((s) => presentApiSubmission(site, s)), meta: { total, page, per_page: perPage } };
     },
+  );
+
+  // Digits only, so `GET /submissions/decide` is a 405 (POST only), not a read of a submission called `decide`.
+  app.get(
+    '/submissions/:id(^\\d+$)',
+    {
+      preValidation: [contributorCaller],
+      schema: {
+        tags,
+        summary: 'One submission of one’s own, with its evidence and, once decided, the decision',
+        params: IdParam,
+        response: { 200: Ok(ApiSubmission) },
+      },
+    },
+    async (req) => ({ success: true as const, data: presentApiSubmission(site, await submissions.getOwnSubmission(deps, accountOf(req), req.params.id)) }),
   );
 
   app.post(
