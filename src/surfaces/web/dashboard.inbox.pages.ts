@@ -12,10 +12,11 @@ import { renderDiff } from './diff.js';
 import { html } from './html.js';
 import { notice, pageContext, readForm, Redirect, str } from './kit.js';
 import { csrfField, type PageContext } from './layout.js';
+import { SUBMISSION_STATUSES } from '../../domain/vocabulary.js';
 
 const validDecision = itemValidator<{ submission_id: number; decision: 'accept' | 'reject'; note?: string }>(DecisionItem);
 
-const STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
+const STATUSES = SUBMISSION_STATUSES;
 type Status = (typeof STATUSES)[number];
 const PER_PAGE = 20;
 const page = { config: { html: true } };

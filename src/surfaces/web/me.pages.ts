@@ -28,6 +28,7 @@ import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard
 import { endWebSession, type WebUser } from './session.js';
 import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
 import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
+import { SUBMISSION_STATUSES } from '../../domain/vocabulary.js';
 
 const ME_SCRIPT = fs.readFileSync(new URL('../../../public/me.js', import.meta.url), 'utf8');
 
@@ -36,7 +37,7 @@ const validProfile = itemValidator<{ name?: string; summary?: string; topics?: s
 const validPassword = itemValidator<{ current_password: string; new_password: string }>(PasswordBody);
 const validKey = itemValidator<{ name: string; expires_in_days?: number; publisher?: string | null }>(ApiKeyBody);
 
-const STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
+const STATUSES = SUBMISSION_STATUSES;
 type Status = (typeof STATUSES)[number];
 const STATUS_TONE: Record<string, string> = { pending: 'warn', accepted: 'ok', rejected: 'bad', withdrawn: '' };
 const statusBadge = (s: string) => html`<span class="badge ${STATUS_TONE[s] ?? ''}">${s}</span>`;
