@@ -99,20 +99,24 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   app.setNotFoundHandler(notFoundHandler(v1Envelope));
 
   const worker = opts.worker === undefined ? undefined : String(opts.worker);
-  app.addHook('onRequest', async (req, reply) => {
+  // Hooks on every request are callback-style: an async hook costs a promise and a microtask turn per request.
+  app.addHook('onRequest', (req, reply, done) => {
     void reply.header('X-Request-Id', req.id);
     // Which worker answered (operators reading a trace, the workers test): a small number, nothing private.
     if (worker) void reply.header('X-Credence-Worker', worker);
     // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
     if (deps.config.requireHttps && req.protocol !== 'https' && !PROBES.has(req.url)) {
-      throw new AppError(403, 'https_required', 'Use HTTPS');
+      done(new AppError(403, 'https_required', 'Use HTTPS'));
+      return;
     }
+    done();
   });
   const metrics = createMetrics(deps);
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     // The route's pattern, never the raw path, so the label set stays bounded whatever callers send.
     metrics.request(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
     req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
   });
 
   app.get('/healthz', { config: { hidden: true } }, async () => ({ ok: true }));

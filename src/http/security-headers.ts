@@ -60,10 +60,12 @@ export function securityHeaderSet(requireHttps: boolean): Record<string, string>
 }
 
 /** Every answer, JSON and errors included, carries the headers; a route may still override one (the embeds' CORP). */
+// Set on the raw response in one call (Fastify's reply.header would lower-case and check each of the ten, every
+// request); what a route sets through its reply still wins, since Node gives writeHead's headers precedence.
 export function registerSecurityHeaders(app: FastifyInstance, requireHttps: boolean): void {
-  const headers = securityHeaderSet(requireHttps);
+  const headers = new Map(Object.entries(securityHeaderSet(requireHttps)));
   app.addHook('onRequest', (_req, reply, done) => {
-    void reply.headers(headers);
+    reply.raw.setHeaders(headers);
     done();
   });
 }
