@@ -147,6 +147,10 @@ describe('owners manage every publication-level resource', () => {
     expect(ids).toContain(key.body.data.id);
     expect(ids).toContain(p.keyId);
     expect(ids).not.toContain(contributorKey.body.data.id);
+    const made = Object.fromEntries(list.body.data.map((k: { id: number; made_by: string }) => [k.id, k.made_by]));
+    expect(made[key.body.data.id]).toBe(ed.username);
+    expect(made[p.keyId]).toBe(p.owner.username);
+    expect(list.text).not.toContain(key.body.data.key);
     expect((await ed.client.get(`${base(p)}/publisher-keys`)).status).toBe(403);
     expect((await ed.client.delete(`${base(p)}/publisher-keys/${p.keyId}`)).status).toBe(403);
     expect((await p.owner.client.delete(`${base(p)}/publisher-keys/${contributorKey.body.data.id}`)).status).toBe(404);

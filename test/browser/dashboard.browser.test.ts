@@ -81,6 +81,8 @@ beforeAll(async () => {
   await ctx.close();
   const members = await pub.owner.api.get(`/api/v1/account/publishers/${pub.slug}/members`);
   expect(members.body.data.map((m: { username: string }) => m.username)).toContain(author.username);
+  // A key of the author's for the publication: the owner's keys page lists it under other members' keys.
+  expect((await author.api.post('/api/v1/account/api-keys', { name: 'Author CMS', publisher: pub.slug })).status).toBe(201);
 });
 afterAll(async () => {
   await browser?.close();

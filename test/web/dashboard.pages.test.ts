@@ -164,6 +164,30 @@ describe('removing, leaving and withdrawing (issue 15)', () => {
     expect((await pub.owner.b.get(pub.base)).status).toBe(200);
   });
 
+  it("an owner sees and revokes the keys other members made for the publication; an editor cannot", async () => {
+    const pub = await webPublication(t);
+    const editor = await webUser(t, 'Kim Keys');
+    await join(pub, editor);
+    const made = await editor.api.post('/api/v1/account/api-keys', { name: 'Editor CMS', publisher: pub.slug });
+    expect(made.status, made.text).toBe(201);
+    const ownerKey = await pub.owner.api.post('/api/v1/account/api-keys', { name: 'Owner CMS', publisher: pub.slug });
+    const page = await pub.owner.b.get(`${pub.base}/keys`);
+    expect(page.text).toContain('Other members’ keys');
+    expect(page.text).toContain('Editor CMS');
+    expect(page.text).toContain(editor.username);
+    expect(page.text).not.toContain(made.body.data.key);
+    // The editor sees only their own keys, and cannot revoke the owner's.
+    const theirs = await editor.b.get(`${pub.base}/keys`);
+    expect(theirs.text).not.toContain('Other members’ keys');
+    expect(theirs.text).not.toContain('Owner CMS');
+    expect((await editor.b.post(`${pub.base}/keys/${ownerKey.body.data.id}/revoke`, {})).status).toBe(403);
+    await pub.owner.b.get(`${pub.base}/keys`);
+    const revoked = await pub.owner.b.post(`${pub.base}/keys/${made.body.data.id}/revoke`, {});
+    expect(revoked.location).toBe(`${pub.base}/keys?done=revoked`);
+    expect((await new Client(t.baseUrl).as(made.body.data.key).get('/api/v1/pages')).status).toBe(401);
+    expect((await new Client(t.baseUrl).as(ownerKey.body.data.key).get('/api/v1/pages')).status).toBe(200);
+  });
+
   it('a member leaves on their own', async () => {
     const pub = await webPublication(t);
     const editor = await webUser(t, 'Lee Leaving');

@@ -51,9 +51,14 @@ export async function countApiKeys(db: Db, accountId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** A publication's keys, whoever made them: for its owners. */
+/** A publication's keys, whoever made them (`made_by`: the maker's username): for its owners. */
 export const listPublisherKeys = (db: Db, publisherId: number) =>
-  keyWithPublisher(db).where('k.publisher_id', '=', publisherId).orderBy('k.id', 'desc').execute();
+  keyWithPublisher(db)
+    .innerJoin('accounts as maker', 'maker.id', 'k.account_id')
+    .select('maker.username as made_by')
+    .where('k.publisher_id', '=', publisherId)
+    .orderBy('k.id', 'desc')
+    .execute();
 
 export const findPublisherKey = (db: Db, publisherId: number, id: number) =>
   keyWithPublisher(db).where('k.publisher_id', '=', publisherId).where('k.id', '=', id).executeTakeFirst();

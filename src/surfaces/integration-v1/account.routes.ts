@@ -267,13 +267,13 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
         tags,
         summary: 'Every key that acts for the publication, whoever made it (owners only)',
         params: SlugParam,
-        response: { 200: Ok(Type.Array(ApiKeyData)) },
+        response: { 200: Ok(Type.Array(Type.Intersect([ApiKeyData, Type.Object({ made_by: Type.String({ description: 'Username of the member who made the key' }) })]))) },
       },
     },
     async (req) => {
       const keys = await apiKeys.listPublicationKeys(deps, sessionOf(req).accountId, req.params.slug);
       const now = deps.clock.now();
-      return { success: true as const, data: keys.map((k) => presentApiKey(k, now)) };
+      return { success: true as const, data: keys.map((k) => ({ ...presentApiKey(k, now), made_by: k.made_by })) };
     },
   );
 

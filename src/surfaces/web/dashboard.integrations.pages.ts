@@ -64,11 +64,13 @@ export function integrationPages(app: FastifyInstance, deps: Deps) {
     const ctx = pageContext(deps, req, reply);
     const now = deps.clock.now();
     const keys = (await apiKeys.listApiKeys(deps, pub.user.accountId)).filter((k) => k.publisher_id === pub.id);
+    // Owners also see, and can revoke, the keys other members made for the publication (issue 15).
+    const others = pub.role === 'owner' ? (await apiKeys.listPublicationKeys(deps, pub.user.accountId, pub.slug)).filter((k) => k.account_id !== pub.user.accountId) : [];
     const v = opts.values ?? {};
     const body = html`${notice(req, { revoked: 'The key is revoked: it stops working at once.' })}
 ${opts.secret ? secretCard('Your new API key', opts.secret, 'We keep only a hash of it. Send it as X-API-Key or Authorization: Bearer.') : ''}
 <h2>API keys</h2>
-<p class="lede">A publisher key lets your CMS act for ${pub.name}: register pages, open requests, read the inbox and decide. Nothing else. Keys are yours: other members make their own. Keys for your own contributions are on <a href="/me">your page</a>.</p>
+<p class="lede">A publisher key lets your CMS act for ${pub.name}: register pages, open requests, read the inbox and decide. Nothing else. Keys are yours: other members make their own${pub.role === 'owner' ? ', and as an owner you can revoke theirs' : ''}. Keys for your own contributions are on <a href="/me">your page</a>.</p>
 <section class="card" aria-labelledby="create-key"><h3 id="create-key" class="card-title">Create a key</h3>
 <form method="post" action="${pub.base}/keys" class="stack" novalidate>${csrfField(ctx)}
 ${field({ name: 'name', label: 'Name', value: v.name, error: opts.errors?.name, required: true, hint: 'Where it is used, e.g. CMS production' })}
@@ -99,6 +101,22 @@ ${keys.map((k) => {
   }</td></tr>`;
 })}
 </tbody></table></div>`)
+}
+${
+  others.length === 0
+    ? ''
+    : html`<h3>Other members’ keys for ${pub.name}</h3>
+<p class="muted">As an owner you can revoke any key that acts for the publication.</p>
+${stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Made by</th><th scope="col">Key</th><th scope="col">Status</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
+${others.map((k) => {
+  const s = apiKeys.keyStatus(k, now);
+  return html`<tr><td>${k.name}</td><td>${k.made_by}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${statusBadge(s)}</td><td>${when(k.last_used_at, 'never')}</td><td>${
+    s === 'active'
+      ? html`<form method="post" action="${pub.base}/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger small">Revoke<span class="sr-only"> ${k.name} of ${k.made_by}</span></button></form>`
+      : ''
+  }</td></tr>`;
+})}
+</tbody></table></div>`)}`
 }`;
     return sendDashboard(deps, req, reply, pub, 'keys', { title: 'API keys', body }, status);
   };
@@ -121,8 +139,9 @@ ${keys.map((k) => {
     readForm(deps, req);
     const id = idParam(req, 'id', 'API key');
     const mine = (await apiKeys.listApiKeys(deps, pub.user.accountId)).some((k) => k.id === id && k.publisher_id === pub.id);
-    if (!mine) throw notFound('API key');
-    await apiKeys.revokeApiKey(deps, pub.user.accountId, id);
+    // Another member's key of the publication: owners only (the service answers 403 to an editor, 404 to any other key).
+    if (mine) await apiKeys.revokeApiKey(deps, pub.user.accountId, id);
+    else await apiKeys.revokePublicationKey(deps, pub.user.accountId, pub.slug, id);
     throw new Redirect(`${pub.base}/keys?done=revoked`);
   });
 
