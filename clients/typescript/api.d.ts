@@ -2335,7 +2335,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
+                        data: ({
                             /** Format: date-time */
                             created_at: string;
                             expires_at: string | null;
@@ -2358,7 +2358,10 @@ export interface operations {
                             revoked_at: string | null;
                             /** @enum {string} */
                             status: "active" | "revoked" | "expired";
-                        }[];
+                        } & {
+                            /** @description Username of the member who made the key */
+                            made_by: string;
+                        })[];
                         /** @constant */
                         success: true;
                     };
