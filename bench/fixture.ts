@@ -3,6 +3,8 @@
 // product behaviour, so they skip the per-page service path; they still use the real URL keys (url-keys.ts) and
 // the real reputation recompute, so every page looks exactly as if it had been registered. Outbox events are
 // not written: nothing on the read path reads them.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/deps.js';
 import { createAccount, updateOwnProfile } from '../src/domain/accounts/account.service.js';
@@ -161,4 +163,27 @@ function creditsFor(rng: ReturnType<typeof createPrng>, pageId: number, topic: D
     rows.push(credit(who.username, extra.role, extra.summary, extra.role === 'correction' ? { from: '12 percent', to: '21 percent' } : undefined));
   }
   return rows;
+}
+
+/** A schema of its own on the server at `url`, or null (said aloud) when the server cannot be reached. */
+export async function postgresSchema(url: string): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch {
+    console.log(`PostgreSQL at ${url} cannot be reached: the PostgreSQL columns are SKIPPED (--postgres URL to set one)`);
+    return null;
+  }
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
 }

@@ -1,0 +1,118 @@
+// `npm run bench:miss`: what a cache miss costs, in process, without HTTP (issue 16's aim: at most 40 µs of server
+// CPU over a hit). The fixture of `npm run bench` (100,000 pages) on SQLite, and in PostgreSQL unless
+// `--postgres none`; the real runtime (record cache with its follower, 20,000 entries), then the lookup's and the
+// record's finished answers (`lookup-json:`/`record-json:`, as the routes build them) for pages drawn uniformly at
+// random, so nearly every call misses. Reports the process's CPU time per miss (user + system), the median of the
+// rounds, and how much of it the record's statement takes alone.
+//
+//   npm run bench:miss -- [--pages 100000] [--calls 20000] [--rounds 3] [--postgres URL|none]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { createRuntime, type Runtime } from '../src/deps.js';
+import { lookupByUrl } from '../src/domain/pages/page.service.js';
+import { loadRecordRows } from '../src/domain/pages/page.store.js';
+import { hasRecord } from '../src/domain/pages/record.js';
+import { presentTrustRecord } from '../src/surfaces/integration-v1/record.presenter.js';
+import { presentV1Record } from '../src/surfaces/public-v1/record.presenter.js';
+import { buildFixture, postgresSchema } from './fixture.js';
+
+const AIM_US = 40;
+const SITE = 'https://credence.example';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '100000' },
+    calls: { type: 'string', default: '20000' },
+    rounds: { type: 'string', default: '3' },
+    postgres: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const pages = Number(values.pages);
+const calls = Number(values.calls);
+const rounds = Number(values.rounds);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** CPU µs per call of `fn` over `calls` calls, letting the event loop turn (the follower's timer) every 200. */
+async function cpuPerCall(fn: (i: number) => Promise<unknown>): Promise<number> {
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < calls; i++) {
+    if (i % 200 === 0) await new Promise((r) => setImmediate(r));
+    await fn(i);
+  }
+  const t = process.cpuUsage(t0);
+  return (t.user + t.system) / calls;
+}
+
+async function measure(label: string, rt: Runtime, urls: string[], recorded: string[]): Promise<void> {
+  const { deps } = rt;
+  const pick = (list: string[], i: number, round: number) => list[(i * 7919 + round * 104_729) % list.length]!;
+  const figures = { lookup: [] as number[], record: [] as number[], statement: [] as number[], hit: [] as number[] };
+  let misses = 0;
+  for (let round = 0; round < rounds; round++) {
+    figures.lookup.push(
+      await cpuPerCall((i) =>
+        deps.recordCache.getOrLoad(`lookup-json:${pick(urls, i, round)}`, async () => {
+          misses++;
+          const { url, record } = await lookupByUrl(deps, pick(urls, i, round));
+          return JSON.stringify({ success: true, data: presentTrustRecord(SITE, url.url, record) });
+        }),
+      ),
+    );
+    figures.record.push(
+      await cpuPerCall((i) =>
+        deps.recordCache.getOrLoad(`record-json:${pick(recorded, i, round)}`, async () => {
+          const { record } = await lookupByUrl(deps, pick(recorded, i, round));
+          return hasRecord(record) ? JSON.stringify(presentV1Record(SITE, record)) : null;
+        }),
+      ),
+    );
+    const keys = urls.map((u) => new URL(u).host + new URL(u).pathname.replace(/\/+$/, ''));
+    figures.statement.push(await cpuPerCall((i) => loadRecordRows(deps.read, 'lookup', pick(keys, i, round))));
+    // A hit, for comparison: the same key over and over.
+    figures.hit.push(await cpuPerCall(() => deps.recordCache.getOrLoad(`lookup-json:${urls[0]}`, async () => 'x')));
+  }
+  const missRate = misses / (calls * rounds);
+  const row = (name: string, us: number, note = '') => console.log(`${label.padEnd(10)} ${name.padEnd(26)} ${us.toFixed(1).padStart(7)} µs ${note}`);
+  row('lookup, miss (whole load)', median(figures.lookup), `(${Math.round(missRate * 100)}% of calls missed)`);
+  row('record, miss (whole load)', median(figures.record));
+  row('the statement alone', median(figures.statement));
+  row('a hit', median(figures.hit));
+  const over = median(figures.lookup) - median(figures.hit);
+  console.log(`${over <= AIM_US ? 'PASS' : 'FAIL'}  ${label}: a lookup miss costs ${over.toFixed(1)} µs of CPU more than a hit (aim ${AIM_US} µs)`);
+}
+
+async function main(): Promise<void> {
+  console.log(`credence bench:miss ${new Date().toISOString().slice(0, 10)}: node ${process.version}, load ${os.loadavg()[0]!.toFixed(2)}, ${pages.toLocaleString('en')} pages`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-miss-'));
+  const postgres = values.postgres === 'none' ? null : await postgresSchema(values.postgres!);
+  try {
+    const fixture = await buildFixture({ dataDir, pages, log: () => {} });
+    const sqlite = await createRuntime(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
+    try {
+      await measure('sqlite', sqlite, fixture.urls, fixture.recorded);
+    } finally {
+      await sqlite.close();
+    }
+    if (postgres) {
+      await buildFixture({ dataDir, pages, log: () => {}, databaseUrl: postgres.url });
+      const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: postgres.url }));
+      try {
+        await measure('postgres', rt, fixture.urls, fixture.recorded);
+      } finally {
+        await rt.close();
+      }
+    }
+  } finally {
+    await postgres?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
