@@ -136,6 +136,22 @@ describe('owners manage every publication-level resource', () => {
     expect((await q.owner.client.get('/api/v1/account/webhooks')).body.data).toEqual([]);
   });
 
+  it('the /v1 webhook an owner registered stays in reach of whoever owns the publication after a transfer', async () => {
+    const p = await publisher(t);
+    const heir = await invitedEditor(p);
+    const v1 = await p.owner.client.post('/api/v1/account/webhooks', { url: 'http://127.0.0.1:9/v1-old', format: 'v1', publisher: p.slug });
+    expect(v1.status, v1.text).toBe(201);
+    expect((await p.owner.client.post(`${base(p)}/transfer`, { username: heir.username })).status).toBe(200);
+    // The new owner cannot add a second /v1 endpoint (one per publication), but can change or delete the one there.
+    const second = await heir.client.post('/api/v1/account/webhooks', { url: 'http://127.0.0.1:9/v1-new', format: 'v1', publisher: p.slug });
+    expect(second.status).toBe(409);
+    const changed = await heir.client.patch(`/api/v1/account/webhooks/${v1.body.data.id}`, { url: 'http://127.0.0.1:9/v1-new' });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.url).toBe('http://127.0.0.1:9/v1-new');
+    expect((await heir.client.delete(`/api/v1/account/webhooks/${v1.body.data.id}`)).status).toBe(200);
+    expect((await heir.client.post('/api/v1/account/webhooks', { url: 'http://127.0.0.1:9/v1-mine', format: 'v1', publisher: p.slug })).status).toBe(201);
+  });
+
   it('the owner lists and revokes every key of the publication; an editor cannot', async () => {
     const p = await publisher(t);
     const ed = await invitedEditor(p);
