@@ -330,8 +330,10 @@ defaults
   timeout client 60s
   timeout server 60s
   timeout http-keep-alive 10s
-  # A connection that cannot be made is tried again on another instance; a request already sent is not (it may
-  # have been applied), so only requests in flight on an instance that dies can fail.
+  # A connection that cannot be made is tried again on another instance. A request already sent is tried again
+  # only when it is safe to repeat (GET, HEAD; see the frontend): a POST the dying instance may have committed is
+  # never sent twice (a decision replayed on the other instance answered 409 "already decided"), so only requests
+  # in flight on an instance that dies can fail, and they fail as the balancer's 502/503.
   retries 3
   option redispatch 1
   retry-on conn-failure empty-response response-timeout
@@ -339,6 +341,7 @@ defaults
 
 frontend credence_in
   bind 127.0.0.1:${this.port}
+  http-request disable-l7-retry unless METH_GET || METH_HEAD
   default_backend credence
 
 backend credence
