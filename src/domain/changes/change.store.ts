@@ -1,18 +1,10 @@
 // All SQL about the change log. Appends happen inside the caller's transaction; reads are plain.
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, type Selectable, sql } from 'kysely';
+import type { ChangesTable } from '../../db/schema.js';
 import type { Db } from '../deps.js';
-import type { ChangeKind } from './change-log.js';
 
-export interface ChangeRow {
-  seq: number;
-  created_at: string;
-  kind: ChangeKind;
-  page_id: number | null;
-  account_id: number | null;
-  publisher_id: number | null;
-  panel_id: string | null;
-  body: string;
-}
+/** A row of the change log as stored (db/schema.ts). */
+export type ChangeRow = Selectable<ChangesTable>;
 
 /**
  * The next seq, under a lock held until the transaction ends: gapless, and commit order equals seq order. SQLite

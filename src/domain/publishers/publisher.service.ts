@@ -17,7 +17,7 @@ export async function createPublisher(deps: Deps, accountId: number, input: { na
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const id = await store.insertPublisher(trx, { slug, name: input.name.trim(), created_at: now });
-      await store.upsertMember(trx, { publisher_id: id, account_id: accountId, role: 'owner', created_at: now });
+      await store.saveMember(trx, { publisher_id: id, account_id: accountId, role: 'owner', created_at: now }, 'set-role');
       await appendChange(trx, { kind: 'publisher.created', ids: { publisherId: id }, data: { publisher: { slug, name: input.name.trim() } }, now });
       return { id, slug, name: input.name.trim(), role: 'owner' as const, created_at: now };
     });
@@ -90,7 +90,7 @@ export async function addMember(
     const existing = await store.findMembership(trx, publisher.id, member.id);
     if (existing) {
       if (existing.role === 'owner' && input.role !== 'owner') await keepAnOwner(trx, publisher.id, member.id);
-      await store.upsertMember(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, created_at: now });
+      await store.saveMember(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, created_at: now }, 'set-role');
       return { status: 'member' as const, member: view };
     }
     await store.upsertInvitation(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, invited_by: accountId, created_at: now });
@@ -127,8 +127,8 @@ export async function transferOwnership(deps: Deps, accountId: number, slug: str
     if (!member || !membership) throw invalid('username', `${username} is not a member of this publication; invite them first`);
     if (member.id === accountId) throw invalid('username', 'is you: name another member');
     const now = isoNow(deps.clock);
-    await store.upsertMember(trx, { publisher_id: publisher.id, account_id: member.id, role: 'owner', created_at: now });
-    await store.upsertMember(trx, { publisher_id: publisher.id, account_id: accountId, role: 'editor', created_at: now });
+    await store.saveMember(trx, { publisher_id: publisher.id, account_id: member.id, role: 'owner', created_at: now }, 'set-role');
+    await store.saveMember(trx, { publisher_id: publisher.id, account_id: accountId, role: 'editor', created_at: now }, 'set-role');
     return store.listMembers(trx, publisher.id);
   });
 }
@@ -159,7 +159,7 @@ export async function acceptInvitation(deps: Deps, accountId: number, id: number
   await deps.db.transaction().execute(async (trx) => {
     await store.lockPublisher(trx, deps.dialect, inv.publisher_id);
     if (!(await store.deleteInvitationById(trx, accountId, id))) throw notFound('Invitation');
-    await store.insertMemberIfAbsent(trx, { publisher_id: inv.publisher_id, account_id: accountId, role: inv.role, created_at: now });
+    await store.saveMember(trx, { publisher_id: inv.publisher_id, account_id: accountId, role: inv.role, created_at: now }, 'keep');
   });
   return { slug: inv.slug, name: inv.name, role: inv.role };
 }

@@ -15,26 +15,20 @@ export const findPublisherBySlug = (db: Db, slug: string) =>
 export const findPublicPublisher = (db: Db, id: number) =>
   db.selectFrom('publishers').select(['slug', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
 
-export async function upsertMember(
-  db: Db,
-  row: { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string },
-): Promise<void> {
-  await db
-    .insertInto('publisher_members')
-    .values(row)
-    .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doUpdateSet({ role: row.role }))
-    .execute();
-}
+export type MemberRow = { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string };
 
-/** A new member, unless they are one already (then nothing changes). */
-export async function insertMemberIfAbsent(
-  db: Db,
-  row: { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string },
-): Promise<void> {
+/**
+ * Make someone a member with this role. One who already is keeps their role (`'keep'`: accepting an invitation
+ * never demotes an owner) or takes the new one (`'set-role'`).
+ */
+export async function saveMember(db: Db, row: MemberRow, existing: 'set-role' | 'keep'): Promise<void> {
   await db
     .insertInto('publisher_members')
     .values(row)
-    .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doNothing())
+    .onConflict((oc) => {
+      const on = oc.columns(['publisher_id', 'account_id']);
+      return existing === 'set-role' ? on.doUpdateSet({ role: row.role }) : on.doNothing();
+    })
     .execute();
 }
 

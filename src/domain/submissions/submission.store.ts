@@ -135,25 +135,28 @@ export async function settleSubmission(
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** An accepted submission's public contribution, as inserted. */
+export interface NewContribution {
+  page_id: number;
+  account_id: number;
+  role: WorkKind;
+  summary: string;
+  change_from: string | null;
+  change_to: string | null;
+  submission_id: number;
+  quote_exact: string | null;
+  quote_prefix: string | null;
+  quote_suffix: string | null;
+  claim: string | null;
+  verdict: number | null;
+  /** The page version the work applies to: the page's version when it was accepted. */
+  page_hash: string | null;
+}
+
 /** Contributions of accepted submissions, multi-row; returns each new id by its submission. */
 export async function insertContributions(
   db: Db,
-  rows: {
-    page_id: number;
-    account_id: number;
-    role: WorkKind;
-    summary: string;
-    change_from: string | null;
-    change_to: string | null;
-    submission_id: number;
-    quote_exact: string | null;
-    quote_prefix: string | null;
-    quote_suffix: string | null;
-    claim: string | null;
-    verdict: number | null;
-    /** The page version the work applies to: the page's version when it was accepted. */
-    page_hash: string | null;
-  }[],
+  rows: NewContribution[],
   now: string,
 ): Promise<Map<number, number>> {
   const ids = new Map<number, number>();
@@ -191,33 +194,4 @@ export async function settleSubmissions(
     for (const row of r.rows) moved.add(Number(row.id));
   }
   return moved;
-}
-
-export async function insertContribution(
-  db: Db,
-  row: {
-    page_id: number;
-    account_id: number;
-    role: WorkKind;
-    summary: string;
-    change_from: string | null;
-    change_to: string | null;
-    submission_id: number;
-    quote_exact: string | null;
-    quote_prefix: string | null;
-    quote_suffix: string | null;
-    claim: string | null;
-    verdict: number | null;
-    /** The page version the work applies to: the page's version when it was accepted. */
-    page_hash: string | null;
-    now: string;
-  },
-): Promise<number> {
-  const { now, ...rest } = row;
-  const r = await db
-    .insertInto('contributions')
-    .values({ ...rest, accepted_at: now, created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return r.id;
 }
