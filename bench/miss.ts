@@ -15,6 +15,7 @@ import { createRuntime, type Runtime } from '../src/deps.js';
 import { lookupByUrl } from '../src/domain/pages/page.service.js';
 import { loadRecordRows } from '../src/domain/pages/page.store.js';
 import { hasRecord } from '../src/domain/pages/record.js';
+import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 import { presentTrustRecord } from '../src/surfaces/integration-v1/record.presenter.js';
 import { presentV1Record } from '../src/surfaces/public-v1/record.presenter.js';
 import { buildFixture, postgresSchema } from './fixture.js';
@@ -51,6 +52,8 @@ async function measure(label: string, rt: Runtime, urls: string[], recorded: str
   const { deps } = rt;
   const pick = (list: string[], i: number, round: number) => list[(i * 7919 + round * 104_729) % list.length]!;
   const figures = { lookup: [] as number[], record: [] as number[], statement: [] as number[], hit: [] as number[] };
+  // The lookup keys as the service computes them (SPEC §3), once.
+  const keys = urls.map((u) => parsePageUrl(u)!.lookupKey);
   let misses = 0;
   for (let round = 0; round < rounds; round++) {
     figures.lookup.push(
@@ -70,7 +73,6 @@ async function measure(label: string, rt: Runtime, urls: string[], recorded: str
         }),
       ),
     );
-    const keys = urls.map((u) => new URL(u).host + new URL(u).pathname.replace(/\/+$/, ''));
     figures.statement.push(await cpuPerCall((i) => loadRecordRows(deps.read, 'lookup', pick(keys, i, round))));
     // A hit, for comparison: the same key over and over.
     figures.hit.push(await cpuPerCall(() => deps.recordCache.getOrLoad(`lookup-json:${urls[0]}`, async () => 'x')));

@@ -103,29 +103,6 @@ export async function insertPages(db: Db, rows: NewPageRow[], now: string): Prom
   return ids;
 }
 
-export async function insertPage(
-  db: Db,
-  row: {
-    publisher_id: number;
-    url: string;
-    lookup_key: string;
-    embed_key: string;
-    host: string;
-    title: string;
-    topic: string;
-    content_hash: string | null;
-    now: string;
-  },
-): Promise<number> {
-  const { now, ...rest } = row;
-  const r = await db
-    .insertInto('pages')
-    .values({ ...rest, content_seen_at: rest.content_hash !== null ? now : null, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return r.id;
-}
-
 export async function updatePage(
   db: Db,
   publisherId: number,
@@ -219,22 +196,7 @@ export async function findBusiestPage(db: Db) {
 }
 
 /** One row of a record load: the page and its publisher, the verified flag, and one accepted contribution (or none). */
-export interface RecordLoadRow {
-  id: number;
-  publisher_id: number;
-  url: string;
-  lookup_key: string;
-  embed_key: string;
-  host: string;
-  title: string;
-  topic: string;
-  created_at: string;
-  updated_at: string;
-  content_hash: string | null;
-  content_seen_at: string | null;
-  content_changed_at: string | null;
-  publisher_slug: string;
-  publisher_name: string;
+export interface RecordLoadRow extends PageRow {
   verified: number | boolean;
   c_id: number | null;
   role: WorkKind | null;
