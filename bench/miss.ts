@@ -5,20 +5,28 @@
 // random, so nearly every call misses. Reports the process's CPU time per miss (user + system), the median of the
 // rounds, and how much of it the record's statement takes alone.
 //
-//   npm run bench:miss -- [--pages 100000] [--calls 20000] [--rounds 3] [--postgres URL|none]
+// --cpu-prof profiles the measured rounds only (not the fixture) and prints where the time went (bench/profile.ts).
+//
+//   npm run bench:miss -- [--pages 100000] [--calls 20000] [--rounds 3] [--postgres URL|none] [--cpu-prof]
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.js';
-import { createRuntime, type Runtime } from '../src/deps.js';
-import { lookupByUrl } from '../src/domain/pages/page.service.js';
-import { loadRecordRows } from '../src/domain/pages/page.store.js';
-import { hasRecord } from '../src/domain/pages/record.js';
-import { parsePageUrl } from '../src/domain/pages/url-keys.js';
-import { presentTrustRecord } from '../src/surfaces/integration-v1/record.presenter.js';
-import { presentV1Record } from '../src/surfaces/public-v1/record.presenter.js';
+import type { Runtime } from '../src/deps.js';
+import { compiled } from './compiled.js';
 import { buildFixture, postgresSchema } from './fixture.js';
+import { formatProfile, summarizeProfile } from './profile.js';
+
+// The service as users run it, compiled (compiled.ts); the fixture is built from the sources.
+const { loadConfig } = await compiled<typeof import('../src/config.js')>('config');
+const { createRuntime } = await compiled<typeof import('../src/deps.js')>('deps');
+const { lookupByUrl } = await compiled<typeof import('../src/domain/pages/page.service.js')>('domain/pages/page.service');
+const { loadRecordRows } = await compiled<typeof import('../src/domain/pages/page.store.js')>('domain/pages/page.store');
+const { hasRecord } = await compiled<typeof import('../src/domain/pages/record.js')>('domain/pages/record');
+const { parsePageUrl } = await compiled<typeof import('../src/domain/pages/url-keys.js')>('domain/pages/url-keys');
+const { presentTrustRecord } = await compiled<typeof import('../src/surfaces/integration-v1/record.presenter.js')>('surfaces/integration-v1/record.presenter');
+const { presentV1Record } = await compiled<typeof import('../src/surfaces/public-v1/record.presenter.js')>('surfaces/public-v1/record.presenter');
 
 const AIM_US = 40;
 const SITE = 'https://credence.example';
@@ -29,6 +37,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '3' },
     postgres: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const pages = Number(values.pages);
@@ -48,7 +57,30 @@ async function cpuPerCall(fn: (i: number) => Promise<unknown>): Promise<number> 
   return (t.user + t.system) / calls;
 }
 
+/** `fn` under V8's sampling profiler when --cpu-prof is given; prints the summary. */
+async function profiled(label: string, fn: () => Promise<void>): Promise<void> {
+  if (!values['cpu-prof']) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 50 });
+  await session.post('Profiler.start');
+  try {
+    await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const file = path.join(os.tmpdir(), `credence-miss-${label}-${Date.now()}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    console.log(`\n${label}: profile of the measured rounds in ${file}\n${formatProfile(summarizeProfile(file, 30))}\n`);
+  }
+}
+
 async function measure(label: string, rt: Runtime, urls: string[], recorded: string[]): Promise<void> {
+  return profiled(label, () => measureRounds(label, rt, urls, recorded));
+}
+
+async function measureRounds(label: string, rt: Runtime, urls: string[], recorded: string[]): Promise<void> {
   const { deps } = rt;
   const pick = (list: string[], i: number, round: number) => list[(i * 7919 + round * 104_729) % list.length]!;
   const figures = { lookup: [] as number[], record: [] as number[], statement: [] as number[], hit: [] as number[] };

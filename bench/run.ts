@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon, { type Result } from 'autocannon';
+import { ensureBuilt } from './compiled.js';
 import { buildFixture, type Fixture, postgresSchema } from './fixture.js';
 import { formatProfile, summarizeProfile } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -310,6 +311,7 @@ async function main(): Promise<void> {
   console.log(`credence bench ${date.slice(0, 10)}: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, node ${m.node}, load ${m.loadAverage1m}`);
   console.log(`${s.pages.toLocaleString('en')} pages; ${s.scenarios.map((x) => x.name).join(', ')}`);
 
+  ensureBuilt(); // the targets run the compiled service (compiled.ts)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-'));
   const profileDir = s.cpuProf ? fs.mkdtempSync(path.join(os.tmpdir(), 'credence-prof-')) : null;
   const targets = new Map<TargetName, Target>();

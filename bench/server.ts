@@ -6,10 +6,8 @@
 // It listens on an ephemeral loopback port and tells the parent over IPC; the parent asks for cache counts
 // between scenarios and stops it with SIGTERM (a clean exit, so --cpu-prof can write its profile).
 import Fastify, { type FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createRuntime } from '../src/deps.js';
 import type { RecordCache } from '../src/domain/pages/record-cache.js';
+import { compiled } from './compiled.js';
 
 export type TargetName = 'app' | 'bare' | 'app-pg';
 
@@ -93,6 +91,10 @@ async function start(target: TargetName, dataDir: string, databaseUrl: string): 
     app.get('/bare-record', async () => RECORD_SIZED);
     return { app, close: () => app.close() };
   }
+  // The compiled service, as users run it (compiled.ts).
+  const { buildApp } = await compiled<typeof import('../src/app.js')>('app');
+  const { loadConfig } = await compiled<typeof import('../src/config.js')>('config');
+  const { createRuntime } = await compiled<typeof import('../src/deps.js')>('deps');
   // app-pg: the same app on the same data loaded into PostgreSQL (a schema of its own).
   const config = loadConfig({
     DATA_DIR: dataDir,

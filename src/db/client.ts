@@ -48,6 +48,9 @@ export interface DatabaseOptions {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
+/** How much of the SQLite file the read-only connection maps (1 GiB; the rest, if any, is read as usual). */
+const READER_MMAP_BYTES = 1 << 30;
+
 export function openDatabase(opts: DatabaseOptions): Database {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -80,6 +83,11 @@ export function openDatabase(opts: DatabaseOptions): Database {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true });
   reader?.pragma('busy_timeout = 5000');
+  // The reader maps the file instead of copying pages through read(2) into its own 2 MB page cache: a cache miss's
+  // random walk over a large database found most pages missing there (a system call each). Mapped, the statement
+  // took 17-18 µs instead of 21-24 on 100,000 pages (issue 16). Address space, not memory: the kernel's page cache
+  // holds the pages either way. Reads only; writes go through the writer connection as before.
+  reader?.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
   const prepared = new Map<FixedQuery, SQLite.Statement>();
   const read: FixedReader = async <Row>(q: FixedQuery, params: readonly unknown[]) => {
     // An in-memory database has no second connection to open: its one connection, through Kysely.

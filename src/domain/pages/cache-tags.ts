@@ -16,9 +16,9 @@ export const tag = {
    * (two labels or more, as parseDomain requires; a tag every record shared, `domain:com`, cost each miss its share).
    */
   domains: (host: string) => {
-    const labels = host.split('.');
     const tags: string[] = [];
-    for (let i = 0; i < labels.length - 1; i++) tags.push(`domain:${labels.slice(i).join('.')}`);
+    // Each suffix that still has a dot in it: a.b.example → a.b.example, b.example.
+    for (let at = 0; host.indexOf('.', at) >= 0; at = host.indexOf('.', at) + 1) tags.push(`domain:${host.slice(at)}`);
     return tags;
   },
   domain: (domain: string) => `domain:${domain}`,

@@ -36,15 +36,39 @@ describe('the record cache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('does not keep a value loaded while an invalidation happened', async () => {
+  it('does not serve a value loaded while something it depends on changed, and keeps one when nothing did', async () => {
     const cache = new MemoryRecordCache();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const loading = cache.getOrLoad('k', async () => (await gate, 'old'));
-    cache.invalidate(['anything']);
-    release();
-    expect(await loading).toBe('old');
-    expect(cache.size).toBe(0);
+    let loads = 0;
+    const loadWhile = async (key: string, change: () => void) => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const loading = cache.getOrLoad(key, async (track) => (track(['page:1']), await gate, ++loads));
+      change();
+      release();
+      return loading;
+    };
+    expect(await loadWhile('a', () => cache.invalidate(['page:1']))).toBe(1);
+    expect(await cache.getOrLoad('a', async () => ++loads)).toBe(2); // read again
+    expect(await loadWhile('b', () => cache.invalidate(['page:2']))).toBe(3);
+    expect(await cache.getOrLoad('b', async () => ++loads)).toBe(3); // kept: page:2 is not what it read
+    expect(await loadWhile('c', () => cache.invalidateAll())).toBe(4);
+    expect(await cache.getOrLoad('c', async () => ++loads)).toBe(5);
+  });
+
+  it('stays exact when it sweeps its invalidation stamps', async () => {
+    const cache = new MemoryRecordCache(10);
+    let loads = 0;
+    const get = (id: number) => cache.getOrLoad(`k${id}`, async (track) => (track([`page:${id}`]), ++loads));
+    for (let id = 0; id < 10; id++) await get(id);
+    cache.invalidate(['page:3']);
+    // More than four stamps per entry: the sweep drops k3 and starts the stamps again; the rest stay fresh.
+    for (let i = 0; i < 50; i++) cache.invalidate([`other:${i}`]);
+    expect(cache.size).toBe(9);
+    for (let id = 0; id < 10; id++) await get(id);
+    expect(loads).toBe(11);
+    cache.invalidate(['page:4']);
+    await get(4);
+    expect(loads).toBe(12);
   });
 
   it('serves nothing from the cache unless the log was read recently', async () => {

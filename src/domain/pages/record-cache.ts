@@ -23,6 +23,8 @@ export interface RecordCache {
 interface Entry {
   value: unknown;
   tags: string[];
+  /** The invalidation count when its load began: a tag invalidated after that makes it stale. */
+  at: number;
 }
 
 export class MemoryRecordCache implements RecordCache {
@@ -32,11 +34,18 @@ export class MemoryRecordCache implements RecordCache {
    * key walked every slot deleted before it (issue 16, docs/performance.md).
    */
   private readonly entries: LRUCache<string, Entry>;
-  /** tag → keys of the cached answers that depend on it. */
-  private byTag = new Map<string, Set<string>>();
-  /** Loads under way, by key (single flight). */
-  private readonly flights = new Map<string, Promise<{ value: unknown; tags: Set<string> }>>();
+  /**
+   * tag → the invalidation count when it was last invalidated. An entry is stale when one of its tags was
+   * invalidated after its load began; it is dropped when next asked for, or evicted. Invalidating is a write per
+   * tag, and keeping an answer costs nothing beyond the LRU: an index from tags to keys cost a cache miss a Set per
+   * new tag, plus the untagging of what it evicted (8% of a miss, issue 16).
+   */
+  private stamps = new Map<string, number>();
+  /** Entries whose load began before this count are stale (invalidateAll, a sweep of `stamps`). */
+  private floor = 0;
   private invalidations = 0;
+  /** Loads under way, by key (single flight). */
+  private readonly flights = new Map<string, Promise<unknown>>();
   private vouchedAt = Number.NEGATIVE_INFINITY;
   private readonly loading = new AsyncLocalStorage<Set<string>>();
   private hits = 0;
@@ -47,11 +56,10 @@ export class MemoryRecordCache implements RecordCache {
    * follower vouches after each read); undefined trusts the cache without a follower (unit tests).
    */
   constructor(
-    maxEntries = 20_000,
+    private readonly maxEntries = 20_000,
     private readonly staleAfterMs?: number,
   ) {
-    // Every way an entry leaves (evicted, replaced, deleted, cleared) takes its key out of the tag index.
-    this.entries = new LRUCache<string, Entry>({ max: maxEntries, dispose: (entry, key) => this.untag(key, entry.tags) });
+    this.entries = new LRUCache<string, Entry>({ max: maxEntries });
   }
 
   /** The follower read the whole log as of `at` (performance.now()) and applied it. */
@@ -67,14 +75,38 @@ export class MemoryRecordCache implements RecordCache {
     return false;
   }
 
+  /** Whether nothing the entry depends on was invalidated since its load began. */
+  private fresh(entry: Entry): boolean {
+    if (entry.at < this.floor) return false;
+    if (this.stamps.size === 0) return true;
+    for (const t of entry.tags) {
+      const stamp = this.stamps.get(t);
+      if (stamp !== undefined && stamp > entry.at) return false;
+    }
+    return true;
+  }
+
   async getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T> {
     const parent = this.loading.getStore();
     const trusted = this.trusted();
-    const hit = trusted ? this.entries.get(key) : undefined;
+    let hit = trusted ? this.entries.get(key) : undefined;
+    if (hit && !this.fresh(hit)) {
+      this.entries.delete(key);
+      hit = undefined;
+    }
     if (hit) {
       this.hits++;
       if (parent) for (const t of hit.tags) parent.add(t);
       return hit.value as T;
+    }
+    // Inside another load (a finished JSON body built from a record, say): the outer answer is what the next request
+    // finds, so the inner value is not kept (it would take a second slot per miss and halve what the cache holds)
+    // and needs no flight of its own; its tags are the outer answer's (issue 16).
+    if (parent) {
+      this.misses++;
+      return load((more) => {
+        for (const t of more) parent.add(t);
+      });
     }
     // Single flight: a request for a key that is already loading waits for that load rather than starting another
     // (a burst on one cold record is one query, not fifty). Only while trusted and while no change has been applied
@@ -82,49 +114,26 @@ export class MemoryRecordCache implements RecordCache {
     const flying = trusted ? this.flights.get(key) : undefined;
     if (flying) {
       this.hits++;
-      const landed = await flying;
-      if (parent) for (const t of landed.tags) parent.add(t);
-      return landed.value as T;
+      return flying as Promise<T>;
     }
     this.misses++;
-    const invalidations = this.invalidations;
+    const at = this.invalidations;
     const tags = new Set<string>();
-    const track = (more: Iterable<string>) => {
+    const flight = this.loading.run(tags, load, (more: Iterable<string>) => {
       for (const t of more) tags.add(t);
-    };
-    const flight = this.loading.run(tags, () => load(track)).then((value) => ({ value, tags }));
+    });
     if (trusted) this.flights.set(key, flight);
     let value: T;
     try {
-      value = (await flight).value;
+      value = await flight;
     } finally {
       if (this.flights.get(key) === flight) this.flights.delete(key);
     }
-    if (parent) for (const t of tags) parent.add(t);
-    // A change that was applied while we were reading may have made `value` stale: do not keep it. Nor a value
-    // loaded inside another's load: the outer answer (a finished JSON body, say) is what the next request finds, so
-    // the inner one would only take a second slot per miss and halve what the cache holds (issue 16).
-    if (trusted && !parent && invalidations === this.invalidations) this.keep(key, value, [...tags]);
+    // Kept with the count its load began at: a change applied while it was read, to anything it depends on, makes
+    // it stale from the start (fresh() says so on the next request).
+    const entry: Entry = { value, tags: [...tags], at };
+    if (trusted && this.fresh(entry)) this.entries.set(key, entry);
     return value;
-  }
-
-  private keep(key: string, value: unknown, tags: string[]): void {
-    // set() disposes of an entry it replaces or evicts (untagging it) before it returns.
-    this.entries.set(key, { value, tags });
-    for (const t of tags) {
-      let keys = this.byTag.get(t);
-      if (!keys) this.byTag.set(t, (keys = new Set()));
-      keys.add(key);
-    }
-  }
-
-  private untag(key: string, tags: string[]): void {
-    for (const t of tags) {
-      const keys = this.byTag.get(t);
-      if (!keys) continue;
-      keys.delete(key);
-      if (keys.size === 0) this.byTag.delete(t);
-    }
   }
 
   stats(): { hits: number; misses: number } {
@@ -132,23 +141,35 @@ export class MemoryRecordCache implements RecordCache {
   }
 
   invalidate(tags: Iterable<string>): void {
-    this.invalidations++;
+    const at = ++this.invalidations;
     this.flights.clear();
-    for (const t of tags) {
-      const keys = this.byTag.get(t);
-      if (keys) for (const key of [...keys]) this.entries.delete(key);
+    for (const t of tags) this.stamps.set(t, at);
+    // Bounded: past four stamps per entry, drop what is stale and start the stamps again (rare: that many distinct
+    // tags changed). Loads under way began before the sweep and are not kept; what survives is fresh as of now.
+    if (this.stamps.size > 4 * this.maxEntries) this.sweep();
+  }
+
+  private sweep(): void {
+    const now = ++this.invalidations;
+    for (const [key, entry] of this.entries.entries()) {
+      if (this.fresh(entry)) entry.at = now;
+      else this.entries.delete(key);
     }
+    this.stamps = new Map();
+    this.floor = now;
   }
 
   invalidateAll(): void {
-    this.invalidations++;
+    this.floor = ++this.invalidations;
     this.flights.clear();
-    this.byTag = new Map();
+    this.stamps = new Map();
     this.entries.clear();
   }
 
-  /** How many answers are cached (tests and benchmarks). */
+  /** How many cached answers are still fresh (tests and benchmarks; it walks them all). */
   get size(): number {
-    return this.entries.size;
+    let n = 0;
+    for (const entry of this.entries.values()) if (this.fresh(entry)) n++;
+    return n;
   }
 }

@@ -32,6 +32,15 @@ describe('parsePageUrl', () => {
     expect(parsePageUrl(input)).toBeNull();
   });
 
+  it.each([
+    ['https://example.com/a#top', 'https://example.com/a'],
+    ['https://example.com/a#', 'https://example.com/a'],
+    ['https://example.com/a?q=1#x#y', 'https://example.com/a?q=1'],
+    ['https://example.com/a%23b', 'https://example.com/a%23b'],
+  ])('drops the fragment of %s, even an empty one', (input, url) => {
+    expect(parsePageUrl(input)?.url).toBe(url);
+  });
+
   it('accepts exactly 2,048 characters', () => {
     const base = 'https://example.com/';
     expect(parsePageUrl(base + 'a'.repeat(2048 - base.length))).not.toBeNull();
