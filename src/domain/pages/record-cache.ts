@@ -1,7 +1,7 @@
 // Built page records and finished answers, cached because lookups are the hot path and records change rarely.
 // Each cached answer names what it was built from (tags such as `page:12`, `account:3`, `domain:example.com`); the
-// change follower (domain/changes/follower.ts) reads every committed change from the log and drops exactly the
-// answers whose tags the change touches, in every process. An answer built inside another's load passes its tags
+// change follower (domain/changes/follower.ts) reads every committed change from the log and stamps the tags it
+// touches, in every process; an answer with a tag stamped after its load began is never served again. An answer built inside another's load passes its tags
 // up, so a cached JSON body built from a cached record depends on what the record depends on.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
