@@ -2,7 +2,7 @@
 // operator watches: request rate and latency by route, the record cache's hit rate, the relay's backlog and lag,
 // webhook delivery outcomes, rate-limit refusals, and the process's own figures (CPU, memory, event-loop lag).
 // Served only where the operator said (METRICS_PORT, or METRICS_TOKEN on the main port): never public by default.
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type Histogram, type MetricValueWithName, Registry } from 'prom-client';
 import type { Deps } from '../domain/deps.js';
 import { outboxBacklog, pendingDeliveries } from '../domain/webhooks/webhook.store.js';
 
@@ -18,19 +18,26 @@ export function createMetrics(deps: Deps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'credence_' });
 
-  const requests = new Counter({
+  // Requests are counted in a small structure of our own (one entry per route pattern and method, so bounded) and
+  // handed to prom-client at scrape time: its inc() and observe() hash the label object on every call, sorting the
+  // label names and building strings, about 5 µs per request on a warm lookup (issue 16). The exposition is the
+  // same, names, labels, buckets and help included, and so is what `serve --workers` sums across workers.
+  const series = new RequestSeries();
+  new Counter({
     name: 'credence_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status',
     labelNames: ['route', 'method', 'status'],
     registers: [registry],
+    collect() {
+      for (const n of series.answers()) {
+        if (n.count > n.reported) this.inc({ route: n.route, method: n.method, status: String(n.status) }, n.count - n.reported);
+        n.reported = n.count;
+      }
+    },
   });
-  const duration = new Histogram({
-    name: 'credence_http_request_duration_seconds',
-    help: 'Time from the request arriving to the answer being sent, by route pattern and method',
-    labelNames: ['route', 'method'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  // prom-client takes any object with a name, help, type and get() (its cluster aggregation registers such objects
+  // itself); get() answers in the shape Histogram.get() does, so the text and the workers' sum are unchanged.
+  registry.registerMetric(series.histogram('credence_http_request_duration_seconds', 'Time from the request arriving to the answer being sent, by route pattern and method') as unknown as Histogram);
   const refusals = new Counter({
     name: 'credence_rate_limit_refusals_total',
     help: 'Requests refused with 429 rate_limited, by route pattern',
@@ -92,12 +99,108 @@ export function createMetrics(deps: Deps): Metrics {
   return {
     registry,
     request(route, method, status, seconds) {
-      requests.inc({ route, method, status: String(status) });
-      duration.observe({ route, method }, seconds);
+      series.record(route, method, status, seconds);
       if (status === 429) refusals.inc({ route });
     },
     attempt(outcome) {
       attempts.inc({ outcome });
     },
   };
+}
+
+/** The duration histogram's upper bounds, in seconds. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Answers of one route, method and status; `reported` is what the requests counter has been given so far. */
+interface Answers {
+  route: string;
+  method: string;
+  status: number;
+  count: number;
+  reported: number;
+}
+
+interface Series {
+  route: string;
+  method: string;
+  statuses: Map<number, Answers>;
+  /** Observations per bucket (not cumulative: the exposition adds them up), then the sum and count of all. */
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * Answered requests by route pattern and method: a few Map reads and additions per request, no label object. Routes
+ * are patterns and methods a fixed few, so the entries are bounded.
+ */
+class RequestSeries {
+  private readonly byRoute = new Map<string, Map<string, Series>>();
+  // Both in the order first seen, as prom-client lists its series.
+  private readonly ordered: Series[] = [];
+  private readonly answered: Answers[] = [];
+
+  record(route: string, method: string, status: number, seconds: number): void {
+    let byMethod = this.byRoute.get(route);
+    if (!byMethod) this.byRoute.set(route, (byMethod = new Map()));
+    let s = byMethod.get(method);
+    if (!s) {
+      s = { route, method, statuses: new Map(), buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      byMethod.set(method, s);
+      this.ordered.push(s);
+    }
+    const n = s.statuses.get(status);
+    if (n) n.count++;
+    else {
+      const first = { route, method, status, count: 1, reported: 0 };
+      s.statuses.set(status, first);
+      this.answered.push(first);
+    }
+    // The first bound at or above the value, as prom-client's observe() finds it; past the last, only +Inf counts.
+    for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+      if (seconds <= DURATION_BUCKETS[i]!) {
+        s.buckets[i]!++;
+        break;
+      }
+    }
+    s.sum += seconds;
+    s.count++;
+  }
+
+  answers(): readonly Answers[] {
+    return this.answered;
+  }
+
+  /** A metric object prom-client's Registry accepts, reading these series at each scrape. */
+  histogram(name: string, help: string) {
+    const values = (): MetricValueWithName<string>[] => {
+      const out: MetricValueWithName<string>[] = [];
+      for (const s of this.ordered) {
+        const labels = { route: s.route, method: s.method };
+        let total = 0;
+        DURATION_BUCKETS.forEach((le, i) => {
+          total += s.buckets[i]!;
+          out.push({ value: total, metricName: `${name}_bucket`, labels: { le, ...labels } });
+        });
+        out.push(
+          { value: s.count, metricName: `${name}_bucket`, labels: { le: '+Inf', ...labels } },
+          { value: s.sum, metricName: `${name}_sum`, labels: { ...labels } },
+          { value: s.count, metricName: `${name}_count`, labels: { ...labels } },
+        );
+      }
+      return out;
+    };
+    return {
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: values() }),
+      reset: () => {
+        this.byRoute.clear();
+        this.ordered.length = 0;
+        this.answered.length = 0;
+      },
+    };
+  }
 }
