@@ -1,7 +1,7 @@
 // buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
 // app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
@@ -38,8 +38,11 @@ const PROBES = new Set(['/healthz', '/livez', '/readyz']);
  * `serve --workers` (node:cluster's worker id), sent as `X-Credence-Worker` on every answer.
  */
 export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableStream; worker?: number } = {}): Promise<BuiltApp> {
+  // LOG_LEVEL=silent writes nothing, so Fastify gets no logger at all: it then skips the child logger it makes for
+  // every request (pino stringifies the request id binding each time, about 1 µs) and req.log is a no-op logger.
+  const silent = deps.config.logLevel === 'silent';
   const app = Fastify({
-    logger: {
+    logger: silent ? false : {
       level: deps.config.logLevel,
       ...(opts.logStream ? { stream: opts.logStream } : {}),
       // Log lines carry the request id, method, path and status: never an address, user agent, header or body,
@@ -115,7 +118,11 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   app.addHook('onResponse', (req, reply, done) => {
     // The route's pattern, never the raw path, so the label set stays bounded whatever callers send.
     metrics.request(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
-    req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    // The line's object is built only when it will be written (not with LOG_LEVEL=warn and above). Without a
+    // logger, req.log has no isLevelEnabled (pino's, which Fastify's logger type leaves out).
+    if (!silent && (req.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
+      req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
     done();
   });
 
