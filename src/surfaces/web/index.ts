@@ -55,9 +55,9 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
       notFound: false,
       errorHandler: pageErrors,
       // Pages read their cookie session first, so that signed-in people are limited per account.
-      identify: async (req) => {
+      identify: (req) => {
         req.webUser = null;
-        if (isHtmlRoute(req) || negotiated(req)) await resolveWebUser(deps, req);
+        return isHtmlRoute(req) || negotiated(req) ? resolveWebUser(deps, req) : undefined;
       },
       rateLimit: (req) => {
         if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
