@@ -13,14 +13,24 @@ import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.
 import { STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
 
-const CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag',
-  'Cache-Control': 'public, max-age=300',
-  'X-Content-Type-Options': 'nosniff',
-  // Over helmet's same-origin default: readers' browsers load these from every publisher's site.
-  'Cross-Origin-Resource-Policy': 'cross-origin',
-};
+/**
+ * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control. Set on the raw response
+ * in one call, as the security headers are (security-headers.ts): Fastify's reply.header lower-cases and checks
+ * each, every request. Lower-case and in this order, as Fastify sent them.
+ */
+const fixedHeaders = (cacheControl: string): ReadonlyMap<string, string> =>
+  new Map([
+    ['access-control-allow-origin', '*'],
+    ['access-control-expose-headers', 'ETag'],
+    ['cache-control', cacheControl],
+    ['x-content-type-options', 'nosniff'],
+    // Over helmet's same-origin default: readers' browsers load these from every publisher's site.
+    ['cross-origin-resource-policy', 'cross-origin'],
+    // Each coding of an answer is its own representation (http/precompressed.ts).
+    ['vary', 'Accept-Encoding'],
+  ]);
+const EMBED_HEADERS = fixedHeaders('public, max-age=300');
+const SCRIPT_HEADERS = fixedHeaders('public, max-age=3600');
 
 const EmbedQuery = {
   style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
@@ -47,10 +57,10 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * Send a cached embed answer, compressed when the caller accepts br or gzip (made once per cached answer,
  * http/precompressed.ts), or 304 when the caller already has it in any coding.
  */
-export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Record<string, string> = CORS) {
+export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: ReadonlyMap<string, string> = EMBED_HEADERS) {
   const coding = negotiateCoding(req.headers['accept-encoding'], out.body.length);
-  const etag = etagForCoding(out.etag, coding);
-  void reply.headers(headers).header('Vary', 'Accept-Encoding').header('ETag', etag);
+  reply.raw.setHeaders(headers as Map<string, string>);
+  void reply.header('ETag', etagForCoding(out.etag, coding));
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
     return reply.status(304).send();
@@ -145,6 +155,6 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
         response: { 200: Type.String({ description: 'The script', 'x-credence-media': 'application/javascript' }) },
       },
     },
-    async (req, reply) => sendCached(req, reply, out, { ...CORS, 'Cache-Control': 'public, max-age=3600' }),
+    async (req, reply) => sendCached(req, reply, out, SCRIPT_HEADERS),
   );
 }

@@ -52,7 +52,8 @@ export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang:
   });
 }
 
-export async function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
+// Not async: the cache's promise is the answer, with no second promise around it.
+export function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
   return deps.recordCache.getOrLoad(`embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordByEmbedUrl(deps, url);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
