@@ -101,9 +101,24 @@ export function wantsJsonLd(accept: string | undefined, format: string | undefin
   return format === 'jsonld' || preferredType(accept) === JSON_LD_TYPE;
 }
 
+/**
+ * Callers send a handful of distinct Accept values; each is ranked once, not on every read (issue 16). Bounded in
+ * entries and in the length of what is kept, whatever callers send.
+ */
+const ranked = new Map<string, string | undefined>();
+
 /** Of the types this service speaks, the one an Accept header ranks first (by q, then by order). */
 export function preferredType(accept: string | undefined): string | undefined {
   if (!accept) return undefined;
+  if (ranked.has(accept)) return ranked.get(accept);
+  const type = rank(accept);
+  if (accept.length > 256) return type;
+  if (ranked.size >= 1000) ranked.clear();
+  ranked.set(accept, type);
+  return type;
+}
+
+function rank(accept: string): string | undefined {
   return accept
     .split(',')
     .map((part, i) => {
