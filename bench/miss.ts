@@ -7,7 +7,7 @@
 //
 // --cpu-prof profiles the measured rounds only (not the fixture) and prints where the time went (bench/profile.ts).
 //
-//   npm run bench:miss -- [--pages 100000] [--calls 20000] [--rounds 3] [--postgres URL|none] [--cpu-prof]
+//   npm run bench:miss -- [--pages 100000] [--calls 20000] [--rounds 5] [--postgres URL|none] [--cpu-prof]
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
@@ -35,7 +35,7 @@ const { values } = parseArgs({
   options: {
     pages: { type: 'string', default: '100000' },
     calls: { type: 'string', default: '20000' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     postgres: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'cpu-prof': { type: 'boolean', default: false },
   },
