@@ -10,6 +10,17 @@
 //     authors, so the contributor decided on has thousands of accepted works at the larger size.
 // Prints each aim with pass/fail: 500 registrations ≤ 150 ms and no slower at the largest size than at the
 // smallest (within 25%), 500 decisions ≤ 200 ms (on PostgreSQL: both ≤ 350 ms, ten times faster than before).
+//
+//   npx tsx bench/writes.ts --single [--count 2000] [--rate 200] [--authors 1] [--webhook] [--statements]
+//                           [--database-url postgres://…] [--cpu-prof]
+//
+// The single-page case instead (what a CMS does on every publish): the same fixture with 1,000 pages of history,
+// the app in its own process running what `serve` runs after a write (the webhook relay and the transparency log's
+// sequencer, woken by each write as in main.ts), and `--count` POST /api/v1/pages with one page each, sent at
+// `--rate` a second. Prints the server process's CPU per registration (process.cpuUsage, the idle polling of the
+// same span subtracted) and the SQL statements it ran per registration, request and background work together.
+// `--webhook` gives the publisher an endpoint (a receiver in this process that answers 200), so the relay also
+// builds, sends and records a delivery per registration; `--statements` lists the statements by text.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +28,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import http from 'node:http';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { formatProfile, summarizeProfile } from './profile.js';
 import { buildApp } from '../src/app.js';
@@ -29,6 +42,9 @@ import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
 import { recomputeReputation } from '../src/domain/reputation/reputation.store.js';
 import { submitWork } from '../src/domain/submissions/submission.service.js';
+import { registerWebhook } from '../src/domain/webhooks/webhook.service.js';
+import { startWebhookRelay } from '../src/jobs/relay.js';
+import { startLogSequencer } from '../src/jobs/log-sequencer.js';
 
 const HERE = fileURLToPath(import.meta.url);
 const AUTHORS = 6;
@@ -37,7 +53,7 @@ const BATCH = 500;
 export const WRITE_AIMS = { registerMs: 150, decideMs: 200, growth: 1.25, postgresMs: 350 };
 
 const config = (dataDir: string, databaseUrl: string | undefined) =>
-  testConfig({ dataDir, databaseUrl, rateLimitAllowlist: ['127.0.0.1'], logLevel: 'silent' });
+  testConfig({ dataDir, databaseUrl, rateLimitAllowlist: ['127.0.0.1'], logLevel: 'silent', webhookAllowPrivate: true });
 
 async function serve(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const runtime = await createRuntime(config(dataDir, databaseUrl));
@@ -56,7 +72,25 @@ interface SizeResult {
   decide: { decision: string; ms: number }[];
 }
 
-async function runSize(size: number, rounds: number, databaseUrl: string | undefined, profileDir?: string): Promise<SizeResult> {
+interface Bench {
+  rt: Runtime;
+  dataDir: string;
+  /** The database URL the app uses (the schema of its own on PostgreSQL). */
+  url: string | undefined;
+  publisherId: number;
+  secret: string;
+  ownerId: number;
+  authors: { id: number; username: string }[];
+  cleanUp(): Promise<void>;
+}
+
+const TOPICS = ['health', 'climate', 'economy', 'science'];
+
+/**
+ * A publisher with a verified domain and six staff authors, and `size` pages already registered (rows inserted in
+ * bulk, one author each, reputation recomputed by the reference function): fixture setup, not the thing measured.
+ */
+async function setUp(size: number, databaseUrl: string | undefined, durable = true): Promise<Bench> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-writes-'));
   let schema: string | undefined;
   let url = databaseUrl;
@@ -67,10 +101,22 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
     await c.query(`create schema ${schema}`);
     await c.end();
     const u = new URL(databaseUrl);
-    u.searchParams.set('options', `-c search_path=${schema}`);
+    // --single measures CPU, not the disk: its commits do not wait for the WAL flush (a shared machine's disk took
+    // up to 200 ms a flush, and the change log's lock, held to commit, then made every registration wait for it).
+    u.searchParams.set('options', `-c search_path=${schema}${durable ? '' : ' -c synchronous_commit=off'}`);
     url = u.toString();
   }
   const rt: Runtime = await createRuntime(config(dataDir, url));
+  const cleanUp = async () => {
+    await rt.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (schema && databaseUrl) {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    }
+  };
   try {
     const db = rt.deps.db;
     const owner = await createAccount(rt.deps, { email: 'owner@bench.example', password: 'bench-password-1', name: 'Owner', username: 'bench-owner' });
@@ -82,8 +128,6 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
       const r = await createAccount(rt.deps, { email: `staff-${a}@bench.example`, password: 'bench-password-1', name: `Staff ${a}`, username: `staff-${a}` });
       authors.push({ id: r.user_id, username: `staff-${a}` });
     }
-    // History: `size` pages, one author each, inserted in bulk (fixture setup, not the thing measured).
-    const topics = ['health', 'climate', 'economy', 'science'];
     const now = new Date().toISOString();
     for (let start = 0; start < size; start += 10_000) {
       await db.transaction().execute(async (trx) => {
@@ -91,7 +135,7 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
           const rows = [];
           for (let i = chunk; i < Math.min(size, start + 10_000, chunk + 500); i++) {
             const u = parsePageUrl(`https://bench.example/archive/${i}`)!;
-            rows.push({ publisher_id: pub.id, url: u.url, lookup_key: u.lookupKey, embed_key: u.embedKey, host: u.host, title: `Archive ${i}`, topic: topics[i % topics.length]!, created_at: now, updated_at: now });
+            rows.push({ publisher_id: pub.id, url: u.url, lookup_key: u.lookupKey, embed_key: u.embedKey, host: u.host, title: `Archive ${i}`, topic: TOPICS[i % TOPICS.length]!, created_at: now, updated_at: now });
           }
           const ids = await trx.insertInto('pages').values(rows).returning('id').execute();
           await trx
@@ -102,6 +146,18 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
       });
     }
     await db.transaction().execute((trx) => recomputeReputation(trx, authors.map((a) => a.id), now));
+    return { rt, dataDir, url, publisherId: pub.id, secret, ownerId: owner.user_id, authors, cleanUp };
+  } catch (err) {
+    await cleanUp();
+    throw err;
+  }
+}
+
+async function runSize(size: number, rounds: number, databaseUrl: string | undefined, profileDir?: string): Promise<SizeResult> {
+  const { rt, dataDir, url, publisherId, secret, authors, cleanUp } = await setUp(size, databaseUrl);
+  const topics = TOPICS;
+  const pub = { id: publisherId };
+  try {
     // A page to decide work on.
     const [decidePage] = await registerPages(rt.deps, pub.id, [{ index: 0, ok: true, value: { url: 'https://bench.example/decide', title: 'Decide', topic: 'health' } }]);
 
@@ -143,14 +199,198 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
     await new Promise((r) => child.once('exit', r));
     return { size, register, decide };
   } finally {
-    await rt.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    if (schema && databaseUrl) {
-      const c = new pg.Client({ connectionString: databaseUrl });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
+    await cleanUp();
+  }
+}
+
+// ---- --single: one page per POST ----
+
+/** What the single-mode server child reports since the previous ask. */
+interface SingleStats {
+  cpuMicros: number;
+  elapsedMicros: number;
+  statements: number;
+  /** Statements by SQL text (whitespace folded), most frequent first. */
+  bySql: [string, number][];
+}
+
+/**
+ * Counts every statement this process runs, by text: better-sqlite3's statements (Kysely's and the fixed reader's)
+ * and pg's client queries (the pool's and Kysely's go through Client.query). Transaction control is a statement
+ * too, and a round trip on PostgreSQL.
+ */
+function countStatements(): Map<string, number> {
+  const counts = new Map<string, number>();
+  const note = (text: string) => {
+    const key = text.replace(/\s+/g, ' ').trim();
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  };
+  const timed = process.env.BENCH_SQL_TIME === '1';
+  const probe = new SQLite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<'run' | 'get' | 'all', (...a: unknown[]) => unknown>;
+  probe.close();
+  for (const method of ['run', 'get', 'all'] as const) {
+    const original = statement[method];
+    statement[method] = function (this: { source: string }, ...a: unknown[]) {
+      note(this.source);
+      if (!timed) return original.apply(this, a);
+      const t = performance.now();
+      try {
+        return original.apply(this, a);
+      } finally {
+        const key = `µs ${this.source.replace(/\s+/g, ' ').trim()}`;
+        counts.set(key, (counts.get(key) ?? 0) + Math.round((performance.now() - t) * 1000));
+      }
+    };
+  }
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+  (pg.Client.prototype as { query: unknown }).query = function (this: pg.Client, ...a: unknown[]) {
+    const q = a[0];
+    note(typeof q === 'string' ? q : ((q as { text?: string }).text ?? '?'));
+    return query.apply(this, a);
+  };
+  return counts;
+}
+
+/** The server child of --single: the app with what `serve` runs beside it after a write (main.ts). */
+async function serveSingle(dataDir: string, databaseUrl: string | undefined): Promise<void> {
+  const counts = countStatements();
+  const runtime = await createRuntime(config(dataDir, databaseUrl));
+  const { app } = await buildApp(runtime.deps);
+  const quiet = { error: (o: object, m: string) => console.error(m, o), info: () => {} };
+  const relay = startWebhookRelay(runtime.deps, { log: quiet });
+  const sequencer = startLogSequencer(runtime.deps, { log: quiet });
+  app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      res.once('finish', () => {
+        relay.wake();
+        sequencer.wake();
+      });
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  let cpuSince = process.cpuUsage();
+  let hrSince = process.hrtime.bigint();
+  process.on('message', (m: string) => {
+    if (m === 'stats') {
+      const cpu = process.cpuUsage(cpuSince);
+      const now = process.hrtime.bigint();
+      const bySql = [...counts].sort((a, b) => b[1] - a[1]);
+      const stats: SingleStats = { cpuMicros: cpu.user + cpu.system, elapsedMicros: Number((now - hrSince) / 1000n), statements: bySql.reduce((n, [k, c]) => (k.startsWith('µs ') ? n : n + c), 0), bySql };
+      process.send!(stats);
+      counts.clear();
+      cpuSince = process.cpuUsage();
+      hrSince = now;
+      return;
     }
+    void Promise.all([app.close(), relay.stop(), sequencer.stop()])
+      .then(() => runtime.close())
+      .then(() => process.exit(0));
+  });
+  process.send!({ port: typeof address === 'object' && address ? address.port : 0 });
+}
+
+export interface SingleResult {
+  database: 'SQLite' | 'PostgreSQL';
+  count: number;
+  /** Server CPU per registration, µs, with the idle polling of the same span subtracted. */
+  cpuMicros: number;
+  /** …and without subtracting it. */
+  rawCpuMicros: number;
+  statements: number;
+  bySql: [string, number][];
+  /** Server CPU per second while idle (the jobs' and the follower's polling), µs. */
+  idleCpuPerSecond: number;
+}
+
+export async function runSingle(opts: {
+  count: number;
+  rate: number;
+  authors: number;
+  webhook: boolean;
+  databaseUrl?: string | undefined;
+  profileDir?: string | undefined;
+}): Promise<SingleResult> {
+  const b = await setUp(1000, opts.databaseUrl, false);
+  let receiver: http.Server | undefined;
+  let child: ReturnType<typeof fork> | undefined;
+  try {
+    if (opts.webhook) {
+      receiver = http.createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end('ok')));
+      await new Promise<void>((r) => receiver!.listen(0, '127.0.0.1', r));
+      const port = (receiver.address() as { port: number }).port;
+      await registerWebhook(b.rt.deps, b.ownerId, { url: `http://127.0.0.1:${port}/hook`, publisher: 'bench', events: ['page.registered'] });
+    }
+    const server = (child = fork(HERE, ['--serve-single', b.dataDir, b.url ?? ''], {
+      execArgv: ['--import', 'tsx', ...(opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }));
+    const port = await new Promise<number>((resolve) => server.once('message', (m: { port: number }) => resolve(m.port)));
+    const stats = () =>
+      new Promise<SingleStats>((resolve) => {
+        server.once('message', (m: SingleStats) => resolve(m));
+        server.send('stats');
+      });
+    let n = 0;
+    const one = async () => {
+      const k = n++;
+      const authors = Array.from({ length: opts.authors }, (_, a) => b.authors[(k + a) % AUTHORS]!.username);
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/pages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': b.secret },
+        body: JSON.stringify({ url: `https://bench.example/cms/${k}`, title: `CMS page ${k}`, topic: TOPICS[k % TOPICS.length], ...(opts.authors ? { authors } : {}) }),
+      });
+      const text = await res.text();
+      if (res.status !== 201) throw new Error(`POST /api/v1/pages: ${res.status} ${text.slice(0, 300)}`);
+    };
+    // `count` registrations at `rate` a second, sent as a CMS would (each on its own, not waiting for the last).
+    const send = async (count: number, rate = opts.rate) => {
+      const pending: Promise<void>[] = [];
+      const started = performance.now();
+      for (let i = 0; i < count; i++) {
+        const due = started + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+        pending.push(one());
+      }
+      await Promise.all(pending);
+    };
+    // The background work of a write ends within the sequencer's wake delay and the follower's poll.
+    const settle = () => new Promise((r) => setTimeout(r, 1500));
+    // Warming up more gently: the first requests compile everything they touch.
+    await send(Math.min(300, opts.count), Math.min(50, opts.rate));
+    await settle();
+    await stats();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idle = await stats();
+    await send(opts.count);
+    await settle();
+    const run = await stats();
+    server.send('stop');
+    await new Promise((r) => server.once('exit', r));
+    child = undefined;
+    const idlePerMicro = idle.cpuMicros / idle.elapsedMicros;
+    return {
+      database: opts.databaseUrl ? 'PostgreSQL' : 'SQLite',
+      count: opts.count,
+      cpuMicros: (run.cpuMicros - idlePerMicro * run.elapsedMicros) / opts.count,
+      rawCpuMicros: run.cpuMicros / opts.count,
+      statements: run.statements / opts.count,
+      bySql: run.bySql,
+      idleCpuPerSecond: idlePerMicro * 1e6,
+    };
+  } catch (err) {
+    console.error(err);
+    throw err;
+  } finally {
+    // A failed run: the server goes before its schema (dropping it under a live connection can deadlock).
+    if (child) {
+      const exited = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    receiver?.close();
+    await b.cleanUp();
   }
 }
 
@@ -209,8 +449,36 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '3' },
       'database-url': { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
+      single: { type: 'boolean', default: false },
+      count: { type: 'string', default: '2000' },
+      rate: { type: 'string', default: '200' },
+      authors: { type: 'string', default: '1' },
+      webhook: { type: 'boolean', default: false },
+      statements: { type: 'boolean', default: false },
     },
   });
+  if (values.single) {
+    const profileDir = values['cpu-prof'] ? fs.mkdtempSync(path.join(os.tmpdir(), 'credence-writes-prof-')) : undefined;
+    const r = await runSingle({
+      count: Number(values.count),
+      rate: Number(values.rate),
+      authors: Number(values.authors),
+      webhook: values.webhook,
+      databaseUrl: values['database-url'],
+      profileDir,
+    });
+    console.log(
+      `${r.database}: ${r.count} single-page registrations at ${values.rate}/s (${values.authors} author${values.authors === '1' ? '' : 's'} each${values.webhook ? ', a webhook endpoint' : ''})`,
+    );
+    console.log(`  server CPU per registration: ${(r.cpuMicros / 1000).toFixed(2)} ms (${(r.rawCpuMicros / 1000).toFixed(2)} ms before subtracting idle polling of ${(r.idleCpuPerSecond / 1000).toFixed(1)} ms/s)`);
+    console.log(`  SQL statements per registration: ${r.statements.toFixed(1)}`);
+    if (values.statements) for (const [text, n] of r.bySql) console.log(`  ${(n / r.count).toFixed(2).padStart(7)}  ${text.slice(0, 160)}`);
+    if (profileDir) {
+      for (const f of fs.readdirSync(profileDir)) console.log(formatProfile(summarizeProfile(path.join(profileDir, f), 30)));
+      console.log(`  profile kept in ${profileDir}`);
+    }
+    return;
+  }
   const aims = await runWrites({
     sizes: values.sizes.split(',').map(Number),
     rounds: Number(values.rounds),
@@ -222,6 +490,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--serve') void serve(process.argv[3]!, process.argv[4] || undefined);
+else if (process.argv[2] === '--serve-single') void serveSingle(process.argv[3]!, process.argv[4] || undefined);
 else if (process.argv[1] === HERE)
   main().catch((err: unknown) => {
     console.error(err);
