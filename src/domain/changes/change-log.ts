@@ -79,7 +79,18 @@ export async function appendChange(trx: Db, change: Change): Promise<number> {
  */
 export async function appendChanges(trx: Db, changes: Change[]): Promise<number[]> {
   if (changes.length === 0) return [];
-  const first = await nextSeq(trx);
+  return appendChangesFrom(trx, await takeSeqs(trx), changes);
+}
+
+/**
+ * appendChanges in two steps, for a writer whose rows record the seq of their entry (a contribution links to the
+ * entry that published it): take the change log's lock and the first seq, write those rows, then append the
+ * entries from that seq. Everything between the two steps runs under the lock, which is held to commit.
+ */
+export const takeSeqs = (trx: Db): Promise<number> => nextSeq(trx);
+
+/** The second step: entries numbered from `first` (the value takeSeqs gave, in the same transaction). */
+export async function appendChangesFrom(trx: Db, first: number, changes: Change[]): Promise<number[]> {
   await insertChanges(
     trx,
     changes.map((change, i) => ({

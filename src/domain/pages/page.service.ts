@@ -6,9 +6,8 @@ import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, app
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
-import { findPublicPublisher, verifiedDomainsOf } from '../publishers/publisher.store.js';
-import { appendChanges, type Change, type PublicPublisher } from '../changes/change-log.js';
-import { linkContributions } from '../transparency/log.store.js';
+import { publisherWithDomains } from '../publishers/publisher.store.js';
+import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
 import { acceptedWork, applyReputationChanges, movedWork, type ReputationChange } from '../reputation/reputation.store.js';
 import { recordTags, tag } from './cache-tags.js';
 import * as store from './page.store.js';
@@ -59,8 +58,7 @@ interface Checked {
 }
 
 export async function registerPages(deps: Deps, publisherId: number, items: BatchItem<PageInput>[]): Promise<ItemResult[]> {
-  const domains = (await verifiedDomainsOf(deps.db, [publisherId])).get(publisherId) ?? [];
-  const publisher = await findPublicPublisher(deps.db, publisherId);
+  const { publisher, domains } = await publisherWithDomains(deps.db, publisherId);
   const usernames = [...new Set(items.flatMap((i) => (i.ok ? (i.value.authors ?? []).map((u) => u.toLowerCase()) : [])))];
   const authorIds = await findAccountIdsByUsernames(deps.db, usernames);
   const checked: Checked[] = [];
@@ -202,9 +200,9 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
       for (const c of before) if (c.page_id === p.id) changes.push(movedWork(c.account_id, c.role, p.original.topic, p.topic));
     }
   }
-  const authorshipIds = await store.insertAuthors(trx, newAuthors.map((a) => ({ page_id: idOf(a.key), account_id: a.accountId, summary: 'Wrote this page' })), now);
   for (const a of newAuthors) changes.push(acceptedWork(a.accountId, 'author', pages.get(a.key)!.topic));
-  const contributorEntries = await applyReputationChanges(trx, changes, now);
+  const contributors = new Map<number, PublicContributor>();
+  const contributorEntries = await applyReputationChanges(trx, changes, now, contributors);
   await appendEvents(
     trx,
     created.map((c) => ({
@@ -215,11 +213,21 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
       now,
     })),
   );
-  // The change log last: its lock is held to commit, so it is taken after every other write.
-  const names = await store.findPublicContributorNames(trx, [...new Set(newAuthors.map((a) => a.accountId))]);
+  // The change log last: its lock is held to commit, so it is taken after every other write but the authorships,
+  // which are written under it already linked to their entries in the transparency log (issue 12): the first seqs,
+  // in order. (Written earlier, each would need an update once its seq was known.)
+  if (newAuthors.length + pageEntries.length + contributorEntries.length === 0) return outcomes; // nothing changed
+  const first = await takeSeqs(trx);
+  const authorshipIds = await store.insertAuthors(
+    trx,
+    newAuthors.map((a, i) => ({ page_id: idOf(a.key), account_id: a.accountId, summary: 'Wrote this page', log_seq: first + i })),
+    now,
+  );
   const authorshipEntries = newAuthors.map((a): Change => {
     const pageId = idOf(a.key);
     const p = pages.get(a.key)!;
+    // Every new author's reputation moved just now, so its public fields are at hand.
+    const { username, name } = contributors.get(a.accountId)!;
     return {
       kind: 'contribution.accepted',
       ids: { pageId, accountId: a.accountId, publisherId },
@@ -227,12 +235,12 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
         page: { id: pageId, url: p.url, title: p.title },
         publisher,
         contribution: { id: authorshipIds.get(`${pageId}:${a.accountId}`)!, role: 'author', summary: 'Wrote this page', accepted_at: now },
-        contributor: names.get(a.accountId)!,
+        contributor: { username, name },
       },
       now,
     };
   });
-  const seqs = await appendChanges(trx, [
+  const entries = [
     ...authorshipEntries,
     ...pageEntries.map((e): Change => ({
       kind: e.kind,
@@ -241,9 +249,8 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
       now,
     })),
     ...contributorEntries,
-  ]);
-  // Each authorship's record links to its entry in the transparency log (issue 12): the first seqs, in order.
-  await linkContributions(trx, newAuthors.map((a, i) => ({ contributionId: authorshipIds.get(`${idOf(a.key)}:${a.accountId}`)!, seq: seqs[i]! })));
+  ];
+  await appendChangesFrom(trx, first, entries);
   return outcomes;
 }
 

@@ -148,8 +148,15 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
     .execute();
 }
 
-/** Name authors of pages: accepted `author` contributions, in multi-row statements; ids by `page:account`. */
-export async function insertAuthors(db: Db, rows: { page_id: number; account_id: number; summary: string }[], now: string): Promise<Map<string, number>> {
+/**
+ * Name authors of pages: accepted `author` contributions, in multi-row statements, each linked to the change-log
+ * entry that publishes it (`log_seq`, issue 12); ids by `page:account`.
+ */
+export async function insertAuthors(
+  db: Db,
+  rows: { page_id: number; account_id: number; summary: string; log_seq: number }[],
+  now: string,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let i = 0; i < rows.length; i += 250) {
     const inserted = await db
@@ -165,6 +172,7 @@ export async function insertAuthors(db: Db, rows: { page_id: number; account_id:
           accepted_at: now,
           created_at: now,
           submission_id: null,
+          log_seq: r.log_seq,
         })),
       )
       .returning(['id', 'page_id', 'account_id'])
@@ -172,14 +180,6 @@ export async function insertAuthors(db: Db, rows: { page_id: number; account_id:
     for (const r of inserted) ids.set(`${r.page_id}:${r.account_id}`, r.id);
   }
   return ids;
-}
-
-/** Contributors' public names, for the change log (one query for a batch). */
-export async function findPublicContributorNames(db: Db, accountIds: number[]) {
-  const rows = accountIds.length
-    ? await db.selectFrom('accounts').select(['id', 'username', 'name']).where('id', 'in', accountIds).execute()
-    : [];
-  return new Map(rows.map((r) => [r.id, { username: r.username, name: r.name }]));
 }
 
 /** The page with the most accepted work, for showcases such as the embed demo. */

@@ -1,4 +1,6 @@
 // All SQL about panel statements, their versions and their panellists.
+import { type Expression, expressionBuilder } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { Db } from '../deps.js';
 
 export const findStatementBySlug = (db: Db, slug: string) =>
@@ -142,6 +144,17 @@ export function listEntries(db: Db, versionIds: number[]) {
  * A panellist on the current version of any statement (SPEC §13 `expert`; docs/decisions.md, Panels). The current
  * version is the one with status `issued`: superseding a version ends its panellists' standing.
  */
+/** Whether an account sits on an issued panel, as an expression (the reputation update returns it with the row). */
+export const panellistOf = (accountId: Expression<number>) =>
+  expressionBuilder<DB, never>().exists(
+    expressionBuilder<DB, never>()
+      .selectFrom('panel_entries as e')
+      .innerJoin('panel_versions as v', 'v.id', 'e.version_id')
+      .select('e.version_id')
+      .where('e.account_id', '=', accountId)
+      .where('v.status', '=', 'issued'),
+  );
+
 export async function isPanellist(db: Db, accountId: number): Promise<boolean> {
   const r = await db
     .selectFrom('panel_entries as e')

@@ -15,6 +15,19 @@ export const findPublisherBySlug = (db: Db, slug: string) =>
 export const findPublicPublisher = (db: Db, id: number) =>
   db.selectFrom('publishers').select(['slug', 'name']).where('id', '=', id).executeTakeFirstOrThrow();
 
+/** A publication's public face and its verified domains in one read: registration checks URLs and logs both. */
+export async function publisherWithDomains(db: Db, id: number): Promise<{ publisher: { slug: string; name: string }; domains: string[] }> {
+  const rows = await db
+    .selectFrom('publishers as p')
+    .leftJoin('domains as d', (j) => j.onRef('d.publisher_id', '=', 'p.id').on('d.status', '=', 'verified'))
+    .select(['p.slug', 'p.name', 'd.domain'])
+    .where('p.id', '=', id)
+    .execute();
+  const first = rows[0];
+  if (!first) throw new Error(`publisher ${id} does not exist`);
+  return { publisher: { slug: first.slug, name: first.name }, domains: rows.flatMap((r) => (r.domain === null ? [] : [r.domain])) };
+}
+
 export type MemberRow = { publisher_id: number; account_id: number; role: 'owner' | 'editor'; created_at: string };
 
 /**

@@ -7,7 +7,7 @@
 import { canonicalJson } from '../changes/canonical-json.js';
 import { appendChange, type Change, type PublicContributor } from '../changes/change-log.js';
 import type { Db } from '../deps.js';
-import { isPanellist } from '../panels/panel.store.js';
+import { isPanellist, panellistOf } from '../panels/panel.store.js';
 import { contributionScore, level, ROLE_WEIGHTS, topicAuthority, trustScore } from './scores.js';
 
 /** One account's change in counters. Topic '' (a page without a topic) counts towards no topic. */
@@ -47,11 +47,17 @@ export function movedWork(accountId: number, role: string, from: string, to: str
  * transaction of the writes that caused the changes. The counters move with `x = x + ?` so concurrent writers
  * (PostgreSQL) never lose an update: the row lock taken by the first statement serialises them per account.
  * Returns a `contributor.updated` change-log entry for each account whose public fields moved; the caller appends
- * them with its own entries, after all its other writes (docs/changes.md).
+ * them with its own entries, after all its other writes (docs/changes.md). `contributors`, when given, receives
+ * each touched account's public fields as they now are (a caller naming authors needs no query of its own).
  */
-export async function applyReputationChanges(db: Db, changes: ReputationChange[], now: string): Promise<Change[]> {
+export async function applyReputationChanges(
+  db: Db,
+  changes: ReputationChange[],
+  now: string,
+  contributors?: Map<number, PublicContributor>,
+): Promise<Change[]> {
   const entries: Change[] = [];
-  const byAccount = new Map<number, { accepted: number; rejected: number; score: number; topics: Map<string, { weight: number; accepted: number }> }>();
+  const byAccount = new Map<number, AccountDelta>();
   for (const c of changes) {
     let a = byAccount.get(c.accountId);
     if (!a) byAccount.set(c.accountId, (a = { accepted: 0, rejected: 0, score: 0, topics: new Map() }));
@@ -67,23 +73,37 @@ export async function applyReputationChanges(db: Db, changes: ReputationChange[]
   }
   // In id order, so two transactions touching the same accounts lock them in the same order (no deadlock).
   for (const [accountId, d] of [...byAccount].sort((x, y) => x[0] - y[0])) {
-    const before = await publicContributor(db, accountId);
-    await applyOne(db, accountId, d, now);
-    const after = await publicContributor(db, accountId);
-    if (after && (!before || canonicalJson(before) !== canonicalJson(after))) {
-      entries.push({ kind: 'contributor.updated', ids: { accountId }, data: { contributor: after }, now });
+    const moved = await applyOne(db, accountId, d, now);
+    if (!moved) continue;
+    contributors?.set(accountId, moved.after);
+    if (canonicalJson(moved.before) !== canonicalJson(moved.after)) {
+      entries.push({ kind: 'contributor.updated', ids: { accountId }, data: { contributor: moved.after }, now });
     }
   }
   return entries;
 }
 
+interface AccountDelta {
+  accepted: number;
+  rejected: number;
+  score: number;
+  topics: Map<string, { weight: number; accepted: number }>;
+}
+
+/**
+ * One account's change, and its public fields before and after (undefined for no such account). The fields are
+ * worked out from what the writes return rather than read again: the counters' UPDATE returns the row (and whether
+ * the account sits on a panel), one read of the account's topics gives the list before, and the topics' upsert
+ * returns the touched rows after; the account's row lock, taken by the first statement, keeps other writers of its
+ * reputation out meanwhile. Only a change in the set of topics reads the list again, for the database's own order.
+ */
 async function applyOne(
   db: Db,
   accountId: number,
-  d: { accepted: number; rejected: number; score: number; topics: Map<string, { weight: number; accepted: number }> },
+  d: AccountDelta,
   now: string,
-): Promise<void> {
-  const counts = await db
+): Promise<{ before: PublicContributor; after: PublicContributor } | undefined> {
+  const row = await db
     .updateTable('accounts')
     .set((eb) => ({
       accepted_count: eb('accepted_count', '+', d.accepted),
@@ -92,18 +112,53 @@ async function applyOne(
       updated_at: now,
     }))
     .where('id', '=', accountId)
-    .returning(['accepted_count', 'rejected_count', 'trust_score', 'level', 'topics'])
+    .returning((eb) => [
+      'username',
+      'name',
+      'summary',
+      'accepted_count',
+      'rejected_count',
+      'contribution_score',
+      'trust_score',
+      'level',
+      'topics',
+      panellistOf(eb.ref('accounts.id')).as('panellist'),
+    ])
     .executeTakeFirst();
-  if (!counts) return;
-  const trust = trustScore(counts.accepted_count, counts.rejected_count);
-  const newLevel = level({ accepted: counts.accepted_count, trust, panellist: await isPanellist(db, accountId) });
-  if (trust !== counts.trust_score || newLevel !== counts.level) {
+  if (!row) return undefined;
+  const topicsBefore = await db
+    .selectFrom('account_topics')
+    .select(['topic', 'weight', 'accepted', 'authority'])
+    .where('account_id', '=', accountId)
+    .orderBy('topic')
+    .execute();
+  const publicOf = (p: { level: string; trust_score: number; contribution_score: number; accepted_count: number }, topics: { topic: string; authority: number }[]): PublicContributor => ({
+    username: row.username,
+    name: row.name,
+    summary: row.summary,
+    level: p.level,
+    trust_score: p.trust_score,
+    contribution_score: p.contribution_score,
+    accepted_count: p.accepted_count,
+    topics: topics.map((t) => ({ topic: t.topic, authority: t.authority })),
+  });
+  const before = publicOf(
+    { level: row.level, trust_score: row.trust_score, contribution_score: row.contribution_score - d.score, accepted_count: row.accepted_count - d.accepted },
+    topicsBefore,
+  );
+
+  const trust = trustScore(row.accepted_count, row.rejected_count);
+  const newLevel = level({ accepted: row.accepted_count, trust, panellist: Boolean(row.panellist) });
+  if (trust !== row.trust_score || newLevel !== row.level) {
     await db.updateTable('accounts').set({ trust_score: trust, level: newLevel }).where('id', '=', accountId).execute();
   }
 
+  // The account's topics as they stand after each step, in the database's order.
+  const topics = new Map(topicsBefore.map((t) => [t.topic, { ...t }]));
+  let setChanged = false;
   const touched = [...d.topics].filter(([, t]) => t.weight !== 0 || t.accepted !== 0);
   if (touched.length > 0) {
-    await db
+    const upserted = await db
       .insertInto('account_topics')
       .values(touched.map(([topic, t]) => ({ account_id: accountId, topic, weight: t.weight, accepted: t.accepted, authority: 0 })))
       .onConflict((oc) =>
@@ -112,25 +167,41 @@ async function applyOne(
           accepted: eb('account_topics.accepted', '+', eb.ref('excluded.accepted')),
         })),
       )
+      .returning(['topic', 'weight', 'accepted', 'authority'])
       .execute();
+    for (const r of upserted) {
+      if (!topics.has(r.topic)) setChanged = true;
+      topics.set(r.topic, r);
+    }
   }
   // Authority depends on trust: when trust moved, every topic of the account; else only the touched ones. An
   // account has a handful of topics, not a history.
-  if (trust === counts.trust_score && touched.length === 0) return;
-  let rows = db.selectFrom('account_topics').select(['topic', 'weight', 'accepted', 'authority']).where('account_id', '=', accountId);
-  if (trust === counts.trust_score) rows = rows.where('topic', 'in', touched.map(([t]) => t));
-  const declared = new Set(JSON.parse(counts.topics) as string[]);
-  for (const r of await rows.execute()) {
+  const declared = new Set(JSON.parse(row.topics) as string[]);
+  const refresh = trust === row.trust_score ? touched.map(([t]) => topics.get(t)!) : [...topics.values()];
+  for (const r of refresh) {
     if (r.accepted <= 0 && r.weight <= 0 && !declared.has(r.topic)) {
       // No work left in the topic and not declared: a full recount would not list it.
       await db.deleteFrom('account_topics').where('account_id', '=', accountId).where('topic', '=', r.topic).execute();
+      topics.delete(r.topic);
+      setChanged = true;
       continue;
     }
     const authority = topicAuthority(trust, r.weight);
     if (authority !== r.authority) {
       await db.updateTable('account_topics').set({ authority }).where('account_id', '=', accountId).where('topic', '=', r.topic).execute();
+      r.authority = authority;
     }
   }
+  let after = [...topics.values()];
+  if (setChanged) {
+    // A topic came or went: where it sorts is the database's collation's business.
+    const order = await db.selectFrom('account_topics').select('topic').where('account_id', '=', accountId).orderBy('topic').execute();
+    after = order.map((o) => topics.get(o.topic)!);
+  }
+  return {
+    before,
+    after: publicOf({ level: newLevel, trust_score: trust, contribution_score: row.contribution_score, accepted_count: row.accepted_count }, after),
+  };
 }
 
 /** A contributor's public fields as the change log shows them, or undefined for no such account. */
