@@ -35,6 +35,38 @@ async function hookAt(pub: TestPublisher, path: string) {
   return hook;
 }
 
+describe('passes woken by writes', () => {
+  it('look for due deliveries only when one may be due, and still send a woken write at once', async () => {
+    // A poll far longer than the test: every delivery here is sent by a pass a wake-up started.
+    const relay = relayFor(t, { pollMs: 60_000 });
+    const pub = await newPublisher(t);
+    await hookAt(pub, '/woken');
+    relay.start();
+    try {
+      for (let i = 0; i < 3; i++) {
+        await registerPages(pub, 1);
+        relay.wake();
+        const deadline = Date.now() + 5_000;
+        while (rx.at('/woken').length < i + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(rx.at('/woken')).toHaveLength(i + 1);
+      }
+      // A write no endpoint wants wakes a pass that fans out and finds nothing due to look for; the next wanted
+      // write is sent all the same.
+      const other = await newPublisher(t);
+      await registerPages(other, 1);
+      relay.wake();
+      await new Promise((r) => setTimeout(r, 50));
+      await registerPages(pub, 1);
+      relay.wake();
+      const deadline = Date.now() + 5_000;
+      while (rx.at('/woken').length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(rx.at('/woken')).toHaveLength(4);
+    } finally {
+      await relay.stop();
+    }
+  });
+});
+
 describe('order and at-least-once', () => {
   it('100 events for one endpoint arrive in order, through failures and retries', async () => {
     const pub = await newPublisher(t);
