@@ -10,10 +10,10 @@ import { LRUCache } from 'lru-cache';
 export interface RecordCache {
   /**
    * The cached value, or load() it. `load` names what the value depends on with `track(tags)`; a value loaded while
-   * an invalidation happened is returned but not kept.
+   * one of those tags was invalidated is returned but never served from the cache.
    */
   getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T>;
-  /** Drop every cached answer that depends on any of these tags. */
+  /** No cached answer that depends on any of these tags is served again. */
   invalidate(tags: Iterable<string>): void;
   invalidateAll(): void;
   /** Lookups answered from the cache and loaded, since start (for the metrics). */
