@@ -11,8 +11,9 @@
 //
 // --rounds N runs the whole list N times, interleaved (so a busy neighbour slows every scenario alike), and
 // reports each figure's median over the rounds (non-2xx and errors are summed).
-// --cpu-prof profiles each target process and prints where its time went (see bench/profile.ts); the profiles
-// stay in a temporary folder for Chrome DevTools.
+// --cpu-prof profiles each scenario's measured seconds in its target process (not start-up, not the warm-up that
+// fills the cache) and prints where the time went (see bench/profile.ts); the profiles stay in a temporary folder
+// for Chrome DevTools, one per scenario and database (and round).
 import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,7 @@ import { ensureBuilt } from './compiled.js';
 import { buildFixture, type Fixture, postgresSchema } from './fixture.js';
 import { formatProfile, summarizeProfile } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
-import type { ChildMessage, TargetName } from './server.js';
+import type { ChildMessage, ParentMessage, TargetName } from './server.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPORTS = path.join(HERE, 'reports');
@@ -112,9 +113,9 @@ class Target {
     readonly port: number,
   ) {}
 
-  static async start(target: TargetName, dataDir: string, profileDir: string | null, databaseUrl = ''): Promise<Target> {
+  static async start(target: TargetName, dataDir: string, databaseUrl = ''): Promise<Target> {
     const child = fork(path.join(HERE, 'server.ts'), [target, dataDir, databaseUrl], {
-      execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+      execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const port = await new Promise<number>((resolve, reject) => {
@@ -127,14 +128,27 @@ class Target {
   }
 
   stats(): Promise<Extract<ChildMessage, { type: 'stats' }>> {
+    return this.ask({ type: 'stats' }, 'stats');
+  }
+
+  /** Start V8's profiler in the target; `profileStop` writes what it sampled since to `file`. */
+  profileStart(): Promise<unknown> {
+    return this.ask({ type: 'profile-start' }, 'profiling');
+  }
+
+  profileStop(file: string): Promise<unknown> {
+    return this.ask({ type: 'profile-stop', file }, 'profiled');
+  }
+
+  private ask<K extends ChildMessage['type']>(m: ParentMessage, answer: K): Promise<Extract<ChildMessage, { type: K }>> {
     return new Promise((resolve) => {
-      const onMessage = (m: ChildMessage) => {
-        if (m.type !== 'stats') return;
+      const onMessage = (reply: ChildMessage) => {
+        if (reply.type !== answer) return;
         this.child.off('message', onMessage);
-        resolve(m);
+        resolve(reply as Extract<ChildMessage, { type: K }>);
       };
       this.child.on('message', onMessage);
-      this.child.send({ type: 'stats' });
+      this.child.send(m);
     });
   }
 
@@ -204,16 +218,18 @@ function startWriter(port: number, fixture: Fixture, perSecond: number) {
   return { counts, stop: () => clearInterval(tick) };
 }
 
-async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, target: Target): Promise<ScenarioResult> {
+async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, target: Target, profileFile: string | null): Promise<ScenarioResult> {
   const next = scenario.paths(fixture);
   await check(target.port, scenario, next);
   const writer = scenario.writesPerSecond ? startWriter(target.port, fixture, scenario.writesPerSecond) : null;
   process.stdout.write(`${scenario.name}: warming up ${s.warmup} s, measuring ${s.duration} s with ${s.connections} connections ... `);
   if (s.warmup > 0) await load(target.port, next, s.warmup, s.connections, scenario.headers);
   await target.stats(); // resets the counters: the warm-up is not measured
+  if (profileFile) await target.profileStart();
   const written = writer ? { ...writer.counts } : null;
   const r = await load(target.port, next, s.duration, s.connections, scenario.headers);
   const stats = await target.stats();
+  if (profileFile) await target.profileStop(profileFile);
   writer?.stop();
   const result: ScenarioResult = {
     name: scenario.name,
@@ -327,18 +343,19 @@ async function main(): Promise<void> {
       for (const [i, scenario] of s.scenarios.entries()) {
         let target = targets.get(scenario.target);
         if (!target) {
-          target = await Target.start(scenario.target, dataDir, profileDir ? path.join(profileDir, scenario.target) : null);
+          target = await Target.start(scenario.target, dataDir);
           targets.set(scenario.target, target);
         }
-        rounds[i]!.push(await runScenario(s, scenario, fixture, target));
+        const profileFile = (db: string) => (profileDir ? path.join(profileDir, `${scenario.name}-${db}-round${round}.cpuprofile`) : null);
+        rounds[i]!.push(await runScenario(s, scenario, fixture, target, profileFile('sqlite')));
         if (pgFixture && postgres && scenario.target === 'app') {
           let pgTarget = targets.get('app-pg');
           if (!pgTarget) {
-            pgTarget = await Target.start('app-pg', dataDir, profileDir ? path.join(profileDir, 'app-pg') : null, postgres.url);
+            pgTarget = await Target.start('app-pg', dataDir, postgres.url);
             targets.set('app-pg', pgTarget);
           }
           process.stdout.write('  on PostgreSQL: ');
-          pgRounds[i]!.push({ ...(await runScenario(s, scenario, pgFixture, pgTarget)), target: 'app-pg' });
+          pgRounds[i]!.push({ ...(await runScenario(s, scenario, pgFixture, pgTarget, profileFile('postgres'))), target: 'app-pg' });
         }
       }
     }
@@ -402,19 +419,10 @@ async function main(): Promise<void> {
     console.log(`report: bench/reports/${jsonFile} and ${mdFile}`);
 
     if (profileDir) {
-      for (const [name, target] of targets) {
-        await target.stop();
-        // Node writes one profile per thread; the loader's worker thread is nearly idle, so show the busiest.
-        const dir = path.join(profileDir, name);
-        const summaries = fs
-          .readdirSync(dir)
-          .filter((f) => f.endsWith('.cpuprofile'))
-          .map((f) => ({ file: path.join(dir, f), summary: summarizeProfile(path.join(dir, f)) }))
-          .sort((a, b) => b.summary.totalMs - a.summary.totalMs);
-        const busiest = summaries[0];
-        if (!busiest) continue;
-        console.log(`\nCPU profile of the ${name} process (${busiest.file}; Chrome DevTools opens it):\n`);
-        console.log(formatProfile(busiest.summary));
+      for (const f of fs.readdirSync(profileDir).filter((x) => x.endsWith('.cpuprofile')).sort()) {
+        const file = path.join(profileDir, f);
+        console.log(`\nCPU profile of ${f.replace(/\.cpuprofile$/, '')}, the measured seconds only (${file}; Chrome DevTools opens it):\n`);
+        console.log(formatProfile(summarizeProfile(file)));
       }
     }
   } finally {

@@ -4,16 +4,20 @@
 //   bare  a Fastify route returning a constant object: the ceiling for this machine, process model and client;
 //         and one returning a constant object as large as a lookup answer.
 // It listens on an ephemeral loopback port and tells the parent over IPC; the parent asks for cache counts
-// between scenarios and stops it with SIGTERM (a clean exit, so --cpu-prof can write its profile).
+// between scenarios (and, with --cpu-prof, to profile the measured seconds) and stops it with SIGTERM.
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RecordCache } from '../src/domain/pages/record-cache.js';
 import { compiled } from './compiled.js';
 
 export type TargetName = 'app' | 'bare' | 'app-pg';
 
-export type ParentMessage = { type: 'stats' };
+export type ParentMessage = { type: 'stats' } | { type: 'profile-start' } | { type: 'profile-stop'; file: string };
 export type ChildMessage =
   | { type: 'listening'; port: number }
+  | { type: 'profiling' }
+  | { type: 'profiled'; file: string }
   | {
       type: 'stats';
       cacheCalls: number;
@@ -128,7 +132,28 @@ async function main(): Promise<void> {
   // Counters since the previous ask. CPU time is this process's own (user + system), whatever the client's speed.
   let cpuSince = process.cpuUsage();
   let hrSince = process.hrtime.bigint();
+  // --cpu-prof: V8's sampling profiler over the measured seconds only, through the inspector.
+  let session: Session | null = null;
   process.on('message', (m: ParentMessage) => {
+    if (m.type === 'profile-start') {
+      session = new Session();
+      session.connect();
+      void session
+        .post('Profiler.enable')
+        .then(() => session!.post('Profiler.start'))
+        .then(() => send({ type: 'profiling' }));
+      return;
+    }
+    if (m.type === 'profile-stop') {
+      const s = session!;
+      session = null;
+      void s.post('Profiler.stop').then(({ profile }) => {
+        s.disconnect();
+        fs.writeFileSync(m.file, JSON.stringify(profile));
+        send({ type: 'profiled', file: m.file });
+      });
+      return;
+    }
     if (m.type !== 'stats') return;
     const c = server.cache;
     const cpu = process.cpuUsage(cpuSince);
