@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Result } from './client.js';
 import { LocalCluster } from '../scripts/cluster.js';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/deps.js';

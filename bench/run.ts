@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Result } from './client.js';
 import { ensureBuilt } from './compiled.js';
 import { buildFixture, type Fixture, postgresSchema } from './fixture.js';
 import { formatProfile, summarizeProfile } from './profile.js';
@@ -65,6 +65,12 @@ export interface ScenarioResult {
   serverKernelShare: number;
   /** Server CPU time over wall time: 1.0 is one core fully busy. Well below 1, the client was the limit. */
   serverCpuBusy: number;
+  /**
+   * The load generator's CPU time (this process: autocannon, its parser, the path generator) per answered request.
+   * Both share the machine's two cores: where the client pays more per answer (more header lines, more bytes), the
+   * server gets less of the machine, and req/s falls whatever the server's own cost.
+   */
+  clientCpuPerRequestUs: number;
   /** req/s relative to the baseline scenario's, as measured. */
   ratioToBaseline: number | null;
   /** With --rounds: every round's req/s, p99 and CPU per request, in order; the other figures are medians. */
@@ -227,7 +233,9 @@ async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, ta
   await target.stats(); // resets the counters: the warm-up is not measured
   if (profileFile) await target.profileStart();
   const written = writer ? { ...writer.counts } : null;
+  const clientSince = process.cpuUsage();
   const r = await load(target.port, next, s.duration, s.connections, scenario.headers);
+  const client = process.cpuUsage(clientSince);
   const stats = await target.stats();
   if (profileFile) await target.profileStop(profileFile);
   writer?.stop();
@@ -247,12 +255,13 @@ async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, ta
     serverCpuPerRequestUs: stats.cpuMicros / Math.max(1, r.requests.total),
     serverKernelShare: stats.systemMicros / Math.max(1, stats.cpuMicros),
     serverCpuBusy: stats.cpuMicros / Math.max(1, stats.elapsedMicros),
+    clientCpuPerRequestUs: (client.user + client.system) / Math.max(1, r.requests.total),
     ratioToBaseline: null,
     rounds: [],
     cpuRatioToBaseline: null,
   };
   console.log(
-    `${fmt(result.rps)} req/s, p99 ${fmt(result.latencyMs.p99, 1)} ms, server ${fmt(result.serverCpuPerRequestUs)} µs CPU/request (${pct(result.serverKernelShare)} kernel), ${pct(result.serverCpuBusy)} busy`,
+    `${fmt(result.rps)} req/s, p99 ${fmt(result.latencyMs.p99, 1)} ms, server ${fmt(result.serverCpuPerRequestUs)} µs CPU/request (${pct(result.serverKernelShare)} kernel), ${pct(result.serverCpuBusy)} busy, client ${fmt(result.clientCpuPerRequestUs)} µs CPU/request`,
   );
   if (writer && written) {
     const sent = writer.counts.sent - written.sent;
@@ -282,6 +291,7 @@ function medianOf(runs: ScenarioResult[]): ScenarioResult {
     serverCpuPerRequestUs: med((r) => r.serverCpuPerRequestUs),
     serverKernelShare: med((r) => r.serverKernelShare),
     serverCpuBusy: med((r) => r.serverCpuBusy),
+    clientCpuPerRequestUs: med((r) => r.clientCpuPerRequestUs),
     rounds: runs.map((r) => ({ rps: Math.round(r.rps), p99: r.latencyMs.p99, cpuUs: Math.round(r.serverCpuPerRequestUs) })),
   };
 }
@@ -309,13 +319,13 @@ export function markdownTable(results: ScenarioResult[]): string {
   const rows = results.map(
     (r) =>
       `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.latencyMs.p50, 1)} | ${fmt(r.latencyMs.p99, 1)} | ${pct(r.ratioToBaseline)} | ` +
-        `${fmt(r.serverCpuPerRequestUs)} | ${pct(r.serverKernelShare)} | ${pct(r.serverCpuBusy)} | ${pct(r.cpuRatioToBaseline)} | ${pct(r.cacheHitRate)} | ${r.non2xx + r.errors + (r.postgres ? r.postgres.non2xx + r.postgres.errors : 0)} |` +
+        `${fmt(r.serverCpuPerRequestUs)} | ${pct(r.serverKernelShare)} | ${pct(r.serverCpuBusy)} | ${fmt(r.clientCpuPerRequestUs)} | ${pct(r.cpuRatioToBaseline)} | ${pct(r.cacheHitRate)} | ${r.non2xx + r.errors + (r.postgres ? r.postgres.non2xx + r.postgres.errors : 0)} |` +
         pgCells(r),
   );
   return [
-    '| scenario | req/s | p50 ms | p99 ms | req/s vs bare | server µs CPU/req | of which kernel | server CPU busy | CPU/req vs bare | cache hits | non-2xx + errors |' +
+    '| scenario | req/s | p50 ms | p99 ms | req/s vs bare | server µs CPU/req | of which kernel | server CPU busy | client µs CPU/req | CPU/req vs bare | cache hits | non-2xx + errors |' +
       (withPg ? ' PostgreSQL req/s | PostgreSQL vs bare | PostgreSQL µs CPU/req | PostgreSQL p99 ms |' : ''),
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|' + (withPg ? '---:|---:|---:|---:|' : ''),
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|' + (withPg ? '---:|---:|---:|---:|' : ''),
     ...rows,
   ].join('\n');
 }

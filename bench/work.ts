@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon from './client.js';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/deps.js';

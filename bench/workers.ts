@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import autocannon from './client.js';
 import { freePort } from '../scripts/cluster.js';
 import { buildFixture } from './fixture.js';
 import { SCENARIOS } from './scenarios.js';
