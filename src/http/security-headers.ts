@@ -3,8 +3,17 @@
 // no `on*=` attribute anywhere, so `script-src 'self'` holds. Styles may be inline: the attribution block carries
 // its own <style> (it must survive a CMS that inserts it without a shadow root) and bars are drawn with a width.
 //
-// The headers are the same for every answer, so helmet runs once, at start, and each request copies its result
-// (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6% of the
+// Two sets. The pages (HTML documents) get helmet's full set above. The JSON surfaces (/v1 and /api/v1: records,
+// lookups, embeds, errors) get the set OWASP's REST Security Cheat Sheet and GitHub's API send: nosniff, a CSP of
+// `default-src 'none'; frame-ancestors 'none'` (nothing an answer could load or be framed by, stricter than the
+// pages'), X-Frame-Options, CORP, HSTS under REQUIRE_HTTPS. The rest of helmet's set governs documents only
+// (COOP, Origin-Agent-Cluster, Referrer-Policy, DNS prefetch, IE8 downloads, Flash policies, the XSS auditor): on an
+// API answer they were 330 bytes of every response for no reader (docs/decisions.md, "API answers carry the API
+// headers"). An answer of the JSON surfaces served as text/html (an embed's `format=jsonld`) is covered too: with
+// `default-src 'none'` a browser that opened it would load and run nothing.
+//
+// The headers are the same for every answer of a set, so helmet runs once, at start, and each request copies its
+// result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6% of the
 // server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -42,8 +51,28 @@ export function helmetOptions(requireHttps: boolean): HelmetOptions {
   };
 }
 
+/** The API set: what still applies to an answer no browser renders as a page. */
+export function apiHelmetOptions(requireHttps: boolean): HelmetOptions {
+  const page = helmetOptions(requireHttps);
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    xContentTypeOptions: true,
+    xFrameOptions: page.xFrameOptions,
+    strictTransportSecurity: page.strictTransportSecurity,
+    crossOriginResourcePolicy: page.crossOriginResourcePolicy,
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  };
+}
+
 /** The headers helmet sets with these options, read once by running its middleware on a stand-in response. */
-export function securityHeaderSet(requireHttps: boolean): Record<string, string> {
+export function securityHeaderSet(requireHttps: boolean, set: 'page' | 'api' = 'page'): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -53,19 +82,25 @@ export function securityHeaderSet(requireHttps: boolean): Record<string, string>
       delete headers[name.toLowerCase()];
     },
   };
-  helmet(helmetOptions(requireHttps))({} as never, res as never, (err?: unknown) => {
+  helmet(set === 'api' ? apiHelmetOptions(requireHttps) : helmetOptions(requireHttps))({} as never, res as never, (err?: unknown) => {
     if (err) throw err;
   });
   return Object.freeze(headers);
 }
 
-/** Every answer, JSON and errors included, carries the headers; a route may still override one (the embeds' CORP). */
-// Set on the raw response in one call (Fastify's reply.header would lower-case and check each of the ten, every
-// request); what a route sets through its reply still wins, since Node gives writeHead's headers precedence.
+/** A path of the JSON surfaces, /v1 and /api/v1 (the query string may follow at once). */
+const API_PATH = /^\/(?:api\/)?v1(?:[/?]|$)/;
+
+/**
+ * Every answer, JSON and errors included, carries its set; a route may still override one (the embeds' CORP). Set
+ * on the raw response in one call (Fastify's reply.header would lower-case and check each, every request); what a
+ * route sets through its reply still wins, since Node gives writeHead's headers precedence.
+ */
 export function registerSecurityHeaders(app: FastifyInstance, requireHttps: boolean): void {
-  const headers = new Map(Object.entries(securityHeaderSet(requireHttps)));
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.raw.setHeaders(headers);
+  const page = new Map(Object.entries(securityHeaderSet(requireHttps, 'page')));
+  const api = new Map(Object.entries(securityHeaderSet(requireHttps, 'api')));
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.raw.setHeaders(API_PATH.test(req.url) ? api : page);
     done();
   });
 }

@@ -120,6 +120,48 @@ describe('JSON answers', () => {
   });
 });
 
+describe('answers of the JSON surfaces (/v1, /api/v1)', () => {
+  const DOCUMENT_ONLY = [
+    'cross-origin-opener-policy',
+    'origin-agent-cluster',
+    'referrer-policy',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-permitted-cross-domain-policies',
+    'x-xss-protection',
+  ];
+  it('carry the API set (nothing loads, nothing frames, nosniff), errors included, and none of the documents-only headers', async () => {
+    const c = new Client(t.baseUrl);
+    const paths = [
+      `/api/v1/pages/lookup?url=${encodeURIComponent(w.page.url)}`,
+      '/api/v1/pages/lookup?url=nope',
+      '/api/v1/account',
+      '/api/v1/nope',
+      '/api/v1',
+      '/v1/panels',
+      '/v1/nope',
+      '/v1?x=1',
+      `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}&format=jsonld`,
+    ];
+    for (const path of paths) {
+      const res = await c.get(path);
+      expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('cross-origin-resource-policy'), path).toBe(path.includes('/embed/') ? 'cross-origin' : 'same-origin');
+      for (const name of DOCUMENT_ONLY) expect(res.headers.get(name), `${path}: ${name}`).toBeNull();
+    }
+  });
+
+  it('leave paths that only start alike (/v1x, /api/v10) with the pages\' set', async () => {
+    for (const path of ['/v1x', '/api/v10/pages']) {
+      const res = await fetch(t.baseUrl + path, { headers: { accept: 'text/html' } });
+      expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self'");
+      expect(res.headers.get('referrer-policy'), path).toBe('same-origin');
+    }
+  });
+});
+
 describe('the embeds', () => {
   it('stay loadable from any site: CORS *, CORP cross-origin', async () => {
     for (const path of ['/embed.js', `/api/v1/embed/article/${w.page.id}`, `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}&format=js`]) {
@@ -140,6 +182,8 @@ describe('HSTS', () => {
       const res = await fetch(`${strict.baseUrl}/`, { headers: { accept: 'text/html', 'x-forwarded-proto': 'https' } });
       expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
       expect(res.headers.get('content-security-policy')).toContain('upgrade-insecure-requests');
+      const api = await fetch(`${strict.baseUrl}/v1/panels`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(api.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     } finally {
       await strict.close();
     }
