@@ -90,17 +90,25 @@ export function securityHeaderSet(requireHttps: boolean, set: 'page' | 'api' = '
 
 /** A path of the JSON surfaces, /v1 and /api/v1 (the query string may follow at once). */
 const API_PATH = /^\/(?:api\/)?v1(?:[/?]|$)/;
+/**
+ * The embeds and embed.js (/api/v1/embed/…, /v1/embed.js, /embed.js): the API set, readable from every site
+ * (`Cross-Origin-Resource-Policy: cross-origin`), so their routes add only their CORS and caching headers and no
+ * header is set twice.
+ */
+const EMBED_PATH = /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$))/;
 
 /**
- * Every answer, JSON and errors included, carries its set; a route may still override one (the embeds' CORP). Set
+ * Every answer, JSON and errors included, carries its set; a route may still override one. Set
  * on the raw response in one call (Fastify's reply.header would lower-case and check each, every request); what a
  * route sets through its reply still wins, since Node gives writeHead's headers precedence.
  */
 export function registerSecurityHeaders(app: FastifyInstance, requireHttps: boolean): void {
   const page = new Map(Object.entries(securityHeaderSet(requireHttps, 'page')));
   const api = new Map(Object.entries(securityHeaderSet(requireHttps, 'api')));
+  const embed = new Map(api).set('cross-origin-resource-policy', 'cross-origin');
   app.addHook('onRequest', (req, reply, done) => {
-    reply.raw.setHeaders(API_PATH.test(req.url) ? api : page);
+    const url = req.url;
+    reply.raw.setHeaders(API_PATH.test(url) ? (url.includes('/embed') && EMBED_PATH.test(url) ? embed : api) : EMBED_PATH.test(url) ? embed : page);
     done();
   });
 }

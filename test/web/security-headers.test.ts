@@ -164,13 +164,38 @@ describe('answers of the JSON surfaces (/v1, /api/v1)', () => {
 
 describe('the embeds', () => {
   it('stay loadable from any site: CORS *, CORP cross-origin', async () => {
-    for (const path of ['/embed.js', `/api/v1/embed/article/${w.page.id}`, `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}&format=js`]) {
+    for (const path of ['/embed.js', '/v1/embed.js', `/api/v1/embed/article/${w.page.id}`, `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}&format=js`]) {
       const res = await fetch(t.baseUrl + path, { headers: { origin: 'https://reader-site.example' } });
       expect(res.status, path).toBe(200);
       expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
       expect(res.headers.get('cross-origin-resource-policy'), path).toBe('cross-origin');
       expect(res.headers.get('cross-origin-embedder-policy'), path).toBeNull();
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none';frame-ancestors 'none'");
+      // Each header once: the route's own CORS and caching headers do not repeat the security set's.
+      expect(res.headers.get('x-content-type-options'), path).not.toContain(',');
+      expect(res.headers.get('cross-origin-resource-policy'), path).not.toContain(',');
+    }
+  });
+
+  it('answer errors and revalidations with the same set, but errors are not cached or opened to every origin', async () => {
+    const bad = await fetch(`${t.baseUrl}/api/v1/embed/by-url?url=not-a-url`);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(bad.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(bad.headers.get('cache-control')).toBeNull();
+    expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+    const first = await fetch(`${t.baseUrl}/api/v1/embed/article/${w.page.id}`);
+    const again = await fetch(`${t.baseUrl}/api/v1/embed/article/${w.page.id}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(again.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('only on the embeds\' paths: a path that starts alike keeps its surface\'s set', async () => {
+    for (const path of ['/api/v1/embedded', '/embed.jsx', '/v1/embed.json']) {
+      const res = await fetch(t.baseUrl + path);
+      expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
     }
   });
 });

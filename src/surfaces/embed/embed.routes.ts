@@ -16,16 +16,14 @@ import { PageUrl } from '../vocabulary.js';
 /**
  * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control. Set on the raw response
  * in one call, as the security headers are (security-headers.ts): Fastify's reply.header lower-cases and checks
- * each, every request. Lower-case and in this order, as Fastify sent them.
+ * each, every request. `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from
+ * every publisher's site) come with the embeds' security set, on errors too (security-headers.ts).
  */
 const fixedHeaders = (cacheControl: string): ReadonlyMap<string, string> =>
   new Map([
     ['access-control-allow-origin', '*'],
     ['access-control-expose-headers', 'ETag'],
     ['cache-control', cacheControl],
-    ['x-content-type-options', 'nosniff'],
-    // Over helmet's same-origin default: readers' browsers load these from every publisher's site.
-    ['cross-origin-resource-policy', 'cross-origin'],
     // Each coding of an answer is its own representation (http/precompressed.ts).
     ['vary', 'Accept-Encoding'],
   ]);
