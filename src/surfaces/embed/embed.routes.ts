@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import type { Deps } from '../../domain/deps.js';
-import { compressedBody, etagForCoding, negotiateCoding } from '../../http/precompressed.js';
+import { etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
 import { LANGS, pickLang } from './i18n.js';
 import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
@@ -56,15 +56,17 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * http/precompressed.ts), or 304 when the caller already has it in any coding.
  */
 export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: ReadonlyMap<string, string> = EMBED_HEADERS) {
-  const coding = negotiateCoding(req.headers['accept-encoding'], out.body.length);
-  reply.raw.setHeaders(headers as Map<string, string>);
-  void reply.header('ETag', etagForCoding(out.etag, coding));
+  const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out.body.length));
+  // Straight onto the raw response, as the fixed ones: these names are constants, nothing to lower-case.
+  const raw = reply.raw;
+  raw.setHeaders(headers as Map<string, string>);
+  raw.setHeader('etag', rep.etag);
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
     return reply.status(304).send();
   }
-  if (!coding) return reply.type(out.contentType).send(out.body);
-  return reply.type(out.contentType).header('Content-Encoding', coding).send(compressedBody(out, out.body, coding));
+  if (rep.coding) raw.setHeader('content-encoding', rep.coding);
+  return reply.type(out.contentType).send(rep.body);
 }
 
 /** A tag the caller holds names this answer in one of its codings. */

@@ -2,15 +2,14 @@
 // invalidation (every accepted decision) clears these too, so a block never lags behind accepted work.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../domain/deps.js';
+import type { CachedAnswer } from '../../http/precompressed.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { jsonLdScript, recordJsonLd } from '../linked-data/schema-org.js';
 import { type Lang } from './i18n.js';
 import { type EmbedStyle, renderAttribution } from './renderer.js';
 
-export interface EmbedOutput {
-  body: string;
-  etag: string;
+export interface EmbedOutput extends CachedAnswer {
   contentType: string;
 }
 
