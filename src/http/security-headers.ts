@@ -98,17 +98,18 @@ const API_PATH = /^\/(?:api\/)?v1(?:[/?]|$)/;
 const EMBED_PATH = /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$))/;
 
 /**
- * Every answer, JSON and errors included, carries its set; a route may still override one. Set
- * on the raw response in one call (Fastify's reply.header would lower-case and check each, every request); what a
- * route sets through its reply still wins, since Node gives writeHead's headers precedence.
+ * Every answer, JSON and errors included, carries its set; a route may still override one. Given to Fastify's
+ * reply headers, never to the raw response: Fastify hands its headers to Node's `writeHead` in one object, and
+ * while nothing was set on the raw response Node writes them in one pass (each checked once). One `setHeader` on the
+ * raw response sends Node the slow way: every header stored as it is set, then Fastify's set again one by one.
  */
 export function registerSecurityHeaders(app: FastifyInstance, requireHttps: boolean): void {
-  const page = new Map(Object.entries(securityHeaderSet(requireHttps, 'page')));
-  const api = new Map(Object.entries(securityHeaderSet(requireHttps, 'api')));
-  const embed = new Map(api).set('cross-origin-resource-policy', 'cross-origin');
+  const page = securityHeaderSet(requireHttps, 'page');
+  const api = securityHeaderSet(requireHttps, 'api');
+  const embed = Object.freeze({ ...api, 'cross-origin-resource-policy': 'cross-origin' });
   app.addHook('onRequest', (req, reply, done) => {
     const url = req.url;
-    reply.raw.setHeaders(API_PATH.test(url) ? (url.includes('/embed') && EMBED_PATH.test(url) ? embed : api) : EMBED_PATH.test(url) ? embed : page);
+    void reply.headers(API_PATH.test(url) ? (url.includes('/embed') && EMBED_PATH.test(url) ? embed : api) : EMBED_PATH.test(url) ? embed : page);
     done();
   });
 }

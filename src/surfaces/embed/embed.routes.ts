@@ -14,19 +14,19 @@ import { STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
 
 /**
- * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control. Set on the raw response
- * in one call, as the security headers are (security-headers.ts): Fastify's reply.header lower-cases and checks
- * each, every request. `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from
+ * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control; given to the reply, as
+ * the security headers are (security-headers.ts: nothing on the raw response, so Node writes them in one pass).
+ * `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from
  * every publisher's site) come with the embeds' security set, on errors too (security-headers.ts).
  */
-const fixedHeaders = (cacheControl: string): ReadonlyMap<string, string> =>
-  new Map([
-    ['access-control-allow-origin', '*'],
-    ['access-control-expose-headers', 'ETag'],
-    ['cache-control', cacheControl],
+const fixedHeaders = (cacheControl: string): Readonly<Record<string, string>> =>
+  Object.freeze({
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': 'ETag',
+    'cache-control': cacheControl,
     // Each coding of an answer is its own representation (http/precompressed.ts).
-    ['vary', 'Accept-Encoding'],
-  ]);
+    vary: 'Accept-Encoding',
+  });
 const EMBED_HEADERS = fixedHeaders('public, max-age=300');
 const SCRIPT_HEADERS = fixedHeaders('public, max-age=3600');
 
@@ -55,17 +55,14 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * Send a cached embed answer, compressed when the caller accepts br or gzip (made once per cached answer,
  * http/precompressed.ts), or 304 when the caller already has it in any coding.
  */
-export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: ReadonlyMap<string, string> = EMBED_HEADERS) {
+export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Readonly<Record<string, string>> = EMBED_HEADERS) {
   const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out.body.length));
-  // Straight onto the raw response, as the fixed ones: these names are constants, nothing to lower-case.
-  const raw = reply.raw;
-  raw.setHeaders(headers as Map<string, string>);
-  raw.setHeader('etag', rep.etag);
+  void reply.headers(headers).header('etag', rep.etag);
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
     return reply.status(304).send();
   }
-  if (rep.coding) raw.setHeader('content-encoding', rep.coding);
+  if (rep.coding) void reply.header('content-encoding', rep.coding);
   return reply.type(out.contentType).send(rep.body);
 }
 
