@@ -71,6 +71,8 @@ export interface ScenarioResult {
    * server gets less of the machine, and req/s falls whatever the server's own cost.
    */
   clientCpuPerRequestUs: number;
+  /** The server's garbage-collection pauses per answered request, in microseconds (part of its CPU time). */
+  serverGcPerRequestUs: number;
   /** req/s relative to the baseline scenario's, as measured. */
   ratioToBaseline: number | null;
   /** With --rounds: every round's req/s, p99 and CPU per request, in order; the other figures are medians. */
@@ -256,12 +258,13 @@ async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, ta
     serverKernelShare: stats.systemMicros / Math.max(1, stats.cpuMicros),
     serverCpuBusy: stats.cpuMicros / Math.max(1, stats.elapsedMicros),
     clientCpuPerRequestUs: (client.user + client.system) / Math.max(1, r.requests.total),
+    serverGcPerRequestUs: stats.gcMicros / Math.max(1, r.requests.total),
     ratioToBaseline: null,
     rounds: [],
     cpuRatioToBaseline: null,
   };
   console.log(
-    `${fmt(result.rps)} req/s, p99 ${fmt(result.latencyMs.p99, 1)} ms, server ${fmt(result.serverCpuPerRequestUs)} µs CPU/request (${pct(result.serverKernelShare)} kernel), ${pct(result.serverCpuBusy)} busy, client ${fmt(result.clientCpuPerRequestUs)} µs CPU/request`,
+    `${fmt(result.rps)} req/s, p99 ${fmt(result.latencyMs.p99, 1)} ms, server ${fmt(result.serverCpuPerRequestUs)} µs CPU/request (${pct(result.serverKernelShare)} kernel), ${pct(result.serverCpuBusy)} busy, GC ${fmt(result.serverGcPerRequestUs, 1)} µs/request, client ${fmt(result.clientCpuPerRequestUs)} µs CPU/request`,
   );
   if (writer && written) {
     const sent = writer.counts.sent - written.sent;
@@ -292,6 +295,7 @@ function medianOf(runs: ScenarioResult[]): ScenarioResult {
     serverKernelShare: med((r) => r.serverKernelShare),
     serverCpuBusy: med((r) => r.serverCpuBusy),
     clientCpuPerRequestUs: med((r) => r.clientCpuPerRequestUs),
+    serverGcPerRequestUs: med((r) => r.serverGcPerRequestUs),
     rounds: runs.map((r) => ({ rps: Math.round(r.rps), p99: r.latencyMs.p99, cpuUs: Math.round(r.serverCpuPerRequestUs) })),
   };
 }

@@ -6,6 +6,7 @@
 // It listens on an ephemeral loopback port and tells the parent over IPC; the parent asks for cache counts
 // between scenarios (and, with --cpu-prof, to profile the measured seconds) and stops it with SIGTERM.
 import fs from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RecordCache } from '../src/domain/pages/record-cache.js';
@@ -26,6 +27,8 @@ export type ChildMessage =
       cpuMicros: number;
       /** The kernel's part of cpuMicros: sending on loopback sockets, mostly. */
       systemMicros: number;
+      /** Time in V8's garbage collection pauses (PerformanceObserver 'gc' entries), on the main thread. */
+      gcMicros: number;
       elapsedMicros: number;
     };
 
@@ -130,6 +133,10 @@ async function main(): Promise<void> {
   send({ type: 'listening', port: typeof address === 'object' && address ? address.port : 0 });
 
   // Counters since the previous ask. CPU time is this process's own (user + system), whatever the client's speed.
+  let gcMicros = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcMicros += e.duration * 1000;
+  }).observe({ entryTypes: ['gc'] });
   let cpuSince = process.cpuUsage();
   let hrSince = process.hrtime.bigint();
   // --cpu-prof: V8's sampling profiler over the measured seconds only, through the inspector.
@@ -165,9 +172,11 @@ async function main(): Promise<void> {
       rssBytes: process.memoryUsage().rss,
       cpuMicros: cpu.user + cpu.system,
       systemMicros: cpu.system,
+      gcMicros,
       elapsedMicros: Number((now - hrSince) / 1000n),
     });
     if (c) c.calls = c.misses = 0;
+    gcMicros = 0;
     cpuSince = process.cpuUsage();
     hrSince = now;
   });
