@@ -13,8 +13,8 @@
 // `default-src 'none'` a browser that opened it would load and run nothing.
 //
 // The headers are the same for every answer of a set, so helmet runs once, at start, and each request copies its
-// result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6% of the
-// server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
+// result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6%
+// of the server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -108,8 +108,7 @@ export function registerSecurityHeaders(app: FastifyInstance, requireHttps: bool
   const api = securityHeaderSet(requireHttps, 'api');
   const embed = Object.freeze({ ...api, 'cross-origin-resource-policy': 'cross-origin' });
   app.addHook('onRequest', (req, reply, done) => {
-    const url = req.url;
-    void reply.headers(API_PATH.test(url) ? (url.includes('/embed') && EMBED_PATH.test(url) ? embed : api) : EMBED_PATH.test(url) ? embed : page);
+    void reply.headers(EMBED_PATH.test(req.url) ? embed : API_PATH.test(req.url) ? api : page);
     done();
   });
 }

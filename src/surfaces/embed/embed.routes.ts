@@ -16,8 +16,8 @@ import { PageUrl } from '../vocabulary.js';
 /**
  * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control; given to the reply, as
  * the security headers are (security-headers.ts: nothing on the raw response, so Node writes them in one pass).
- * `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from
- * every publisher's site) come with the embeds' security set, on errors too (security-headers.ts).
+ * `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from every publisher's
+ * site) come with the embeds' security set, on errors too (security-headers.ts).
  */
 const fixedHeaders = (cacheControl: string): Readonly<Record<string, string>> =>
   Object.freeze({
@@ -52,8 +52,8 @@ const embedAnswer = <T extends TSchema>(json: T) =>
   ]);
 
 /**
- * Send a cached embed answer, compressed when the caller accepts br or gzip (made once per cached answer,
- * http/precompressed.ts), or 304 when the caller already has it in any coding.
+ * Send a cached embed answer, compressed when the caller accepts br or gzip (each coding made once per cached
+ * answer, http/precompressed.ts), or 304 when the caller already has it in any coding.
  */
 export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Readonly<Record<string, string>> = EMBED_HEADERS) {
   const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out.body.length));
