@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../scripts/cluster.js';
 import { usingPostgres } from './harness.js';
 import { processEnv } from './process-env.js';
 
@@ -82,7 +83,7 @@ describe('credence CLI', () => {
   });
 
   it('serves HTTP until told to stop', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';

@@ -5,6 +5,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../scripts/cluster.js';
 import type { Database } from '../src/db/client.js';
 import { Client } from './client.js';
 import { processEnv } from './process-env.js';
@@ -47,7 +48,8 @@ afterAll(async () => {
 
 /** Start `credence serve` in its own process group, so SIGKILL reaches the server itself and not only tsx. */
 async function start(): Promise<void> {
-  port = 20000 + Math.floor(Math.random() * 20000);
+  // A port the OS just had free: a random one could be an ephemeral port another test's connection holds.
+  port = await freePort();
   const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   server = child;
   let out = '';
@@ -69,6 +71,7 @@ async function start(): Promise<void> {
 async function killHard(): Promise<void> {
   const child = server!;
   server = null;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid!, 'SIGKILL');
   await exited;

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, type SqliteDialectConfig, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -80,7 +80,7 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true });
   reader?.pragma('busy_timeout = 5000');
   // The reader maps the file instead of copying pages through read(2) into its own 2 MB page cache: a cache miss's
@@ -122,6 +122,32 @@ function prepareFile(file: string): void {
     fs.closeSync(fs.openSync(file, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
+/**
+ * Every SQLite transaction here writes, and several processes share the file (`serve --workers`, the CLI beside a
+ * running server). Kysely opens a transaction with a plain (deferred) BEGIN, which takes the write lock only at the
+ * first write: if another process commits after the transaction's first read, that write fails at once with
+ * SQLITE_BUSY_SNAPSHOT, and the busy timeout cannot help because waiting would not make the snapshot current. BEGIN
+ * IMMEDIATE takes the write lock at the start, waiting out the busy timeout like any other lock, so a transaction
+ * never reads a snapshot it cannot write on. Writers were already serialised by SQLite's one write lock; this only
+ * moves the wait to the start.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
   }
 }
 
