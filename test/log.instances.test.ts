@@ -5,11 +5,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../scripts/cluster.js';
 import type { Database } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { type ProcessEnv, processEnv } from './process-env.js';
@@ -35,15 +35,6 @@ afterAll(async () => {
   await db?.close();
   await p?.cleanup();
 });
-
-/** A port the system just handed out, so another test's server is unlikely to hold it. */
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 async function serve(extra: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string }> {
   for (let attempt = 0; ; attempt++) {
