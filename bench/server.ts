@@ -44,6 +44,12 @@ class CountingCache implements RecordCache {
       return load(track);
     });
   }
+  peek<T>(key: string): T | undefined {
+    const value = this.inner.peek<T>(key);
+    // A peek that misses is followed by getOrLoad, which counts the call.
+    if (value !== undefined) this.calls++;
+    return value;
+  }
   invalidate(tags: Iterable<string>): void {
     this.inner.invalidate(tags);
   }

@@ -45,6 +45,8 @@ export interface Representation {
   readonly body: string | Buffer;
   readonly etag: string;
   readonly coding: Coding | null;
+  /** The headers a route sends it with, kept by that route (`fixed`: the route's own set they were made from). */
+  sent?: { readonly fixed: object; readonly headers: Readonly<Record<string, string>> };
 }
 
 /**

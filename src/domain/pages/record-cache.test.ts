@@ -135,4 +135,29 @@ describe('the record cache', () => {
     expect(await get()).toBe('ok');
     expect(calls).toBe(2);
   });
+
+  it('peeks only at what it would serve: nothing stale, nothing untrusted, and a peek inside a load passes its tags up', async () => {
+    const cache = new MemoryRecordCache(100, 50);
+    expect(cache.peek('k')).toBeUndefined();
+    await cache.getOrLoad('k', async (track) => (track(['page:1']), 'v1'));
+    expect(cache.peek('k')).toBeUndefined(); // never vouched for: nothing was kept
+    cache.vouch(performance.now());
+    await cache.getOrLoad('k', async (track) => (track(['page:1']), 'v2'));
+    expect(cache.peek('k')).toBe('v2');
+    expect(cache.stats().hits).toBe(1);
+    cache.invalidate(['page:2']);
+    expect(cache.peek('k')).toBe('v2');
+    cache.invalidate(['page:1']);
+    expect(cache.peek('k')).toBeUndefined();
+    // A peek inside another load: the outer answer depends on what the peeked one does.
+    await cache.getOrLoad('k', async (track) => (track(['page:1']), 'v3'));
+    await cache.getOrLoad('outer', async () => `outer ${cache.peek<string>('k')}`);
+    expect(cache.peek('outer')).toBe('outer v3');
+    cache.invalidate(['page:1']);
+    expect(cache.peek('outer')).toBeUndefined();
+    // Behind the log: nothing is served, peeked or not.
+    await cache.getOrLoad('k', async () => 'v4');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(cache.peek('k')).toBeUndefined();
+  });
 });

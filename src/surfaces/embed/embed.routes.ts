@@ -53,17 +53,36 @@ const embedAnswer = <T extends TSchema>(json: T) =>
 
 /**
  * Send a cached embed answer, compressed when the caller accepts br or gzip (each coding made once per cached
- * answer, http/precompressed.ts), or 304 when the caller already has it in any coding.
+ * answer, http/precompressed.ts), or 304 when the caller already has it in any coding. A 200's headers are one frozen
+ * set per representation, made on its first answer: the fixed set, its type, ETag and coding, handed to the reply at
+ * once (issue 16).
  */
-export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, headers: Readonly<Record<string, string>> = EMBED_HEADERS) {
+export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, fixed: Readonly<Record<string, string>> = EMBED_HEADERS) {
   const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out.body.length));
-  void reply.headers(headers).header('etag', rep.etag);
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
-    return reply.status(304).send();
+    return reply.headers(fixed).header('etag', rep.etag).status(304).send();
   }
-  if (rep.coding) void reply.header('content-encoding', rep.coding);
-  return reply.type(out.contentType).send(rep.body);
+  let sent = rep.sent;
+  if (sent?.fixed !== fixed) {
+    const headers = { ...fixed, 'content-type': out.contentType, etag: rep.etag, ...(rep.coding ? { 'content-encoding': rep.coding } : {}) };
+    sent = rep.sent = { fixed, headers: Object.freeze(headers) };
+  }
+  return reply.headers(sent.headers).send(rep.body);
+}
+
+/**
+ * An embed answer, sent at once when the cache has it: the handler returns nothing, so no promise is made on the warm
+ * path. Otherwise sent when it is loaded, the handler returning that promise (a failure reaches the error handler).
+ */
+function answer(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput | Promise<EmbedOutput>): Promise<void> | undefined {
+  if (out instanceof Promise) {
+    return out.then((o) => {
+      sendCached(req, reply, o);
+    });
+  }
+  sendCached(req, reply, out);
+  return undefined;
 }
 
 /** A tag the caller holds names this answer in one of its codings. */
@@ -87,10 +106,9 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String() })) },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       const q = req.query;
-      const out = await embedForArticle(deps, req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
-      return sendCached(req, reply, out);
+      return answer(req, reply, embedForArticle(deps, req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
     },
   );
 
@@ -105,10 +123,9 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() })) },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       const q = req.query;
-      const out = await embedForUrl(deps, q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
-      return sendCached(req, reply, out);
+      return answer(req, reply, embedForUrl(deps, q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
     },
   );
 
@@ -152,6 +169,8 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
         response: { 200: Type.String({ description: 'The script', 'x-credence-media': 'application/javascript' }) },
       },
     },
-    async (req, reply) => sendCached(req, reply, out, SCRIPT_HEADERS),
+    (req, reply) => {
+      sendCached(req, reply, out, SCRIPT_HEADERS);
+    },
   );
 }

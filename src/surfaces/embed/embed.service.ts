@@ -43,17 +43,21 @@ function output(html: string, extra: Record<string, string>, format: EmbedFormat
 const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: Lang) =>
   record ? renderAttribution({ siteUrl: deps.config.siteUrl, record, style, lang }) : '';
 
-export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
-  return deps.recordCache.getOrLoad(`embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
+/** The cached answer at once when it can be served (recordCache.peek), else the promise of loading it. */
+function cached(deps: Deps, key: string, load: () => Promise<EmbedOutput>): EmbedOutput | Promise<EmbedOutput> {
+  return deps.recordCache.peek<EmbedOutput>(key) ?? deps.recordCache.getOrLoad(key, load);
+}
+
+export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
+  return cached(deps, `embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordById(deps, id);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
     return output(render(deps, record, style, lang), {}, format);
   });
 }
 
-// Not async: the cache's promise is the answer, with no second promise around it.
-export function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): Promise<EmbedOutput> {
-  return deps.recordCache.getOrLoad(`embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
+export function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
+  return cached(deps, `embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordByEmbedUrl(deps, url);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
     const html = render(deps, record, style, lang);
