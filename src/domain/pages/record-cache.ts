@@ -25,6 +25,25 @@ export interface RecordCache {
   stats?(): { hits: number; misses: number };
 }
 
+type Load<T> = (track: (tags: Iterable<string>) => void) => Promise<T>;
+
+/** The cached value at once when `cache` can serve it, else the promise of loading it: a hit makes no promise. */
+export function cachedNow<T>(cache: RecordCache, key: string, load: Load<T>): T | Promise<T> {
+  const hit = cache.peek<T>(key);
+  return hit !== undefined ? hit : cache.getOrLoad(key, load);
+}
+
+/**
+ * `use` the cached value at once when `cache` can serve it (returning nothing: the warm path of a route makes no
+ * promise), else once it is loaded, returning that promise; it rejects when the load or `use` fails.
+ */
+export function useCached<T>(cache: RecordCache, key: string, load: Load<T>, use: (value: T) => void): Promise<void> | undefined {
+  const hit = cache.peek<T>(key);
+  if (hit === undefined) return cache.getOrLoad(key, load).then(use);
+  use(hit);
+  return undefined;
+}
+
 interface Entry {
   value: unknown;
   tags: string[];

@@ -5,6 +5,7 @@ import type { Deps } from '../../domain/deps.js';
 import type { CachedAnswer } from '../../http/precompressed.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
+import { cachedNow } from '../../domain/pages/record-cache.js';
 import { jsonLdScript, recordJsonLd } from '../linked-data/schema-org.js';
 import { type Lang } from './i18n.js';
 import { type EmbedStyle, renderAttribution } from './renderer.js';
@@ -43,13 +44,8 @@ function output(html: string, extra: Record<string, string>, format: EmbedFormat
 const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: Lang) =>
   record ? renderAttribution({ siteUrl: deps.config.siteUrl, record, style, lang }) : '';
 
-/** The cached answer at once when it can be served (recordCache.peek), else the promise of loading it. */
-function cached(deps: Deps, key: string, load: () => Promise<EmbedOutput>): EmbedOutput | Promise<EmbedOutput> {
-  return deps.recordCache.peek<EmbedOutput>(key) ?? deps.recordCache.getOrLoad(key, load);
-}
-
 export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
-  return cached(deps, `embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
+  return cachedNow(deps.recordCache, `embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordById(deps, id);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
     return output(render(deps, record, style, lang), {}, format);
@@ -57,7 +53,7 @@ export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang:
 }
 
 export function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
-  return cached(deps, `embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
+  return cachedNow(deps.recordCache, `embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordByEmbedUrl(deps, url);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
     const html = render(deps, record, style, lang);

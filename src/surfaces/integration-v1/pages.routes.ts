@@ -6,6 +6,7 @@ import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
+import { useCached } from '../../domain/pages/record-cache.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
 import { notFound } from '../../http/errors.js';
@@ -123,23 +124,28 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Ok(TrustRecord) },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       void reply.header('vary', 'Accept');
+      const url = req.query.url;
       if (wantsJsonLd(req.headers.accept, req.query.format)) {
-        const body = await deps.recordCache.getOrLoad(`lookup-jsonld:${req.query.url}`, async () => {
-          const { record } = await pages.lookupByUrl(deps, req.query.url);
+        const load = async () => {
+          const { record } = await pages.lookupByUrl(deps, url);
           return record ? jsonLdText(recordJsonLd(site, record)) : null;
+        };
+        return useCached(deps.recordCache, `lookup-jsonld:${url}`, load, (body) => {
+          if (body === null) throw notFound('A registered page for this URL');
+          sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
         });
-        if (body === null) throw notFound('A registered page for this URL');
-        return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
       }
       // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated
-      // lookup skips parsing the URL, presenting and serialising.
-      const body = await deps.recordCache.getOrLoad(`lookup-json:${req.query.url}`, async () => {
-        const { url, record } = await pages.lookupByUrl(deps, req.query.url);
-        return JSON.stringify({ success: true, data: presentTrustRecord(site, url.url, record) });
+      // lookup skips parsing the URL, presenting and serialising, and is sent with no promise made (useCached).
+      const load = async () => {
+        const found = await pages.lookupByUrl(deps, url);
+        return JSON.stringify({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
+      };
+      return useCached(deps.recordCache, `lookup-json:${url}`, load, (body) => {
+        sendSerialised(reply, body);
       });
-      return sendSerialised(reply, body);
     },
   );
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
+import { useCached } from '../../domain/pages/record-cache.js';
 import { hasRecord } from '../../domain/pages/record.js';
 import { optional } from '../../http/auth.js';
 import { notFound } from '../../http/errors.js';
@@ -29,24 +30,30 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: V1PageRecord },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       void reply.header('vary', 'Accept');
+      const url = req.query.url;
       if (wantsJsonLd(req.headers.accept, req.query.format)) {
-        const body = await deps.recordCache.getOrLoad(`record-jsonld:${req.query.url}`, async () => {
-          const { record } = await pages.lookupByUrl(deps, req.query.url);
+        const load = async () => {
+          const { record } = await pages.lookupByUrl(deps, url);
           return hasRecord(record) ? jsonLdText(recordJsonLd(deps.config.siteUrl, record)) : null;
+        };
+        return useCached(deps.recordCache, `record-jsonld:${url}`, load, (body) => {
+          if (body === null) throw notFound('Record for this URL');
+          sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
         });
-        if (body === null) throw notFound('Record for this URL');
-        return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
       }
-      // Cached finished answers, as for the /api/v1 lookup. An unknown page, and a registered page without accepted
-      // work (no record yet: the lookup's has_record false), are cached as null and answered 404.
-      const body = await deps.recordCache.getOrLoad(`record-json:${req.query.url}`, async () => {
-        const { record } = await pages.lookupByUrl(deps, req.query.url);
+      // Cached finished answers, as for the /api/v1 lookup (sent with no promise made on a hit). An unknown page, and
+      // a registered page without accepted work (no record yet: the lookup's has_record false), are cached as null
+      // and answered 404.
+      const load = async () => {
+        const { record } = await pages.lookupByUrl(deps, url);
         return hasRecord(record) ? JSON.stringify(presentV1Record(deps.config.siteUrl, record)) : null;
+      };
+      return useCached(deps.recordCache, `record-json:${url}`, load, (body) => {
+        if (body === null) throw notFound('Record for this URL');
+        sendSerialised(reply, body);
       });
-      if (body === null) throw notFound('Record for this URL');
-      return sendSerialised(reply, body);
     },
   );
 }

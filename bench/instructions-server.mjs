@@ -1,0 +1,21 @@
+// The target of `npm run bench:instructions`, run under valgrind: plain JavaScript (no TypeScript loader to
+// instrument), loading the compiled service as bench/server.ts does, or the bare Fastify route.
+//   node instructions-server.mjs <app|bare> <dataDir> <port>
+import Fastify from 'fastify';
+
+const [target, dataDir, port] = process.argv.slice(2);
+let app;
+if (target === 'bare') {
+  app = Fastify({ logger: false });
+  const body = { success: true, data: { ok: true } };
+  app.get('/bare', async () => body);
+} else {
+  const dist = new URL('../dist/', import.meta.url);
+  const { buildApp } = await import(new URL('app.js', dist).href);
+  const { loadConfig } = await import(new URL('config.js', dist).href);
+  const { createRuntime } = await import(new URL('deps.js', dist).href);
+  const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOWLIST: '127.0.0.1' }));
+  ({ app } = await buildApp(rt.deps));
+}
+await app.listen({ port: Number(port), host: '127.0.0.1' });
+console.log(`listening ${process.pid}`);

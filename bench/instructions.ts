@@ -1,0 +1,129 @@
+// `npm run bench:instructions`: the instructions one warm request costs the server, counted by valgrind's callgrind,
+// for the bare route and each warm scenario of `npm run bench`. Unlike req/s and CPU time, which move 2× between
+// runs on these shared 2-core machines (docs/performance.md), a count moves by a percent or two: the figure to
+// compare a small change with, before and after (issue 16). User-space instructions only: the kernel's part of
+// sending an answer (a quarter of the server's CPU, more with more bytes) is not in it.
+//
+// The service (compiled, as users run it) listens under `valgrind --tool=callgrind` with instrumentation off; the
+// load generator (autocannon, in this process, not counted) warms it, then callgrind counts `--segments` runs of
+// `--requests` requests each (the first discarded: the code being instrumented anew). Each segment's count over its
+// requests is printed; their median is the figure. A V8 collection cycle spans a few segments, so they differ by up
+// to 20% in a fixed pattern; compare medians, run for run.
+//
+//   npm run bench:instructions -- [--only bare,lookup-warm,…] [--pages 3000] [--requests 3000] [--segments 5]
+//
+// Needs valgrind (Debian: `apt-get install valgrind`). Slow: a scenario takes a minute or two.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from './client.js';
+import { ensureBuilt } from './compiled.js';
+import { buildFixture } from './fixture.js';
+import { freePort } from '../scripts/cluster.js';
+import { SCENARIOS } from './scenarios.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const WARM = ['bare', 'app-healthz', 'lookup-warm', 'record-warm', 'embed-warm'];
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', default: WARM.join(',') },
+    pages: { type: 'string', default: '3000' },
+    requests: { type: 'string', default: '3000' },
+    segments: { type: 'string', default: '5' },
+  },
+});
+const names = values.only.split(',').map((s) => s.trim());
+const scenarios = names.map((n) => {
+  const s = SCENARIOS.find((x) => x.name === n);
+  if (!s || (s.target !== 'bare' && s.target !== 'app') || s.writesPerSecond) throw new Error(`not a warm read scenario: ${n}; known: ${WARM.join(', ')}`);
+  return s;
+});
+const requests = Number(values.requests);
+const segments = Math.max(2, Number(values.segments));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+const callgrind = (args: string[]) => execFileSync('callgrind_control', args, { stdio: 'ignore' });
+
+async function load(port: number, paths: () => string, headers: Record<string, string> | undefined, amount: number): Promise<void> {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 10,
+    amount,
+    headers,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths() }) }],
+  });
+  if (r.non2xx || r.errors) throw new Error(`${r.non2xx} answers were not 2xx and ${r.errors} failed`);
+}
+
+async function count(scenario: (typeof scenarios)[number], fixtureDir: string, fixture: Awaited<ReturnType<typeof buildFixture>>): Promise<number[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-instr-'));
+  fs.copyFileSync(path.join(fixtureDir, 'credence.sqlite'), path.join(dataDir, 'credence.sqlite'));
+  const out = path.join(dataDir, 'callgrind.out');
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'valgrind',
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded',
+      path.join(HERE, 'instructions-server.mjs'), scenario.target, dataDir, String(port)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  try {
+    const pid = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stdout!.on('data', (b: Buffer) => {
+        text += b.toString();
+        const m = /listening (\d+)/.exec(text);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`the server under valgrind exited (${code}) before listening`)));
+    });
+    const paths = scenario.paths(fixture);
+    await load(port, paths, scenario.headers, 8_000); // the JIT's tiers, the cache filled
+    callgrind(['-i', 'on', pid]);
+    const perRequest: number[] = [];
+    for (let s = 0; s < segments; s++) {
+      callgrind(['-z', pid]);
+      await load(port, paths, scenario.headers, requests);
+      callgrind(['-d', pid]);
+      const dump = fs.readdirSync(dataDir).filter((f) => f.startsWith('callgrind.out.')).map((f) => path.join(dataDir, f))
+        .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]!;
+      const totals = /^totals:\s+(\d+)/m.exec(fs.readFileSync(dump, 'utf8'));
+      if (s > 0) perRequest.push(Math.round(Number(totals?.[1] ?? 0) / requests));
+      fs.rmSync(dump);
+    }
+    return perRequest;
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
+  }
+  ensureBuilt();
+  const fixtureDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-instr-fixture-'));
+  try {
+    const fixture = await buildFixture({ dataDir: fixtureDir, pages: Number(values.pages), log: () => {} });
+    console.log(`credence bench:instructions ${new Date().toISOString().slice(0, 10)}: node ${process.version}, ${fixture.pages.toLocaleString('en')} pages, ${requests.toLocaleString('en')} requests a segment`);
+    const rows: { name: string; median: number; segments: number[] }[] = [];
+    for (const s of scenarios) {
+      const segs = await count(s, fixtureDir, fixture);
+      rows.push({ name: s.name, median: median(segs), segments: segs });
+      console.log(`${s.name}: ${median(segs).toLocaleString('en')} instructions a request (segments: ${segs.map((x) => x.toLocaleString('en')).join(', ')})`);
+    }
+    const bare = rows.find((r) => r.name === 'bare');
+    console.log('\n| scenario | instructions a request | bare over this |\n|---|---:|---:|');
+    for (const r of rows) console.log(`| ${r.name} | ${r.median.toLocaleString('en')} | ${bare ? `${Math.round((100 * bare.median) / r.median)}%` : '—'} |`);
+  } finally {
+    fs.rmSync(fixtureDir, { recursive: true, force: true });
+  }
+}
+
+await main();
