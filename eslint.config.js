@@ -19,8 +19,8 @@ export default tseslint.config(
   // Tests read JSON answers loosely; the app's own code may not.
   { files: ['test/**/*.ts', '**/*.test.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   {
-    files: ['scripts/**/*.mjs', 'bin/**/*.js', 'eslint.config.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'bin/**/*.js', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   // Code that runs in readers' and publishers' browsers.
   {
