@@ -7,7 +7,8 @@
 // The service (compiled, as users run it) listens under `valgrind --tool=callgrind` with instrumentation off; the
 // load generator (autocannon, in this process, not counted) warms it, then callgrind counts `--segments` runs of
 // `--requests` requests each (the first discarded: the code being instrumented anew). Each segment's count over its
-// requests is printed; their median is the figure. A V8 collection cycle spans a few segments, so they differ by up
+// requests is printed; their median is the figure. The cache is vouched for throughout (instructions-server.mjs), and
+// a count that met a cache miss says so. A V8 collection cycle spans a few segments, so they differ by up
 // to 20% in a fixed pattern; compare medians, run for run.
 //
 //   npm run bench:instructions -- [--only bare,lookup-warm,…] [--pages 3000] [--requests 3000] [--segments 5]
@@ -71,19 +72,32 @@ async function count(scenario: (typeof scenarios)[number], fixtureDir: string, f
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   try {
+    let text = '';
+    child.stdout!.on('data', (b: Buffer) => (text += b.toString()));
     const pid = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      child.stdout!.on('data', (b: Buffer) => {
-        text += b.toString();
+      child.stdout!.on('data', () => {
         const m = /listening (\d+)/.exec(text);
         if (m) resolve(m[1]!);
       });
       child.once('exit', (code) => reject(new Error(`the server under valgrind exited (${code}) before listening`)));
     });
+    /** The app's record-cache misses so far (the bare route has no cache: 0). */
+    const misses = async (): Promise<number> => {
+      if (scenario.target === 'bare') return 0;
+      const before = text.length;
+      process.kill(Number(pid), 'SIGUSR2');
+      for (let i = 0; i < 600; i++) {
+        const m = /stats \d+ (\d+)/.exec(text.slice(before));
+        if (m) return Number(m[1]);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('the server did not report its cache counts');
+    };
     const paths = scenario.paths(fixture);
     await load(port, paths, scenario.headers, 8_000); // the JIT's tiers, the cache filled
     callgrind(['-i', 'on', pid]);
     const perRequest: number[] = [];
+    const missedBefore = await misses();
     for (let s = 0; s < segments; s++) {
       callgrind(['-z', pid]);
       await load(port, paths, scenario.headers, requests);
@@ -94,6 +108,8 @@ async function count(scenario: (typeof scenarios)[number], fixtureDir: string, f
       if (s > 0) perRequest.push(Math.round(Number(totals?.[1] ?? 0) / requests));
       fs.rmSync(dump);
     }
+    const missed = (await misses()) - missedBefore;
+    if (missed > 0) console.log(`  ${scenario.name}: ${missed} cache misses while counting: not all warm`);
     return perRequest;
   } finally {
     child.kill('SIGKILL');
