@@ -88,7 +88,7 @@ export function pickLang(input: string | undefined | null): Lang {
   // Most embeds name no language, or one of ours exactly: no string work on the warm path.
   if (!input) return 'en';
   if ((LANGS as readonly string[]).includes(input)) return input as Lang;
-  const base = (input ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  const base = input.trim().toLowerCase().split(/[-_]/)[0] ?? '';
   return (LANGS as readonly string[]).includes(base) ? (base as Lang) : 'en';
 }
 

@@ -122,6 +122,10 @@ describe('languages', () => {
     expect(pickLang('ES')).toBe('es');
     expect(pickLang('pt-BR')).toBe('en');
     expect(pickLang(undefined)).toBe('en');
+    expect(pickLang('')).toBe('en');
+    expect(pickLang(null)).toBe('en');
+    expect(pickLang('fr')).toBe('fr');
+    expect(pickLang(' de_CH ')).toBe('de');
   });
   it('formats dates per language', () => {
     expect(formatDate('2026-11-21T10:00:00.000Z', 'en')).toBe('November 21, 2026');
