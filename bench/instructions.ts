@@ -105,7 +105,8 @@ async function count(scenario: (typeof scenarios)[number], fixtureDir: string, f
       const dump = fs.readdirSync(dataDir).filter((f) => f.startsWith('callgrind.out.')).map((f) => path.join(dataDir, f))
         .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]!;
       const totals = /^totals:\s+(\d+)/m.exec(fs.readFileSync(dump, 'utf8'));
-      if (s > 0) perRequest.push(Math.round(Number(totals?.[1] ?? 0) / requests));
+      if (!totals) throw new Error(`callgrind's dump ${dump} has no totals line`);
+      if (s > 0) perRequest.push(Math.round(Number(totals[1]) / requests));
       fs.rmSync(dump);
     }
     const missed = (await misses()) - missedBefore;
