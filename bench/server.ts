@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { RecordCache } from '../src/domain/pages/record-cache.js';
+import type { Load, RecordCache } from '../src/domain/pages/record-cache.js';
 import { compiled } from './compiled.js';
 
 export type TargetName = 'app' | 'bare' | 'app-pg';
@@ -37,18 +37,16 @@ class CountingCache implements RecordCache {
   calls = 0;
   misses = 0;
   constructor(private readonly inner: RecordCache) {}
-  getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T> {
+  getOrLoad<T>(key: string, load: Load<T>): Promise<T> {
+    const now = this.getNow(key, load);
+    return now instanceof Promise ? now : Promise.resolve(now);
+  }
+  getNow<T>(key: string, load: Load<T>): T | Promise<T> {
     this.calls++;
-    return this.inner.getOrLoad(key, (track) => {
+    return this.inner.getNow(key, (track) => {
       this.misses++;
       return load(track);
     });
-  }
-  peek<T>(key: string): T | undefined {
-    const value = this.inner.peek<T>(key);
-    // A peek that misses is followed by getOrLoad, which counts the call.
-    if (value !== undefined) this.calls++;
-    return value;
   }
   invalidate(tags: Iterable<string>): void {
     this.inner.invalidate(tags);

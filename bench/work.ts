@@ -19,6 +19,7 @@ import { createRuntime, type Runtime } from '../src/deps.js';
 import { createAccount } from '../src/domain/accounts/account.service.js';
 import { createApiKey } from '../src/domain/api-keys/api-key.service.js';
 import { registerPages } from '../src/domain/pages/page.service.js';
+import type { Load } from '../src/domain/pages/record-cache.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
 import { submitWork } from '../src/domain/submissions/submission.service.js';
 import { createPrng } from '../src/demo/prng.js';
@@ -118,7 +119,8 @@ async function main(): Promise<void> {
     });
     // The uncached cost of one directory page, measured in this process on the same database.
     const { searchContributors } = await import('../src/domain/contributors/contributor.service.js');
-    const uncached = { ...rt.deps, recordCache: { getOrLoad: <T>(_k: string, load: (track: () => void) => Promise<T>) => load(() => {}), peek: () => undefined, invalidate: () => {}, invalidateAll: () => {} } };
+    const uncachedLoad = <T>(_k: string, load: Load<T>) => load(() => {});
+    const uncached = { ...rt.deps, recordCache: { getOrLoad: uncachedLoad, getNow: uncachedLoad, invalidate: () => {}, invalidateAll: () => {} } };
     const t0 = performance.now();
     for (let k = 0; k < 200; k++) await searchContributors(uncached, { topic: TOPICS[k % TOPICS.length] }, 1 + (k % 50), 20);
     const uncachedMs = (performance.now() - t0) / 200;

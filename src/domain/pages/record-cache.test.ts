@@ -136,28 +136,40 @@ describe('the record cache', () => {
     expect(calls).toBe(2);
   });
 
-  it('peeks only at what it would serve: nothing stale, nothing untrusted, and a peek inside a load passes its tags up', async () => {
-    const cache = new MemoryRecordCache(100, 50);
-    expect(cache.peek('k')).toBeUndefined();
-    await cache.getOrLoad('k', async (track) => (track(['page:1']), 'v1'));
-    expect(cache.peek('k')).toBeUndefined(); // never vouched for: nothing was kept
+  it('gives a value it can serve now as it is, and anything else (stale, untrusted, missing) as the promise of its load', async () => {
+    const cache = new MemoryRecordCache(100, 500); // trusted for 500 ms after a vouch
+    const now = (key: string, value: string) => cache.getNow(key, async (track) => (track(['page:1']), value));
+    /** A miss: the promise of the load, which gives `value`. */
+    const missed = async (key: string, value: string) => {
+      const got = now(key, value);
+      expect(got).toBeInstanceOf(Promise);
+      expect(await got).toBe(value);
+    };
+    await missed('k', 'v1');
+    await missed('k', 'v2'); // never vouched for: nothing was kept
     cache.vouch(performance.now());
-    await cache.getOrLoad('k', async (track) => (track(['page:1']), 'v2'));
-    expect(cache.peek('k')).toBe('v2');
+    await missed('k', 'v3');
+    expect(now('k', 'never')).toBe('v3'); // a hit is the value itself: no promise, no microtask turn
     expect(cache.stats().hits).toBe(1);
+    expect(await cache.getOrLoad('k', async () => 'never')).toBe('v3'); // the same hit as a promise
     cache.invalidate(['page:2']);
-    expect(cache.peek('k')).toBe('v2');
+    expect(now('k', 'never')).toBe('v3');
     cache.invalidate(['page:1']);
-    expect(cache.peek('k')).toBeUndefined();
-    // A peek inside another load: the outer answer depends on what the peeked one does.
-    await cache.getOrLoad('k', async (track) => (track(['page:1']), 'v3'));
-    await cache.getOrLoad('outer', async () => `outer ${cache.peek<string>('k')}`);
-    expect(cache.peek('outer')).toBe('outer v3');
+    await missed('k', 'v4');
+    // A hit inside another load: the outer answer depends on what the inner one does.
+    await missed('outer', 'x');
     cache.invalidate(['page:1']);
-    expect(cache.peek('outer')).toBeUndefined();
-    // Behind the log: nothing is served, peeked or not.
-    await cache.getOrLoad('k', async () => 'v4');
-    await new Promise((r) => setTimeout(r, 80));
-    expect(cache.peek('k')).toBeUndefined();
+    const outer = () => cache.getNow('outer', async () => `outer ${await now('k', 'v5')}`);
+    expect(await outer()).toBe('outer v5');
+    expect(outer()).toBe('outer v5');
+    cache.invalidate(['page:1']);
+    const reloaded = outer();
+    expect(reloaded).toBeInstanceOf(Promise);
+    expect(await reloaded).toBe('outer v5'); // the inner one was loaded inside it: only the outer answer is kept
+    // Behind the log: nothing is served, not even what was cached a moment ago.
+    await missed('k', 'v6');
+    expect(now('k', 'never')).toBe('v6');
+    await new Promise((r) => setTimeout(r, 600));
+    await missed('k', 'v7');
   });
 });

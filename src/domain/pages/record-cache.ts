@@ -12,12 +12,13 @@ export interface RecordCache {
    * The cached value, or load() it. `load` names what the value depends on with `track(tags)`; a value loaded while
    * one of those tags was invalidated is returned but never served from the cache.
    */
-  getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T>;
+  getOrLoad<T>(key: string, load: Load<T>): Promise<T>;
   /**
-   * The cached value when it can be served now, else undefined (then getOrLoad). A hit this way is synchronous: no
-   * promise and no microtask turn between the cache and the answer, the warm path of every cached route (issue 16).
+   * As getOrLoad, but a value the cache can serve now is returned as it is, not in a promise: no promise and no
+   * microtask turn between the cache and the answer, the warm path of every cached route (issue 16). A miss is the
+   * promise of its load.
    */
-  peek<T>(key: string): T | undefined;
+  getNow<T>(key: string, load: Load<T>): T | Promise<T>;
   /** No cached answer that depends on any of these tags is served again. */
   invalidate(tags: Iterable<string>): void;
   invalidateAll(): void;
@@ -25,23 +26,21 @@ export interface RecordCache {
   stats?(): { hits: number; misses: number };
 }
 
-type Load<T> = (track: (tags: Iterable<string>) => void) => Promise<T>;
-
-/** The cached value at once when `cache` can serve it, else the promise of loading it: a hit makes no promise. */
-export function cachedNow<T>(cache: RecordCache, key: string, load: Load<T>): T | Promise<T> {
-  const hit = cache.peek<T>(key);
-  return hit !== undefined ? hit : cache.getOrLoad(key, load);
-}
+export type Load<T> = (track: (tags: Iterable<string>) => void) => Promise<T>;
 
 /**
- * `use` the cached value at once when `cache` can serve it (returning nothing: the warm path of a route makes no
- * promise), else once it is loaded, returning that promise; it rejects when the load or `use` fails.
+ * `use` a value at once when it is here (returning nothing: the warm path of a route makes no promise), else when it
+ * comes, returning that promise; it rejects when the value's promise or `use` fails.
  */
-export function useCached<T>(cache: RecordCache, key: string, load: Load<T>, use: (value: T) => void): Promise<void> | undefined {
-  const hit = cache.peek<T>(key);
-  if (hit === undefined) return cache.getOrLoad(key, load).then(use);
-  use(hit);
+export function whenReady<T>(value: T | Promise<T>, use: (value: T) => void): Promise<void> | undefined {
+  if (value instanceof Promise) return value.then(use);
+  use(value);
   return undefined;
+}
+
+/** `use` the cached value, at once when the cache can serve it, else once it is loaded (whenReady). */
+export function useCached<T>(cache: RecordCache, key: string, load: Load<T>, use: (value: T) => void): Promise<void> | undefined {
+  return whenReady(cache.getNow(key, load), use);
 }
 
 interface Entry {
@@ -127,16 +126,19 @@ export class MemoryRecordCache implements RecordCache {
     return hit.value as T;
   }
 
-  peek<T>(key: string): T | undefined {
-    const hit = this.servable(key, this.trusted());
-    return hit ? this.served<T>(hit, this.loading.getStore()) : undefined;
+  getOrLoad<T>(key: string, load: Load<T>): Promise<T> {
+    const now = this.getNow(key, load);
+    return now instanceof Promise ? now : Promise.resolve(now);
   }
 
-  async getOrLoad<T>(key: string, load: (track: (tags: Iterable<string>) => void) => Promise<T>): Promise<T> {
+  getNow<T>(key: string, load: Load<T>): T | Promise<T> {
     const parent = this.loading.getStore();
     const trusted = this.trusted();
     const hit = this.servable(key, trusted);
-    if (hit) return this.served<T>(hit, parent);
+    return hit ? this.served<T>(hit, parent) : this.miss(key, load, parent, trusted);
+  }
+
+  private async miss<T>(key: string, load: Load<T>, parent: Set<string> | undefined, trusted: boolean): Promise<T> {
     // Inside another load (a finished JSON body built from a record, say): the outer answer is what the next request
     // finds, so the inner value is not kept (it would take a second slot per miss and halve what the cache holds)
     // and needs no flight of its own; its tags are the outer answer's (issue 16).

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import type { Deps } from '../../domain/deps.js';
+import { whenReady } from '../../domain/pages/record-cache.js';
 import { etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
 import { LANGS, pickLang } from './i18n.js';
@@ -75,15 +76,10 @@ export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedO
  * An embed answer, sent at once when the cache has it: the handler returns nothing, so no promise is made on the warm
  * path. Otherwise sent when it is loaded, the handler returning that promise (a failure reaches the error handler).
  */
-function answer(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput | Promise<EmbedOutput>): Promise<void> | undefined {
-  if (out instanceof Promise) {
-    return out.then((o) => {
-      sendCached(req, reply, o);
-    });
-  }
-  sendCached(req, reply, out);
-  return undefined;
-}
+const answer = (req: FastifyRequest, reply: FastifyReply, out: EmbedOutput | Promise<EmbedOutput>) =>
+  whenReady(out, (o) => {
+    sendCached(req, reply, o);
+  });
 
 /** A tag the caller holds names this answer in one of its codings. */
 const sameRepresentation = (tag: string, etag: string) => tag === etag || tag === etagForCoding(etag, 'br') || tag === etagForCoding(etag, 'gzip');

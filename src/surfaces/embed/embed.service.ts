@@ -5,7 +5,6 @@ import type { Deps } from '../../domain/deps.js';
 import type { CachedAnswer } from '../../http/precompressed.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
-import { cachedNow } from '../../domain/pages/record-cache.js';
 import { jsonLdScript, recordJsonLd } from '../linked-data/schema-org.js';
 import { type Lang } from './i18n.js';
 import { type EmbedStyle, renderAttribution } from './renderer.js';
@@ -45,7 +44,7 @@ const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: 
   record ? renderAttribution({ siteUrl: deps.config.siteUrl, record, style, lang }) : '';
 
 export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
-  return cachedNow(deps.recordCache, `embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
+  return deps.recordCache.getNow(`embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordById(deps, id);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
     return output(render(deps, record, style, lang), {}, format);
@@ -53,7 +52,7 @@ export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang:
 }
 
 export function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
-  return cachedNow(deps.recordCache, `embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
+  return deps.recordCache.getNow(`embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
     const record = await pages.recordByEmbedUrl(deps, url);
     if (format === 'jsonld') return jsonLdOutput(deps, record);
     const html = render(deps, record, style, lang);
