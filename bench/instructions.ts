@@ -25,6 +25,7 @@ import { ensureBuilt } from './compiled.js';
 import { buildFixture } from './fixture.js';
 import { freePort } from '../scripts/cluster.js';
 import { SCENARIOS } from './scenarios.js';
+import { median } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WARM = ['bare', 'app-healthz', 'lookup-warm', 'record-warm', 'embed-warm'];
@@ -46,7 +47,6 @@ const scenarios = names.map((n) => {
 const requests = Number(values.requests);
 const segments = Math.max(2, Number(values.segments));
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 const callgrind = (args: string[]) => execFileSync('callgrind_control', args, { stdio: 'ignore' });
 
 async function load(port: number, paths: () => string, headers: Record<string, string> | undefined, amount: number): Promise<void> {

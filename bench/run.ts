@@ -10,7 +10,8 @@
 // saying so, when it cannot be reached or with `none`.
 //
 // --rounds N runs the whole list N times, interleaved (so a busy neighbour slows every scenario alike), and
-// reports each figure's median over the rounds (non-2xx and errors are summed).
+// reports each figure's median over the rounds (non-2xx and errors are summed). The ratios to bare are paired: each
+// round's figure over the bare route's in that round, then the median of those ratios.
 // --cpu-prof profiles each scenario's measured seconds in its target process (not start-up, not the warm-up that
 // fills the cache) and prints where the time went (see bench/profile.ts); the profiles stay in a temporary folder
 // for Chrome DevTools, one per scenario and database (and round).
@@ -25,6 +26,7 @@ import { ensureBuilt } from './compiled.js';
 import { buildFixture, type Fixture, postgresSchema } from './fixture.js';
 import { formatProfile, summarizeProfile } from './profile.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
+import { median } from './stats.js';
 import type { ChildMessage, ParentMessage, TargetName } from './server.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -278,7 +280,7 @@ async function runScenario(s: Settings, scenario: Scenario, fixture: Fixture, ta
 
 /** Each figure's median over the rounds (the lower middle one for an even count), taken figure by figure. */
 function medianOf(runs: ScenarioResult[]): ScenarioResult {
-  const med = (pick: (r: ScenarioResult) => number) => [...runs.map(pick)].sort((a, b) => a - b)[Math.floor((runs.length - 1) / 2)]!;
+  const med = (pick: (r: ScenarioResult) => number) => median(runs.map(pick));
   const first = runs[0]!;
   return {
     ...first,
@@ -375,10 +377,23 @@ async function main(): Promise<void> {
     }
     const results = rounds.map(medianOf);
     for (const [i, r] of results.entries()) r.postgres = pgRounds[i]!.length > 0 ? medianOf(pgRounds[i]!) : null;
-    const baseline = results.find((r) => r.name === SCENARIOS[0]!.name);
-    for (const r of [...results, ...results.flatMap((x) => (x.postgres ? [x.postgres] : []))]) {
-      r.ratioToBaseline = baseline ? r.rps / baseline.rps : null;
-      r.cpuRatioToBaseline = baseline ? baseline.serverCpuPerRequestUs / r.serverCpuPerRequestUs : null;
+    // Each ratio is paired: a scenario against the bare route of its own round, then the median over the rounds.
+    // The machine's speed drifts between rounds (these shared 2-core machines move 2× from minute to minute), and
+    // a ratio of two medians taken from different rounds carries that drift; a ratio within a round mostly does not.
+    const b = s.scenarios.findIndex((x) => x.name === SCENARIOS[0]!.name);
+    if (b >= 0) {
+      const pairedMedian = (runs: ScenarioResult[], base: ScenarioResult[], of: (r: ScenarioResult, base: ScenarioResult) => number) =>
+        median(runs.map((r, k) => of(r, base[k]!)));
+      const rps = (r: ScenarioResult, base: ScenarioResult) => r.rps / base.rps;
+      const cpu = (r: ScenarioResult, base: ScenarioResult) => base.serverCpuPerRequestUs / r.serverCpuPerRequestUs;
+      for (const [i, r] of results.entries()) {
+        r.ratioToBaseline = pairedMedian(rounds[i]!, rounds[b]!, rps);
+        r.cpuRatioToBaseline = pairedMedian(rounds[i]!, rounds[b]!, cpu);
+        if (r.postgres) {
+          r.postgres.ratioToBaseline = pairedMedian(pgRounds[i]!, rounds[b]!, rps);
+          r.postgres.cpuRatioToBaseline = pairedMedian(pgRounds[i]!, rounds[b]!, cpu);
+        }
+      }
     }
 
     const table = markdownTable(results);

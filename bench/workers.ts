@@ -15,6 +15,7 @@ import autocannon from './client.js';
 import { freePort } from '../scripts/cluster.js';
 import { buildFixture } from './fixture.js';
 import { SCENARIOS } from './scenarios.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = path.join(ROOT, 'src/main.ts');
@@ -106,7 +107,6 @@ async function main(): Promise<void> {
         }
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
     const rows: string[] = [];
     for (const scenario of scenarios) {
       const one = figures.get(`${scenario.name} | 1`)!;
