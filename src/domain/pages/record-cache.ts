@@ -46,7 +46,7 @@ export function useCached<T>(cache: RecordCache, key: string, load: Load<T>, use
 interface Entry {
   value: unknown;
   tags: string[];
-  /** The invalidation count when its load began: a tag invalidated after that makes it stale. */
+  /** The invalidation count when its load began (or when it was last found fresh): a tag invalidated after that makes it stale. */
   at: number;
 }
 
@@ -98,14 +98,19 @@ export class MemoryRecordCache implements RecordCache {
     return false;
   }
 
-  /** Whether nothing the entry depends on was invalidated since its load began. */
+  /**
+   * Whether nothing the entry depends on was invalidated since its load began. Found fresh, it is fresh as of now:
+   * its count moves up, and until the next invalidation its hits skip the walk over its tags (a Map lookup each,
+   * about 300 ns a hit once writes have left stamps, issue 16).
+   */
   private fresh(entry: Entry): boolean {
+    if (entry.at === this.invalidations) return true;
     if (entry.at < this.floor) return false;
-    if (this.stamps.size === 0) return true;
     for (const t of entry.tags) {
       const stamp = this.stamps.get(t);
       if (stamp !== undefined && stamp > entry.at) return false;
     }
+    entry.at = this.invalidations;
     return true;
   }
 
@@ -191,10 +196,8 @@ export class MemoryRecordCache implements RecordCache {
 
   private sweep(): void {
     const now = ++this.invalidations;
-    for (const [key, entry] of this.entries.entries()) {
-      if (this.fresh(entry)) entry.at = now;
-      else this.entries.delete(key);
-    }
+    // What is fresh is fresh as of now (fresh() moves its count up), so it survives the stamps it was checked against.
+    for (const [key, entry] of this.entries.entries()) if (!this.fresh(entry)) this.entries.delete(key);
     this.stamps = new Map();
     this.floor = now;
   }
