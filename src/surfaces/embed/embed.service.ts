@@ -2,6 +2,7 @@
 // invalidation (every accepted decision) clears these too, so a block never lags behind accepted work.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../domain/deps.js';
+import { asciiJson, scriptSafeJson } from '../../http/ascii-json.js';
 import type { CachedAnswer } from '../../http/precompressed.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
@@ -20,7 +21,7 @@ export const etagOf = (body: string) => `"${createHash('sha256').update(body).di
 /** A script that puts the block right after the <script> element that loaded it, in a shadow root. */
 export function injectingScript(html: string): string {
   // Escaped so the HTML cannot end a script context or a JS string, whatever it contains.
-  const literal = JSON.stringify(html).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const literal = scriptSafeJson(html);
   return `(function(){var s=document.currentScript;if(!s||!s.parentNode)return;var h=document.createElement("div");h.setAttribute("data-credence-block","");s.parentNode.insertBefore(h,s.nextSibling);var r=h.attachShadow?h.attachShadow({mode:"open"}):h;r.innerHTML=${literal};})();\n`;
 }
 
@@ -36,7 +37,7 @@ function jsonLdOutput(deps: Deps, record: PageRecord | null): EmbedOutput {
 
 function output(html: string, extra: Record<string, string>, format: EmbedFormat): EmbedOutput {
   // Every /api/v1 answer carries `success` (SPEC §6); the block itself is `html` as the seed shows it.
-  const body = format === 'js' ? injectingScript(html) : JSON.stringify({ success: true, html, ...extra });
+  const body = format === 'js' ? injectingScript(html) : asciiJson({ success: true, html, ...extra });
   return { body, etag: etagOf(body), contentType: format === 'js' ? 'application/javascript; charset=utf-8' : 'application/json; charset=utf-8' };
 }
 

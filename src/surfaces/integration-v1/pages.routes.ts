@@ -8,6 +8,7 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import { useCached } from '../../domain/pages/record-cache.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
+import { asciiJson } from '../../http/ascii-json.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
 import { notFound } from '../../http/errors.js';
 import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
@@ -141,7 +142,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
       // lookup skips parsing the URL, presenting and serialising, and is sent with no promise made (useCached).
       const load = async () => {
         const found = await pages.lookupByUrl(deps, url);
-        return JSON.stringify({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
+        return asciiJson({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
       };
       return useCached(deps.recordCache, `lookup-json:${url}`, load, (body) => {
         sendSerialised(reply, body);

@@ -4,6 +4,7 @@
 // a Review. Built from the record field by field, so only public fields can appear (typed with schema-dts).
 import type { ClaimReview, CorrectionComment, NewsArticle, Organization, Person, Review, WithContext } from 'schema-dts';
 import type { PageRecord } from '../../domain/pages/record.js';
+import { scriptSafeJson } from '../../http/ascii-json.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
 
@@ -86,10 +87,11 @@ export function recordJsonLd(siteUrl: string, record: PageRecord): WithContext<N
   };
 }
 
-/** JSON-LD as text safe inside a <script> element: nothing in a value can end the element or the script. */
-export function jsonLdText(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
+/**
+ * JSON-LD as text safe inside a <script> element: nothing in a value can end the element or the script. ASCII, so a
+ * cached answer is a one-byte string (http/ascii-json.ts).
+ */
+export const jsonLdText = (data: unknown): string => scriptSafeJson(data);
 
 /** The ready snippet a CMS pastes into its page's head. */
 export const jsonLdScript = (data: unknown) => `<script type="application/ld+json">${jsonLdText(data)}</script>`;

@@ -7,6 +7,7 @@ import * as pages from '../../domain/pages/page.service.js';
 import { useCached } from '../../domain/pages/record-cache.js';
 import { hasRecord } from '../../domain/pages/record.js';
 import { optional } from '../../http/auth.js';
+import { asciiJson } from '../../http/ascii-json.js';
 import { notFound } from '../../http/errors.js';
 import { RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
 import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
@@ -48,7 +49,7 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
       // and answered 404.
       const load = async () => {
         const { record } = await pages.lookupByUrl(deps, url);
-        return hasRecord(record) ? JSON.stringify(presentV1Record(deps.config.siteUrl, record)) : null;
+        return hasRecord(record) ? asciiJson(presentV1Record(deps.config.siteUrl, record)) : null;
       };
       return useCached(deps.recordCache, `record-json:${url}`, load, (body) => {
         if (body === null) throw notFound('Record for this URL');
