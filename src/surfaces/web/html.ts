@@ -1,6 +1,7 @@
 // HTML for the server-rendered pages: a tagged template that escapes every interpolated value unless it is
 // already safe HTML (another `html` fragment or `raw()`), so a page cannot forget to escape.
 import { escapeHtml } from '../html.js';
+import { jsonLdScript } from '../linked-data/schema-org.js';
 
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -27,6 +28,5 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml
 /** Trusted markup only (never user input). */
 export const raw = (markup: string) => new SafeHtml(markup);
 
-/** JSON-LD inside <script>: escaped so no value can close the script element. */
-export const jsonLd = (data: unknown) =>
-  raw(`<script type="application/ld+json">${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`);
+/** JSON-LD inside <script>: escaped so no value can close the script element (linked-data/schema-org.ts). */
+export const jsonLd = (data: unknown) => raw(jsonLdScript(data));
