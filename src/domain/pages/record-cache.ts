@@ -46,7 +46,10 @@ export function useCached<T>(cache: RecordCache, key: string, load: Load<T>, use
 interface Entry {
   value: unknown;
   tags: string[];
-  /** The invalidation count when its load began (or when it was last found fresh): a tag invalidated after that makes it stale. */
+  /**
+   * The invalidation count when its load began, or when it was last found fresh: a tag invalidated after that makes
+   * it stale.
+   */
   at: number;
 }
 
