@@ -38,8 +38,7 @@ class CountingCache implements RecordCache {
   misses = 0;
   constructor(private readonly inner: RecordCache) {}
   getOrLoad<T>(key: string, load: Load<T>): Promise<T> {
-    const now = this.getNow(key, load);
-    return now instanceof Promise ? now : Promise.resolve(now);
+    return Promise.resolve(this.getNow(key, load));
   }
   getNow<T>(key: string, load: Load<T>): T | Promise<T> {
     this.calls++;

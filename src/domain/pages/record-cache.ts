@@ -135,8 +135,8 @@ export class MemoryRecordCache implements RecordCache {
   }
 
   getOrLoad<T>(key: string, load: Load<T>): Promise<T> {
-    const now = this.getNow(key, load);
-    return now instanceof Promise ? now : Promise.resolve(now);
+    // A promise from a miss comes back as it is (Promise.resolve of a native promise is that promise).
+    return Promise.resolve(this.getNow(key, load));
   }
 
   getNow<T>(key: string, load: Load<T>): T | Promise<T> {
