@@ -13,6 +13,26 @@
 (function () {
   'use strict';
   var DONE = 'data-credence-mounted';
+  // The block's stylesheet, put in by the service as it serves this script. Adopted into each block's shadow root
+  // (a constructed stylesheet: a page whose Content-Security-Policy bars inline styles still shows it styled);
+  // the block's own <link> to it is for pages that insert the block without this script.
+  var CSS = "__CREDENCE_EMBED_CSS__";
+  var sheet;
+
+  /** Whether `root` now has the block's stylesheet: a shadow root in a browser with constructed stylesheets. */
+  function adopt(root, host) {
+    if (root === host || !('adoptedStyleSheets' in root) || typeof CSSStyleSheet !== 'function') return false;
+    try {
+      if (!sheet) {
+        sheet = new CSSStyleSheet();
+        sheet.replaceSync(CSS);
+      }
+      root.adoptedStyleSheets = [sheet];
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
 
   function mount(script) {
     if (!script || script.hasAttribute(DONE)) return;
@@ -30,6 +50,7 @@
     script.parentNode.insertBefore(host, script.nextSibling);
     // A shadow root keeps the host page's CSS out of the block.
     var root = host.attachShadow ? host.attachShadow({ mode: 'open' }) : host;
+    var adopted = adopt(root, host);
     var shown = null;
     var timer = null;
 
@@ -42,10 +63,20 @@
         .then(function (body) {
           if (!body || typeof body.html !== 'string' || body.html === shown) return;
           shown = body.html;
-          root.innerHTML = body.html;
+          show(body.html);
           host.hidden = body.html === '';
         })
         .catch(function () {});
+    }
+
+    function show(html) {
+      // Parsed in an inert template, so a <link> dropped here is never fetched.
+      var t = document.createElement('template');
+      t.innerHTML = html;
+      var link = adopted && t.content.querySelector('link[rel="stylesheet"]');
+      if (link) link.parentNode.removeChild(link);
+      root.innerHTML = '';
+      root.appendChild(t.content);
     }
 
     function schedule() {

@@ -10,6 +10,9 @@ export type Coding = 'br' | 'gzip';
 /** Smaller answers are sent as they are: a compressed body that small saves less than a packet. */
 export const MIN_COMPRESS_BYTES = 1024;
 
+/** Whether an answer is large enough to be sent compressed: only then does it depend on Accept-Encoding. */
+export const compressible = (answer: { readonly body: string }) => answer.body.length >= MIN_COMPRESS_BYTES;
+
 const CODINGS: Coding[] = ['br', 'gzip'];
 /** Browsers send a handful of distinct Accept-Encoding values; each is parsed once (bounded). */
 const negotiated = new Map<string, Coding | null>();

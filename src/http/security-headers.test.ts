@@ -3,7 +3,7 @@ import { headerSetOf } from './security-headers.js';
 
 /** The rule as first written, one pattern per kind of path: the prefix checks must give the same answers. */
 const byPatterns = (url: string) =>
-  /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$))/.test(url) ? 'embed' : /^\/(?:api\/)?v1(?:[/?]|$)/.test(url) ? 'api' : 'page';
+  /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$)|embed\.css(?:\?|$))/.test(url) ? 'embed' : /^\/(?:api\/)?v1(?:[/?]|$)/.test(url) ? 'api' : 'page';
 
 describe('the security header set of a path', () => {
   it('is the embeds’, the API’s or the pages’ exactly as the patterns say', () => {
@@ -30,6 +30,10 @@ describe('the security header set of a path', () => {
       '/embed.js',
       '/embed.js?v=1',
       '/embed.json',
+      '/embed.css',
+      '/embed.css?v=abc',
+      '/embed.cssx',
+      '/v1/embed.css',
       '/embed/demo',
       '/records/12',
       '/healthz',
@@ -38,6 +42,7 @@ describe('the security header set of a path', () => {
     ];
     for (const p of paths) expect(headerSetOf(p), p).toBe(byPatterns(p));
     expect(headerSetOf('/api/v1/embed/by-url?url=x')).toBe('embed');
+    expect(headerSetOf('/embed.css?v=abc')).toBe('embed');
     expect(headerSetOf('/api/v1/pages/lookup')).toBe('api');
     expect(headerSetOf('/records/1')).toBe('page');
   });

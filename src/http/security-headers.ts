@@ -1,7 +1,7 @@
 // The security headers of every answer (issue 15), computed by helmet. The pages are server-rendered HTML whose
 // only scripts are static files of this site (the dashboard's and /me's copy buttons, embed.js): no inline script and
-// no `on*=` attribute anywhere, so `script-src 'self'` holds. Styles may be inline: the attribution block carries
-// its own <style> (it must survive a CMS that inserts it without a shadow root) and bars are drawn with a width.
+// no `on*=` attribute anywhere, so `script-src 'self'` holds. Styles may be inline: bars are drawn with a width
+// (the attribution block links its stylesheet, /embed.css).
 //
 // Two sets. The pages (HTML documents) get helmet's full set above. The JSON surfaces (/v1 and /api/v1: records,
 // lookups, embeds, errors) get the set OWASP's REST Security Cheat Sheet and GitHub's API send: nosniff, a CSP of
@@ -91,11 +91,11 @@ export function securityHeaderSet(requireHttps: boolean, set: 'page' | 'api' = '
 /** A path of the JSON surfaces, /v1 and /api/v1 (the query string may follow at once). */
 const API_PATH = /^\/(?:api\/)?v1(?:[/?]|$)/;
 /**
- * The embeds and embed.js (/api/v1/embed/…, /v1/embed.js, /embed.js): the API set, readable from every site
- * (`Cross-Origin-Resource-Policy: cross-origin`), so their routes add only their CORS and caching headers and no
- * header is set twice.
+ * The embeds, embed.js and the block's stylesheet (/api/v1/embed/…, /v1/embed.js, /embed.js, /embed.css): the API
+ * set, readable from every site (`Cross-Origin-Resource-Policy: cross-origin`), so their routes add only their CORS
+ * and caching headers and no header is set twice.
  */
-const EMBED_PATH = /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$))/;
+const EMBED_PATH = /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$)|embed\.css(?:\?|$))/;
 
 /**
  * Which set a path gets. The integration API's paths, nearly every request, are told apart by two prefix checks, the

@@ -333,6 +333,7 @@ describe('every route is in the table', () => {
         'OPTIONS /api/v1/embed/by-url',
         'GET /embed.js',
         'GET /v1/embed.js',
+        'GET /embed.css',
         'GET /embed/demo',
         'GET /healthz',
         'GET /livez',

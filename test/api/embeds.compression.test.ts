@@ -1,6 +1,6 @@
 // Embeds and embed.js compressed once per cached answer and negotiated with Accept-Encoding (issue 16): the coding
 // the caller accepts, `Vary: Accept-Encoding`, a strong ETag per coding, 304 for a tag of any coding, the same bytes
-// once decoded, and small answers sent as they are.
+// once decoded, and small answers sent as they are, without `Vary`.
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +31,14 @@ let embedPath: string;
 beforeAll(async () => {
   t = await startTestApp();
   pub = await publisher(t);
-  const author = await signup(t, { name: 'Ida Tarbell' });
-  await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/standard-oil`, title: 'The History of the Standard Oil Company', authors: [author.username] });
+  // Three authors: a block past the 1 KB under which answers go as they are.
+  const authors = await Promise.all(['Ida Tarbell', 'Ray Stannard Baker', 'Upton Sinclair'].map((name) => signup(t, { name })));
+  const res = await pub.api.post('/api/v1/pages', {
+    url: `https://${pub.domain}/standard-oil`,
+    title: 'The History of the Standard Oil Company',
+    authors: authors.map((a) => a.username),
+  });
+  expect(res.status, res.text).toBeLessThan(300);
   embedPath = `/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/standard-oil`)}`;
 });
 afterAll(async () => t?.close());
@@ -80,13 +86,29 @@ describe('compressed embeds', () => {
     expect(decode('br', after.body)).toContain('Lincoln Steffens');
   });
 
-  it('sends a small answer as it is', async () => {
+  it('sends a small answer as it is, the same for every caller, so without Vary', async () => {
     const res = await get(`/api/v1/embed/by-url?url=${encodeURIComponent('https://unknown.example/x')}`, { 'accept-encoding': 'br, gzip' });
     expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBeUndefined();
     expect(JSON.parse(res.body.toString('utf8'))).toEqual({ success: true, html: '', title: '' });
+    // A block of one author, its stylesheet linked rather than carried, is under 1 KB.
+    const author = await signup(t, { name: 'Nellie Bly' });
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/ten-days`, title: 'Ten Days in a Mad-House', authors: [author.username] });
+    const one = await get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/ten-days`)}`, { 'accept-encoding': 'br, gzip' });
+    expect(JSON.parse(one.body.toString('utf8')).html).toContain('Nellie Bly');
+    expect(one.body.length).toBeLessThan(1024);
+    expect(one.headers['content-encoding']).toBeUndefined();
+    expect(one.headers.vary).toBeUndefined();
+    const again = await get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/ten-days`)}`, { 'if-none-match': one.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.headers.vary).toBeUndefined();
   });
 
-  it('compresses embed.js too', async () => {
+  it('compresses embed.js and the block’s stylesheet too', async () => {
+    const css = await get('/embed.css', { 'accept-encoding': 'gzip' });
+    expect(css.headers['content-encoding']).toBe('gzip');
+    expect(css.headers.vary).toBe('Accept-Encoding');
+    expect(decode('gzip', css.body)).toContain('.credence{');
     const plain = await get('/embed.js');
     const br = await get('/embed.js', { 'accept-encoding': 'br' });
     expect(br.headers['content-encoding']).toBe('br');

@@ -2,6 +2,7 @@
 // server-side cache invalidated by acceptance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
+import { EMBED_CSS, EMBED_CSS_VERSION } from '../../src/surfaces/embed/renderer.js';
 import { Client } from '../client.js';
 import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
@@ -146,12 +147,47 @@ describe('embed.js', () => {
     expect(gzipSync(res.text).length).toBeLessThan(6 * 1024);
     expect(res.text).not.toMatch(/localStorage|sessionStorage|document\.cookie|indexedDB/);
     expect(res.text).toContain("credentials: 'omit'");
+    // The block's stylesheet is put in as it is served, to be adopted into each block's shadow root.
+    expect(res.text).not.toContain('__CREDENCE_EMBED_CSS__');
+    expect(res.text).toContain(JSON.stringify(EMBED_CSS.slice(0, 40)).slice(0, -1));
   });
 
   it('has a demo page showing every style and language', async () => {
     const res = await anon.get('/embed/demo');
     expect(res.status).toBe(200);
     expect(res.text.match(/<script async src="\/embed.js"/g)?.length).toBe(12);
+  });
+});
+
+describe('the block’s stylesheet', () => {
+  it('is linked by every block, not carried in it', async () => {
+    for (const style of ['full', 'compact', 'badge']) {
+      const { html } = (await byUrl(`https://${pub.domain}/story`, `&style=${style}`)).body;
+      expect(html.startsWith(`<link rel="stylesheet" href="https://credence.test/embed.css?v=${EMBED_CSS_VERSION}">`), html).toBe(true);
+      expect(html).not.toContain('<style');
+    }
+    const js = await anon.get(`/api/v1/embed/article/${pageId}?format=js`);
+    expect(js.text).toContain('adoptedStyleSheets');
+  });
+
+  it('is served as CSS to every origin, for a year at its version’s address and five minutes at any other', async () => {
+    const res = await anon.get(`/embed.css?v=${EMBED_CSS_VERSION}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(EMBED_CSS);
+    expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // Loaded by readers' browsers from every publisher's site.
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    for (const path of ['/embed.css', '/embed.css?v=an-older-one']) {
+      const other = await anon.get(path);
+      expect(other.text).toBe(EMBED_CSS);
+      expect(other.headers.get('cache-control'), path).toBe('public, max-age=300');
+    }
+    const cond = await anon.get(`/embed.css?v=${EMBED_CSS_VERSION}`, { headers: { 'if-none-match': res.headers.get('etag')! } });
+    expect(cond.status).toBe(304);
+    expect((await anon.get(`/embed.css?v=${'x'.repeat(65)}`)).status).toBe(400);
   });
 });
 

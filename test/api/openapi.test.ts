@@ -41,6 +41,8 @@ describe('OpenAPI', () => {
         'GET /records/:id',
         'GET /proofs/:id',
         'GET /embed.js',
+        // The attribution block's stylesheet: an asset the block links, like /assets/app.css.
+        'GET /embed.css',
       ].sort(),
     );
     await built.app.close();

@@ -466,6 +466,7 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/v1/embed.js', auth: 'none', embed: true, ok: [200] },
   { method: 'GET', path: '/embed.js', auth: 'none', embed: true, hidden: true, ok: [200] },
+  { method: 'GET', path: '/embed.css', auth: 'none', embed: true, hidden: true, ok: [200], query: () => ({ v: 'abc' }) },
   { method: 'OPTIONS', path: '/api/v1/embed/article/{id}', auth: 'none', embed: true, hidden: true, ok: [204], params: (w) => ({ id: String(w.page.id) }) },
   { method: 'OPTIONS', path: '/api/v1/embed/by-url', auth: 'none', embed: true, hidden: true, ok: [204], query: (w) => ({ url: w.page.url }) },
   { method: 'GET', path: '/embed/demo', auth: 'none', embed: true, hidden: true, ok: [200] },

@@ -16,6 +16,8 @@ let author: TestUser;
 let host: http.Server;
 let hostOrigin: string;
 let pageHtml = '';
+/** The host page's own Content-Security-Policy, when a test gives it one. */
+let hostCsp: string | undefined;
 let articleUrl: string;
 
 beforeAll(async () => {
@@ -26,7 +28,9 @@ beforeAll(async () => {
   articleUrl = `https://${pub.domain}/story`;
   await pub.api.post('/api/v1/pages', { url: articleUrl, title: 'The Story', authors: [author.username] });
   // The publisher's own site: another origin (localhost vs the service's 127.0.0.1).
-  host = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml));
+  host = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(hostCsp ? { 'content-security-policy': hostCsp } : {}) }).end(pageHtml),
+  );
   await new Promise<void>((r) => host.listen(0, '127.0.0.1', r));
   hostOrigin = `http://localhost:${(host.address() as AddressInfo).port}`;
   browser = await launch();
@@ -136,6 +140,54 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     expect(style.color).not.toBe('rgb(255, 0, 255)');
     expect(style.fontSize).toBe('14px');
     expect(style.fontFamily).not.toContain('cursive');
+    await page.context().close();
+  });
+
+  it('is styled on a page whose CSP bars inline styles and other sites’ stylesheets (the sheet is adopted)', async () => {
+    hostCsp = `default-src 'self'; script-src ${t.baseUrl}; connect-src ${t.baseUrl}`;
+    try {
+      const strict = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Strict</title></head><body><main><h1>A</h1>${tag(`data-page="${articleUrl}"`)}</main></body></html>`;
+      const { page, requests } = await open(strict);
+      const block = blockText(page);
+      await expect.poll(() => block.textContent().catch(() => ''), { timeout: 10_000 }).toContain('Nellie Bly');
+      expect(await block.evaluate((el) => (globalThis as any).getComputedStyle(el).borderTopLeftRadius)).toBe('8px');
+      // The block's own <link> is dropped unfetched: embed.js carries the sheet. (A refused inline <style> or
+      // stylesheet would be a CSP violation, which afterAll checks there are none of.)
+      expect(requests.filter((u) => u.includes('/embed.css'))).toEqual([]);
+      await page.context().close();
+    } finally {
+      hostCsp = undefined;
+    }
+  });
+
+  it('styles the block a CMS inserts as HTML, without embed.js, through the stylesheet it links', async () => {
+    const res = await fetch(`${t.baseUrl}/api/v1/embed/by-url?url=${encodeURIComponent(articleUrl)}`);
+    const { html } = (await res.json()) as { html: string };
+    pageHtml = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CMS</title></head><body><main><h1>A</h1>${html}</main></body></html>`;
+    const context = await browser.newContext();
+    // The service's public name (site_url) answered by the test server: a DNS answer, not a part of ours.
+    await context.route(`${t.config.siteUrl}/**`, async (route) => {
+      const path = route.request().url().slice(t.config.siteUrl.length);
+      await route.fulfill({ response: await route.fetch({ url: `${t.baseUrl}${path}` }) });
+    });
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(hostOrigin);
+    const block = page.locator('main .credence');
+    await expect.poll(() => block.evaluate((el) => (globalThis as any).getComputedStyle(el).borderTopLeftRadius).catch(() => ''), { timeout: 10_000 }).toBe('8px');
+    expect(requests.filter((u) => u.includes('/embed.css'))).toHaveLength(1);
+    await context.close();
+  });
+
+  it('styles the block a format=js script injects', async () => {
+    const { page, requests } = await open(
+      hostPage(`<script src="${t.baseUrl}/api/v1/embed/by-url?url=${encodeURIComponent(articleUrl)}&amp;format=js&amp;style=compact"></script>`),
+    );
+    const block = blockText(page);
+    await expect.poll(() => block.textContent().catch(() => ''), { timeout: 10_000 }).toContain('Nellie Bly');
+    expect(await block.evaluate((el) => (globalThis as any).getComputedStyle(el).paddingTop)).toBe('6px');
+    expect(requests.filter((u) => u.includes('/embed.css'))).toEqual([]);
     await page.context().close();
   });
 

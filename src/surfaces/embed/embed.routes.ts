@@ -7,29 +7,37 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import { whenReady } from '../../domain/pages/record-cache.js';
-import { etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
+import { compressible, etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
+import { scriptSafeJson } from '../../http/ascii-json.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
 import { LANGS, pickLang } from './i18n.js';
 import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
-import { STYLES } from './renderer.js';
+import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
+
+/** The fixed headers of a cached answer: one frozen set for answers sent as they are, one for those negotiated. */
+interface FixedHeaders {
+  readonly identity: Readonly<Record<string, string>>;
+  /** With `Vary: Accept-Encoding`: each coding of such an answer is its own representation (http/precompressed.ts). */
+  readonly negotiated: Readonly<Record<string, string>>;
+}
 
 /**
  * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control; given to the reply, as
  * the security headers are (security-headers.ts: nothing on the raw response, so Node writes them in one pass).
  * `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from every publisher's
- * site) come with the embeds' security set, on errors too (security-headers.ts).
+ * site) come with the embeds' security set, on errors too (security-headers.ts). An answer too small to compress
+ * is the same whatever the caller accepts, so it says no `Vary`.
  */
-const fixedHeaders = (cacheControl: string): Readonly<Record<string, string>> =>
-  Object.freeze({
-    'access-control-allow-origin': '*',
-    'access-control-expose-headers': 'ETag',
-    'cache-control': cacheControl,
-    // Each coding of an answer is its own representation (http/precompressed.ts).
-    vary: 'Accept-Encoding',
-  });
+function fixedHeaders(cacheControl: string): FixedHeaders {
+  const identity = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', 'cache-control': cacheControl };
+  return { identity: Object.freeze(identity), negotiated: Object.freeze({ ...identity, vary: 'Accept-Encoding' }) };
+}
 const EMBED_HEADERS = fixedHeaders('public, max-age=300');
 const SCRIPT_HEADERS = fixedHeaders('public, max-age=3600');
+/** The stylesheet at its current version's address never changes (the address does); any other address, briefly. */
+const STYLESHEET_HEADERS = fixedHeaders('public, max-age=31536000, immutable');
+const STYLESHEET_UNVERSIONED_HEADERS = fixedHeaders('public, max-age=300');
 
 const EmbedQuery = {
   style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
@@ -58,7 +66,8 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * set per representation, made on its first answer: the fixed set, its type, ETag and coding, handed to the reply at
  * once (issue 16).
  */
-export function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, fixed: Readonly<Record<string, string>> = EMBED_HEADERS) {
+function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS) {
+  const fixed = compressible(out) ? set.negotiated : set.identity;
   const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out.body.length));
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
@@ -141,6 +150,15 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
 }
 
 const EMBED_JS = new URL('../../../embed/embed.js', import.meta.url);
+/** Where embed/embed.js takes the block's stylesheet: the placeholder is replaced when the script is read. */
+const CSS_PLACEHOLDER = '"__CREDENCE_EMBED_CSS__"';
+
+/** embed.js as served: the file, with the block's stylesheet put in (it adopts it into each block's shadow root). */
+export function embedScriptSource(): string {
+  const file = fs.readFileSync(EMBED_JS, 'utf8');
+  if (!file.includes(CSS_PLACEHOLDER)) throw new Error(`embed/embed.js lost its ${CSS_PLACEHOLDER}`);
+  return file.replace(CSS_PLACEHOLDER, () => scriptSafeJson(EMBED_CSS));
+}
 
 /**
  * `{site_url}/embed.js`, read once at start. `root` is the address pages load (left out of the documents); `surface`
@@ -148,7 +166,7 @@ const EMBED_JS = new URL('../../../embed/embed.js', import.meta.url);
  */
 export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surface' = 'root') {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const source = fs.readFileSync(EMBED_JS, 'utf8');
+  const source = embedScriptSource();
   const out: EmbedOutput = {
     body: source,
     etag: etagOf(source),
@@ -167,6 +185,26 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
     },
     (req, reply) => {
       sendCached(req, reply, out, SCRIPT_HEADERS);
+    },
+  );
+}
+
+/**
+ * `{site_url}/embed.css`: the attribution block's stylesheet, which every block links (renderer.ts) instead of
+ * carrying it (issue 16). At its versioned address (`?v=`, what the block links) it is cached for a year; asked for
+ * without the current version, for five minutes like the embeds. Open to every origin, like the embeds.
+ */
+export function embedStylesheetRoute(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const out: EmbedOutput = { body: EMBED_CSS, etag: etagOf(EMBED_CSS), contentType: 'text/css; charset=utf-8' };
+  app.get(
+    '/embed.css',
+    {
+      config: { unlimited: true, hidden: true },
+      schema: { querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The version the block links' })) }) },
+    },
+    (req, reply) => {
+      sendCached(req, reply, out, req.query.v === EMBED_CSS_VERSION ? STYLESHEET_HEADERS : STYLESHEET_UNVERSIONED_HEADERS);
     },
   );
 }

@@ -8,7 +8,7 @@ import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { jsonLdScript, recordJsonLd } from '../linked-data/schema-org.js';
 import { type Lang } from './i18n.js';
-import { type EmbedStyle, renderAttribution } from './renderer.js';
+import { EMBED_CSS, type EmbedStyle, renderAttribution } from './renderer.js';
 
 export interface EmbedOutput extends CachedAnswer {
   contentType: string;
@@ -18,11 +18,25 @@ export type EmbedFormat = 'json' | 'js' | 'jsonld';
 
 export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
-/** A script that puts the block right after the <script> element that loaded it, in a shadow root. */
+const CSS_LITERAL = scriptSafeJson(EMBED_CSS);
+
+/**
+ * A script that puts the block right after the <script> element that loaded it, in a shadow root that adopts the
+ * block's stylesheet, as embed.js does (the block's own <link> to it is then dropped unfetched).
+ */
 export function injectingScript(html: string): string {
   // Escaped so the HTML cannot end a script context or a JS string, whatever it contains.
   const literal = scriptSafeJson(html);
-  return `(function(){var s=document.currentScript;if(!s||!s.parentNode)return;var h=document.createElement("div");h.setAttribute("data-credence-block","");s.parentNode.insertBefore(h,s.nextSibling);var r=h.attachShadow?h.attachShadow({mode:"open"}):h;r.innerHTML=${literal};})();\n`;
+  return (
+    '(function(){var s=document.currentScript;if(!s||!s.parentNode)return;var h=document.createElement("div");' +
+    'h.setAttribute("data-credence-block","");s.parentNode.insertBefore(h,s.nextSibling);' +
+    'var r=h.attachShadow?h.attachShadow({mode:"open"}):h;var t=document.createElement("template");' +
+    `t.innerHTML=${literal};` +
+    'if(r!==h&&"adoptedStyleSheets"in r&&typeof CSSStyleSheet==="function")try{var c=new CSSStyleSheet();' +
+    `c.replaceSync(${CSS_LITERAL});r.adoptedStyleSheets=[c];` +
+    'var l=t.content.querySelector(\'link[rel="stylesheet"]\');if(l)l.parentNode.removeChild(l)}catch(e){}' +
+    'r.appendChild(t.content);})();\n'
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 // The one renderer of the attribution block (SPEC §11), used by every embed. Only accepted work reaches it (it
 // takes a PageRecord, which holds accepted contributions only), and every value is escaped.
+import { createHash } from 'node:crypto';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { escapeHtml as e } from '../html.js';
 import { logProofUrl, profileUrl, proofUrl, recordUrl } from '../urls.js';
@@ -9,9 +10,13 @@ import { formatDate, type Lang, wordsFor } from './i18n.js';
 export const STYLES = ['full', 'compact', 'badge'] as const;
 export type EmbedStyle = (typeof STYLES)[number];
 
-// Scoped by class names so the block also works when a CMS inserts the HTML without a shadow root. Colours keep
-// a 4.5:1 contrast in both schemes.
-const CSS = `.credence{all:initial;display:block;box-sizing:border-box;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px 14px;max-width:40rem}
+/**
+ * The block's stylesheet, served once at `{site_url}/embed.css` rather than inside every answer (issue 16): the
+ * block links it, and embed.js and `format=js` scripts adopt it into their shadow root. Scoped by class names so
+ * the block also works when a CMS inserts the HTML without a shadow root. Colours keep a 4.5:1 contrast in both
+ * schemes.
+ */
+export const EMBED_CSS = `.credence{all:initial;display:block;box-sizing:border-box;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px 14px;max-width:40rem}
 .credence *{box-sizing:border-box}.credence a{color:#0a58ca;text-decoration:underline}.credence a:focus-visible{outline:2px solid #0a58ca;outline-offset:2px}
 .credence h2{all:unset;display:block;font-weight:600;font-size:15px;margin:0 0 6px}
 .credence ul{list-style:none;margin:0;padding:0}.credence li{margin:6px 0;padding:0}
@@ -23,6 +28,15 @@ const CSS = `.credence{all:initial;display:block;box-sizing:border-box;font:14px
 .credence--compact{padding:6px 10px}.credence--badge{display:inline-block;padding:3px 10px;border-radius:999px;font-size:13px}
 @media (prefers-color-scheme:dark){.credence{color:#e6edf3;background:#0d1117;border-color:#30363d}.credence a{color:#6cb6ff}
 .credence .role,.credence time{color:#9da7b3}.credence .drift{color:#e3b341}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
+
+/** The stylesheet's version: its address changes whenever it does, so a browser may keep it for a year. */
+export const EMBED_CSS_VERSION = createHash('sha256').update(EMBED_CSS).digest('base64url').slice(0, 12);
+
+/** The block's stylesheet on this site's own origin, for this site's pages. */
+export const EMBED_CSS_PATH = `/embed.css?v=${EMBED_CSS_VERSION}`;
+
+/** Where the block's stylesheet is, for a block shown on any site: `{site_url}/embed.css?v={version}`. */
+export const embedCssUrl = (siteUrl: string) => `${siteUrl}${EMBED_CSS_PATH}`;
 
 /** The short note under work done on an older version of the page (issue 14). */
 function driftNote(c: PageRecord['contributions'][number], w: ReturnType<typeof wordsFor>, lang: Lang): string {
@@ -38,14 +52,17 @@ export interface RenderInput {
   record: PageRecord;
   style: EmbedStyle;
   lang: Lang;
+  /** Where the block links its stylesheet: `embedCssUrl(siteUrl)` unless this site's own page shows it. */
+  stylesheet?: string;
 }
 
 /** The block's HTML, or '' when nothing may be shown: a page off a verified domain, or without accepted work. */
-export function renderAttribution({ siteUrl, record, style, lang }: RenderInput): string {
+export function renderAttribution({ siteUrl, record, style, lang, stylesheet = embedCssUrl(siteUrl) }: RenderInput): string {
   if (!record.verified || record.contributions.length === 0) return '';
   const w = wordsFor(lang);
   const recordHref = recordUrl(siteUrl, record.page.id);
-  const style_ = `<style>${CSS}</style>`;
+  // The first element, so a script that adopts the stylesheet itself finds and drops it (embed.js).
+  const style_ = `<link rel="stylesheet" href="${e(stylesheet)}">`;
   if (style === 'badge') {
     return `${style_}<a class="credence credence--badge" lang="${lang}" href="${e(recordHref)}"><span class="mark" aria-hidden="true">✓</span> ${e(w.verified)}</a>`;
   }

@@ -10,7 +10,7 @@ import { API_REQUEST_TYPES, type ApiRequestType, kindFromApiRequestType } from '
 import { AppError, statusOf } from '../../http/errors.js';
 import { MAX_BATCH, itemValidator } from '../../http/validation.js';
 import { LANGS, type Lang } from '../embed/i18n.js';
-import { type EmbedStyle, renderAttribution, STYLES } from '../embed/renderer.js';
+import { EMBED_CSS_PATH, type EmbedStyle, renderAttribution, STYLES } from '../embed/renderer.js';
 import { PageItem } from '../integration-v1/pages.routes.js';
 import { RequestItem } from '../integration-v1/requests.routes.js';
 import {
@@ -312,7 +312,7 @@ ${rows.map(
     const template = `<script async src="${site}/embed.js" data-page="auto" data-style="${style}"></script>`;
     const preview = (s: EmbedStyle): SafeHtml => {
       // The renderer escapes every value it writes, so its output is trusted markup.
-      const block = record ? renderAttribution({ siteUrl: site, record, style: s, lang }) : '';
+      const block = record ? renderAttribution({ siteUrl: site, record, style: s, lang, stylesheet: EMBED_CSS_PATH }) : '';
       const name = `${s[0]!.toUpperCase()}${s.slice(1)}`;
       if (!block) return html`<figure class="preview"><figcaption>${name}</figcaption><p class="muted">Nothing to show yet.</p></figure>`;
       if (s !== style) return html`<figure class="preview"><figcaption>${name}</figcaption>${raw(block)}</figure>`;

@@ -7,7 +7,7 @@ import { errorHandler, toAppError, v1Envelope } from '../../http/error-handler.j
 import { callerKey, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { embedDemoPage } from '../embed/demo.page.js';
-import { embedScriptRoute } from '../embed/embed.routes.js';
+import { embedScriptRoute, embedStylesheetRoute } from '../embed/embed.routes.js';
 import { adminPages } from './admin.pages.js';
 import { authPages } from './auth.pages.js';
 import { dashboardPages } from './dashboard.pages.js';
@@ -92,6 +92,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     openapi.attach(app);
     recordRoutes(app, deps);
     embedScriptRoute(app);
+    embedStylesheetRoute(app);
     embedDemoPage(app, deps);
     authPages(app, deps);
     publicPages(app, deps);
