@@ -100,7 +100,7 @@ export const SCENARIOS: Scenario[] = [
     description: `GET /api/v1/embed/by-url over ${WARM_SET.toLocaleString('en')} URLs (server-side embed cache warm)`,
     target: 'app',
     paths: (f) => warmPaths(f, '/api/v1/embed/by-url?url=', 8),
-    // What every browser sends: readers load embeds through embed.js, so the compressed answer is the one served.
+    // What every browser sends (readers load embeds through embed.js): a block past 1 KB goes compressed.
     headers: { 'accept-encoding': 'gzip, deflate, br' },
   },
   {
