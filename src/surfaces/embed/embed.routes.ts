@@ -154,7 +154,7 @@ const EMBED_JS = new URL('../../../embed/embed.js', import.meta.url);
 const CSS_PLACEHOLDER = '"__CREDENCE_EMBED_CSS__"';
 
 /** embed.js as served: the file, with the block's stylesheet put in (it adopts it into each block's shadow root). */
-export function embedScriptSource(): string {
+function embedScriptSource(): string {
   const file = fs.readFileSync(EMBED_JS, 'utf8');
   if (!file.includes(CSS_PLACEHOLDER)) throw new Error(`embed/embed.js lost its ${CSS_PLACEHOLDER}`);
   return file.replace(CSS_PLACEHOLDER, () => scriptSafeJson(EMBED_CSS));

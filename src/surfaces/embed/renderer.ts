@@ -61,7 +61,7 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
   if (!record.verified || record.contributions.length === 0) return '';
   const w = wordsFor(lang);
   const recordHref = recordUrl(siteUrl, record.page.id);
-  // The first element, so a script that adopts the stylesheet itself finds and drops it (embed.js).
+  // Linked, not carried: a script that adopts the sheet itself (embed.js, format=js) drops this link unfetched.
   const style_ = `<link rel="stylesheet" href="${e(stylesheet)}">`;
   if (style === 'badge') {
     return `${style_}<a class="credence credence--badge" lang="${lang}" href="${e(recordHref)}"><span class="mark" aria-hidden="true">✓</span> ${e(w.verified)}</a>`;
