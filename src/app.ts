@@ -6,6 +6,7 @@ import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
+import { decorateRouteConfig, routeConfig } from './http/route-config.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { readiness } from './ops/health.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
       if (method !== 'HEAD') routes.push({ method, url: route.url, hidden, html: Boolean(config?.html) });
     }
   });
+  decorateRouteConfig(app);
   // Security headers on every answer, JSON and errors included, before any other hook can answer (issue 15).
   registerSecurityHeaders(app, deps.config.requireHttps);
   // Outside any surface (unknown paths, /docs): the /v1 envelope.
@@ -117,7 +119,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   const metrics = createMetrics(deps);
   app.addHook('onResponse', (req, reply, done) => {
     // The route's pattern, never the raw path, so the label set stays bounded whatever callers send.
-    metrics.request(req.routeOptions.url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.request(routeConfig(req).url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
     // The line's object is built only when it will be written (not with LOG_LEVEL=warn and above). Without a
     // logger, req.log has no isLevelEnabled (pino's, which Fastify's logger type leaves out).
     if (!silent && (req.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {

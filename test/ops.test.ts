@@ -62,6 +62,8 @@ describe('metrics', () => {
   it('count requests by route pattern, cache reads, refusals and the relay backlog', async () => {
     const c = new Client(t.baseUrl, '10.9.9.9');
     for (let i = 0; i < 3; i++) await c.get('/api/v1/pages/lookup?url=https://nothing.example/a');
+    // A path no route matches is one label, whatever the path.
+    expect((await new Client(t.baseUrl, '10.9.9.8').get('/api/v1/nothing-here/at-all')).status).toBe(404);
     // One address past its bucket (60 without a key): refusals are counted by route.
     let refused = 0;
     for (let i = 0; i < 70 && refused === 0; i++) if ((await c.get(`/v1/pages/record?url=https://nothing.example/${i}`)).status === 429) refused++;
@@ -73,11 +75,13 @@ describe('metrics', () => {
     expect(text).toMatch(/credence_http_requests_total\{route="\/api\/v1\/pages\/lookup",method="GET",status="200"\} 3/);
     expect(text).toMatch(/credence_http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/v1\/pages\/lookup",method="GET"\} 3/);
     expect(text).toMatch(/credence_rate_limit_refusals_total\{route="\/v1\/pages\/record"\} 1/);
+    expect(text).toMatch(/credence_http_requests_total\{route="unmatched",method="GET",status="404"\} 1/);
     expect(text).toMatch(/credence_record_cache_requests_total\{result="miss"\} \d+/);
     expect(text).toMatch(/credence_relay_backlog_events 0/);
     expect(text).toMatch(/credence_relay_scrape_ok 1/);
     expect(text).toMatch(/credence_process_cpu_seconds_total|credence_nodejs_eventloop_lag/);
     // Raw paths never become labels: the query string and the URL asked for are not in the text.
     expect(text).not.toContain('nothing.example');
+    expect(text).not.toContain('nothing-here');
   });
 });

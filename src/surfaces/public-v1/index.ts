@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { v1Envelope } from '../../http/error-handler.js';
+import { routeConfig } from '../../http/route-config.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
@@ -22,7 +23,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     setupSurface(app, deps, {
       envelope: v1Envelope,
       rateLimit: (req) => {
-        if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
+        if (routeConfig(req).unlimited) return null;
         const caller = callerKey(req);
         return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
       },

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { errorHandler, toAppError, v1Envelope } from '../../http/error-handler.js';
+import { routeConfig } from '../../http/route-config.js';
 import { callerKey, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { embedDemoPage } from '../embed/demo.page.js';
@@ -22,14 +23,14 @@ const STYLESHEET = fs.readFileSync(new URL('../../../public/app.css', import.met
 // The proof page's check of its transparency-log entry, run in the reader's browser (a file, never inline).
 const LOG_VERIFY = fs.readFileSync(new URL('../../../public/log-verify.js', import.meta.url), 'utf8');
 
-const isHtmlRoute = (req: FastifyRequest) => Boolean((req.routeOptions.config as { html?: boolean } | undefined)?.html);
+const isHtmlRoute = (req: FastifyRequest) => Boolean(routeConfig(req).html);
 
 export function web(deps: Deps, openapi: OpenApiCollector) {
   const keyPolicy = { name: 'v1-key', capacity: 600, rate: 10 };
   const anonPolicy = { name: 'v1-ip', capacity: 60, rate: 1 };
   const jsonErrors = errorHandler(v1Envelope);
 
-  const negotiated = (req: FastifyRequest) => Boolean((req.routeOptions.config as { negotiated?: boolean } | undefined)?.negotiated);
+  const negotiated = (req: FastifyRequest) => Boolean(routeConfig(req).negotiated);
   // Pages answer errors as pages (and redirects thrown by handlers as 303s); everything else in the /v1 envelope.
   const pageErrors = async (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof Redirect) return reply.redirect(err.location, 303);
@@ -60,7 +61,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
         return isHtmlRoute(req) || negotiated(req) ? resolveWebUser(deps, req) : undefined;
       },
       rateLimit: (req) => {
-        if ((req.routeOptions.config as { unlimited?: boolean } | undefined)?.unlimited) return null;
+        if (routeConfig(req).unlimited) return null;
         if (req.webUser) return { policy: keyPolicy, key: `v1:account:${req.webUser.accountId}` };
         const caller = callerKey(req);
         return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };

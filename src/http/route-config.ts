@@ -1,0 +1,29 @@
+// The matched route's config (its pattern and the flags routes set: `unlimited`, `html`, `negotiated`), read once
+// per request. Fastify's `req.routeOptions` builds a fresh 12-field object on every read (about 2,400 instructions,
+// issue 16), and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export interface RouteConfig {
+  /** The route's pattern (`/api/v1/pages/lookup`); undefined when no route matched (a 404). */
+  url?: string;
+  unlimited?: boolean;
+  html?: boolean;
+  negotiated?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `routeConfig` on its first call; read it through that. */
+    routeConfigRead: RouteConfig | null;
+  }
+}
+
+/** Gives every request its slot (decorated, so requests keep one shape). */
+export function decorateRouteConfig(app: FastifyInstance): void {
+  app.decorateRequest('routeConfigRead', null);
+}
+
+/** The config of the route that matched this request, read from Fastify once. */
+export function routeConfig(req: FastifyRequest): RouteConfig {
+  return (req.routeConfigRead ??= (req.routeOptions.config ?? {}) as RouteConfig);
+}
