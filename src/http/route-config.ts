@@ -23,7 +23,10 @@ export function decorateRouteConfig(app: FastifyInstance): void {
   app.decorateRequest('routeConfigRead', null);
 }
 
-/** The config of the route that matched this request, read from Fastify once. */
+/**
+ * The config of the route that matched this request, read from Fastify once. (A handler that passed the request on
+ * with `reply.callNotFound()` would keep its own route's config here; nothing here does.)
+ */
 export function routeConfig(req: FastifyRequest): RouteConfig {
   return (req.routeConfigRead ??= (req.routeOptions.config ?? {}) as RouteConfig);
 }
