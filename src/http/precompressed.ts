@@ -17,9 +17,9 @@ const CODINGS: Coding[] = ['br', 'gzip'];
 /** Browsers send a handful of distinct Accept-Encoding values; each is parsed once (bounded). */
 const negotiated = new Map<string, Coding | null>();
 
-/** The coding to send for this Accept-Encoding, or null for the body as it is. */
-export function negotiateCoding(acceptEncoding: string | string[] | undefined, bytes: number): Coding | null {
-  if (typeof acceptEncoding !== 'string' || acceptEncoding === '' || bytes < MIN_COMPRESS_BYTES) return null;
+/** The coding to send `answer` in for this Accept-Encoding, or null for the body as it is. */
+export function negotiateCoding(acceptEncoding: string | string[] | undefined, answer: { readonly body: string }): Coding | null {
+  if (typeof acceptEncoding !== 'string' || acceptEncoding === '' || !compressible(answer)) return null;
   let coding = negotiated.get(acceptEncoding);
   if (coding === undefined) {
     // negotiator 1.x takes the server's preference for ties (browsers send `gzip, deflate, br` at equal weight);

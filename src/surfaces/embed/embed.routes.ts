@@ -68,7 +68,7 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  */
 function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS) {
   const fixed = compressible(out) ? set.negotiated : set.identity;
-  const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out.body.length));
+  const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out));
   const inm = req.headers['if-none-match'];
   if (typeof inm === 'string' && (inm === '*' || inm.split(',').some((t) => sameRepresentation(t.trim().replace(/^W\//, ''), out.etag)))) {
     return reply.headers(fixed).header('etag', rep.etag).status(304).send();
