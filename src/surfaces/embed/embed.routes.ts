@@ -35,9 +35,8 @@ function fixedHeaders(cacheControl: string): FixedHeaders {
 }
 const EMBED_HEADERS = fixedHeaders('public, max-age=300');
 const SCRIPT_HEADERS = fixedHeaders('public, max-age=3600');
-/** The stylesheet at its current version's address never changes (the address does); any other address, briefly. */
+/** The stylesheet at its current version's address never changes (the address does); at any other, the embeds' set. */
 const STYLESHEET_HEADERS = fixedHeaders('public, max-age=31536000, immutable');
-const STYLESHEET_UNVERSIONED_HEADERS = fixedHeaders('public, max-age=300');
 
 const EmbedQuery = {
   style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
@@ -204,7 +203,7 @@ export function embedStylesheetRoute(fastify: FastifyInstance) {
       schema: { querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The version the block links' })) }) },
     },
     (req, reply) => {
-      sendCached(req, reply, out, req.query.v === EMBED_CSS_VERSION ? STYLESHEET_HEADERS : STYLESHEET_UNVERSIONED_HEADERS);
+      sendCached(req, reply, out, req.query.v === EMBED_CSS_VERSION ? STYLESHEET_HEADERS : EMBED_HEADERS);
     },
   );
 }
