@@ -62,6 +62,8 @@ describe('metrics', () => {
   it('count requests by route pattern, cache reads, refusals and the relay backlog', async () => {
     const c = new Client(t.baseUrl, '10.9.9.9');
     for (let i = 0; i < 3; i++) await c.get('/api/v1/pages/lookup?url=https://nothing.example/a');
+    // Cached answers are written past Fastify's send (http/wire.ts): still counted, a hit as a miss.
+    for (let i = 0; i < 2; i++) expect((await c.get('/api/v1/embed/by-url?url=https://nothing.example/a')).status).toBe(200);
     // A path no route matches is one label, whatever the path.
     expect((await new Client(t.baseUrl, '10.9.9.8').get('/api/v1/nothing-here/at-all')).status).toBe(404);
     // One address past its bucket (60 without a key): refusals are counted by route.
@@ -76,6 +78,7 @@ describe('metrics', () => {
     expect(text).toMatch(/credence_http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/v1\/pages\/lookup",method="GET"\} 3/);
     expect(text).toMatch(/credence_rate_limit_refusals_total\{route="\/v1\/pages\/record"\} 1/);
     expect(text).toMatch(/credence_http_requests_total\{route="unmatched",method="GET",status="404"\} 1/);
+    expect(text).toMatch(/credence_http_requests_total\{route="\/api\/v1\/embed\/by-url",method="GET",status="200"\} 2/);
     expect(text).toMatch(/credence_record_cache_requests_total\{result="miss"\} \d+/);
     expect(text).toMatch(/credence_relay_backlog_events 0/);
     expect(text).toMatch(/credence_relay_scrape_ok 1/);
@@ -83,5 +86,17 @@ describe('metrics', () => {
     // Raw paths never become labels: the query string and the URL asked for are not in the text.
     expect(text).not.toContain('nothing.example');
     expect(text).not.toContain('nothing-here');
+  });
+});
+
+describe('hooks', () => {
+  it('has no onSend hook but Fastify’s own for HEAD: cached answers are written past Fastify’s send', () => {
+    // Warm lookups, records and embeds leave Fastify's send (http/wire.ts), so an onSend hook would silently skip the
+    // busiest routes. One added to the app must find another way, or that decision must be revisited
+    // (docs/decisions.md, "Cached answers are written as their bytes").
+    const lines = t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
+    const onSend = lines.filter((line) => line.includes('(onSend)')).map((line) => line.replace(/^[\s│├└─]*/, ''));
+    expect(onSend.length).toBeGreaterThan(0);
+    expect([...new Set(onSend)]).toEqual(['• (onSend) ["headRouteOnSendHandler()"]']);
   });
 });

@@ -4,6 +4,7 @@
 // every such answer says `Vary: Accept-Encoding`, and each coding has its own strong ETag (RFC 9110 §8.8.3).
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
+import { asWire, type Wire } from './wire.js';
 
 export type Coding = 'br' | 'gzip';
 
@@ -45,7 +46,8 @@ export interface CachedAnswer {
 
 /** One coding of a cached answer: the bytes to send and their own strong ETag. */
 export interface Representation {
-  readonly body: string | Buffer;
+  /** Its bytes (compressed, or the body's UTF-8), to send with `sendWire`. */
+  readonly wire: Wire;
   readonly etag: string;
   readonly coding: Coding | null;
   /** The headers a route sends it with, kept by that route (`fixed`: the route's own set they were made from). */
@@ -70,7 +72,7 @@ export function representationOf(answer: CachedAnswer, coding: Coding | null): R
               params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(answer.body) },
             })
           : zlib.gzipSync(answer.body, { level: 6 });
-    rep = known[slot] = { body, etag: etagForCoding(answer.etag, coding), coding };
+    rep = known[slot] = { wire: asWire(body), etag: etagForCoding(answer.etag, coding), coding };
   }
   return rep;
 }

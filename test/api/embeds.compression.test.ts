@@ -104,6 +104,36 @@ describe('compressed embeds', () => {
     expect(again.headers.vary).toBeUndefined();
   });
 
+  it('sends every answer byte for byte with its length, text past ASCII included, and a HEAD its headers alone', async () => {
+    // Cached answers are written with their head in one go, one byte a character (http/wire.ts).
+    const author = await signup(t, { name: 'Zoë Ørsted-Łukasiewicz' });
+    const title = 'Über „Fakten“ — ✓ 事実確認 😀';
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/fakten`, title, authors: [author.username] });
+    const base = `/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/fakten`)}`;
+    for (const [query, accept] of [['', ''], ['&format=jsonld', ''], ['&format=jsonld', 'br'], ['&format=js', 'gzip']] as const) {
+      const res = await get(`${base}${query}`, accept ? { 'accept-encoding': accept } : {});
+      expect(res.status, query).toBe(200);
+      expect(Number(res.headers['content-length']), query).toBe(res.body.length);
+      const text = decode(res.headers['content-encoding'], res.body);
+      if (query === '') expect(JSON.parse(text)).toMatchObject({ title });
+      if (query === '&format=jsonld') expect(JSON.parse(/<script[^>]*>(.*)<\/script>/s.exec(text)![1]!)).toMatchObject({ headline: title });
+      if (query === '&format=js') expect(text).toContain('Zo\\u00eb');
+      const head = await new Promise<http.IncomingMessage & { bytes: number }>((resolve, reject) => {
+        const req = http.request(`${t.baseUrl}${base}${query}`, { method: 'HEAD', headers: accept ? { 'accept-encoding': accept } : {} }, (r) => {
+          let bytes = 0;
+          r.on('data', (c: Buffer) => (bytes += c.length));
+          r.on('end', () => resolve(Object.assign(r, { bytes })));
+        });
+        req.on('error', reject).end();
+      });
+      expect(head.statusCode).toBe(200);
+      expect(head.bytes).toBe(0);
+      for (const h of ['content-length', 'content-type', 'content-encoding', 'etag', 'cache-control', 'access-control-allow-origin', 'x-content-type-options']) {
+        expect(head.headers[h], `${query} HEAD ${h}`).toBe(res.headers[h]);
+      }
+    }
+  });
+
   it('compresses embed.js and the block’s stylesheet too', async () => {
     const css = await get('/embed.css', { 'accept-encoding': 'gzip' });
     expect(css.headers['content-encoding']).toBe('gzip');

@@ -10,6 +10,7 @@ import { whenReady } from '../../domain/pages/record-cache.js';
 import { compressible, etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { scriptSafeJson } from '../../http/ascii-json.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
+import { sendWire } from '../../http/wire.js';
 import { LANGS, pickLang } from './i18n.js';
 import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
@@ -62,8 +63,8 @@ const embedAnswer = <T extends TSchema>(json: T) =>
 /**
  * Send a cached embed answer, compressed when the caller accepts br or gzip (each coding made once per cached
  * answer, http/precompressed.ts), or 304 when the caller already has it in any coding. A 200's headers are one frozen
- * set per representation, made on its first answer: the fixed set, its type, ETag and coding, handed to the reply at
- * once (issue 16).
+ * set per representation, made on its first answer: the fixed set, its type, ETag and coding, written with its
+ * bytes in one go (http/wire.ts, issue 16).
  */
 function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS) {
   const fixed = compressible(out) ? set.negotiated : set.identity;
@@ -74,10 +75,11 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, 
   }
   let sent = rep.sent;
   if (sent?.fixed !== fixed) {
-    const headers = { ...fixed, 'content-type': out.contentType, etag: rep.etag, ...(rep.coding ? { 'content-encoding': rep.coding } : {}) };
+    const coding: Record<string, string> = rep.coding ? { 'content-encoding': rep.coding } : {};
+    const headers = { ...fixed, 'content-type': out.contentType, etag: rep.etag, ...coding };
     sent = rep.sent = { fixed, headers: Object.freeze(headers) };
   }
-  return reply.headers(sent.headers).send(rep.body);
+  sendWire(reply, sent.headers, rep.wire);
 }
 
 /**

@@ -9,9 +9,10 @@ import * as pages from '../../domain/pages/page.service.js';
 import { useCached } from '../../domain/pages/record-cache.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
 import { asciiJson } from '../../http/ascii-json.js';
-import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
+import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat } from '../../http/schemas.js';
+import { JSON_ANSWER, sendWire } from '../../http/wire.js';
 import { notFound } from '../../http/errors.js';
-import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
+import { JSON_LD_ANSWER, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
@@ -135,7 +136,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         };
         return useCached(deps.recordCache, `lookup-jsonld:${url}`, load, (body) => {
           if (body === null) throw notFound('A registered page for this URL');
-          sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
+          sendWire(reply, JSON_LD_ANSWER, body);
         });
       }
       // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated
@@ -145,7 +146,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         return asciiJson({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
       };
       return useCached(deps.recordCache, `lookup-json:${url}`, load, (body) => {
-        sendSerialised(reply, body);
+        sendWire(reply, JSON_ANSWER, body);
       });
     },
   );

@@ -5,6 +5,7 @@
 import type { ClaimReview, CorrectionComment, NewsArticle, Organization, Person, Review, WithContext } from 'schema-dts';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { scriptSafeJson } from '../../http/ascii-json.js';
+import { typeHeader, type Wire } from '../../http/wire.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
 
@@ -91,12 +92,14 @@ export function recordJsonLd(siteUrl: string, record: PageRecord): WithContext<N
  * JSON-LD as text safe inside a <script> element: nothing in a value can end the element or the script. ASCII, so a
  * cached answer is a one-byte string (http/ascii-json.ts).
  */
-export const jsonLdText = (data: unknown): string => scriptSafeJson(data);
+export const jsonLdText = (data: unknown): Wire => scriptSafeJson(data);
 
 /** The ready snippet a CMS pastes into its page's head. */
 export const jsonLdScript = (data: unknown) => `<script type="application/ld+json">${jsonLdText(data)}</script>`;
 
 export const JSON_LD_TYPE = 'application/ld+json';
+/** The type header of a cached JSON-LD answer (http/wire.ts). */
+export const JSON_LD_ANSWER = typeHeader(`${JSON_LD_TYPE}; charset=utf-8`);
 
 /** The caller asks for JSON-LD: `format=jsonld`, or an Accept that prefers application/ld+json to JSON and HTML. */
 export function wantsJsonLd(accept: string | undefined, format: string | undefined): boolean {

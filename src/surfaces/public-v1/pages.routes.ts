@@ -9,8 +9,9 @@ import { hasRecord } from '../../domain/pages/record.js';
 import { optional } from '../../http/auth.js';
 import { asciiJson } from '../../http/ascii-json.js';
 import { notFound } from '../../http/errors.js';
-import { RecordFormat, sendAs, sendSerialised } from '../../http/schemas.js';
-import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
+import { RecordFormat } from '../../http/schemas.js';
+import { JSON_ANSWER, sendWire } from '../../http/wire.js';
+import { JSON_LD_ANSWER, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
 import { V1PageRecord, presentV1Record } from './record.presenter.js';
 import { PageUrl } from '../vocabulary.js';
 
@@ -41,7 +42,7 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         };
         return useCached(deps.recordCache, `record-jsonld:${url}`, load, (body) => {
           if (body === null) throw notFound('Record for this URL');
-          sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, body);
+          sendWire(reply, JSON_LD_ANSWER, body);
         });
       }
       // Cached finished answers, as for the /api/v1 lookup (sent with no promise made on a hit). An unknown page, and
@@ -53,7 +54,7 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
       };
       return useCached(deps.recordCache, `record-json:${url}`, load, (body) => {
         if (body === null) throw notFound('Record for this URL');
-        sendSerialised(reply, body);
+        sendWire(reply, JSON_ANSWER, body);
       });
     },
   );
