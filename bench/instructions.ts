@@ -6,14 +6,17 @@
 //
 // The service (compiled, as users run it) listens under `valgrind --tool=callgrind` with instrumentation off; the
 // load generator (autocannon, in this process, not counted) warms it, then callgrind counts `--segments` runs of
-// `--requests` requests each (the first discarded: the code being instrumented anew). Each segment's count over its
-// requests is printed; their median is the figure. The cache is vouched for throughout (instructions-server.mjs), and
-// a count that met a cache miss says so. A V8 collection cycle spans a few segments, so they differ by up
-// to 20% in a fixed pattern; compare medians, run for run.
+// `--requests` requests each, after five more it does not keep. Each kept segment's count over its requests is
+// printed; their median is the figure. The cache is vouched for throughout (instructions-server.mjs), and a count
+// that met a cache miss says so. The five are the code being instrumented anew, and the time it takes the process,
+// slowed five times by then, to settle: its collector runs more often against the clock, and the first four
+// segments after the switch counted 10-45% above the six after them, whatever the warm-up before it (8,000 or 20,000
+// requests; 2026-11-24, docs/performance.md). Before, one was discarded, and the median of four fell in that
+// settling: it moved by 10% from run to run on the same code.
 //
 //   npm run bench:instructions -- [--only bare,lookup-warm,…] [--pages 3000] [--requests 3000] [--segments 5]
 //
-// Needs valgrind (Debian: `apt-get install valgrind`). Slow: a scenario takes a minute or two.
+// Needs valgrind (Debian: `apt-get install valgrind`). Slow: a scenario takes two or three minutes.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,7 +48,9 @@ const scenarios = names.map((n) => {
   return s;
 });
 const requests = Number(values.requests);
-const segments = Math.max(2, Number(values.segments));
+const segments = Math.max(1, Number(values.segments));
+/** Segments counted and not kept, after instrumentation is switched on (above). */
+const SETTLING = 5;
 
 const callgrind = (args: string[]) => execFileSync('callgrind_control', args, { stdio: 'ignore' });
 
@@ -98,7 +103,7 @@ async function count(scenario: (typeof scenarios)[number], fixtureDir: string, f
     callgrind(['-i', 'on', pid]);
     const perRequest: number[] = [];
     const missedBefore = await misses();
-    for (let s = 0; s < segments; s++) {
+    for (let s = 0; s < SETTLING + segments; s++) {
       callgrind(['-z', pid]);
       await load(port, paths, scenario.headers, requests);
       callgrind(['-d', pid]);
@@ -106,7 +111,7 @@ async function count(scenario: (typeof scenarios)[number], fixtureDir: string, f
         .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]!;
       const totals = /^totals:\s+(\d+)/m.exec(fs.readFileSync(dump, 'utf8'));
       if (!totals) throw new Error(`callgrind's dump ${dump} has no totals line`);
-      if (s > 0) perRequest.push(Math.round(Number(totals[1]) / requests));
+      if (s >= SETTLING) perRequest.push(Math.round(Number(totals[1]) / requests));
       fs.rmSync(dump);
     }
     const missed = (await misses()) - missedBefore;
