@@ -6,7 +6,7 @@
 // with every non-ASCII character as a `\u` escape (RFC 8259 §7; any JSON parser reads the same value), the body is a
 // one-byte string that Node joins to the head and writes in one pass.
 
-import type { Wire } from './wire.js';
+import { isAscii, type Wire } from './wire.js';
 
 const NON_ASCII = /[\u0080-\uffff]/g;
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -17,8 +17,8 @@ const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0'
  */
 export function asciiJson(value: unknown): Wire {
   const text = JSON.stringify(value);
-  // All ASCII already (the common case): a UTF-8 length equal to the string's.
-  if (Buffer.byteLength(text) === text.length) return text as Wire;
+  // All ASCII already (the common case).
+  if (isAscii(text)) return text as Wire;
   // replace() keeps a two-byte subject's representation, though every character left is ASCII; a latin1 round trip
   // makes it one-byte. Once per cached answer, not per request.
   return Buffer.from(text.replace(NON_ASCII, escape), 'latin1').toString('latin1') as Wire;

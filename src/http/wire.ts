@@ -15,10 +15,13 @@ declare const bytes: unique symbol;
  */
 export type Wire = string & { readonly [bytes]: true };
 
+/** Text of ASCII characters only: its UTF-8 length is its own. */
+export const isAscii = (text: string): boolean => Buffer.byteLength(text) === text.length;
+
 /** Bytes as a Wire: a Buffer's as they are, a string's as its UTF-8 (ASCII text is its own). */
 export function asWire(body: string | Buffer): Wire {
   if (typeof body !== 'string') return body.toString('latin1') as Wire;
-  return (Buffer.byteLength(body) === body.length ? body : Buffer.from(body, 'utf8').toString('latin1')) as Wire;
+  return (isAscii(body) ? body : Buffer.from(body, 'utf8').toString('latin1')) as Wire;
 }
 
 /** The headers of an answer in a media type, made once per type (`sendWire` adds the length). */
