@@ -1,14 +1,12 @@
 // The target of `npm run bench:instructions`, run under valgrind: plain JavaScript (no TypeScript loader to
-// instrument), loading the compiled service as bench/server.ts does, or the bare Fastify route.
+// instrument), loading the compiled service as bench/server.ts does, or the bare target (bare.mjs).
 //   node instructions-server.mjs <app|bare> <dataDir> <port>
-import Fastify from 'fastify';
+import { bareApp } from './bare.mjs';
 
 const [target, dataDir, port] = process.argv.slice(2);
 let app;
 if (target === 'bare') {
-  app = Fastify({ logger: false });
-  const body = { success: true, data: { ok: true } };
-  app.get('/bare', async () => body);
+  app = bareApp();
 } else {
   const dist = new URL('../dist/', import.meta.url);
   const { buildApp } = await import(new URL('app.js', dist).href);

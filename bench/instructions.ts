@@ -31,7 +31,7 @@ import { SCENARIOS } from './scenarios.js';
 import { median } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const WARM = ['bare', 'app-healthz', 'lookup-warm', 'record-warm', 'embed-warm'];
+const WARM = ['bare', 'bare-embed', 'app-healthz', 'lookup-warm', 'record-warm', 'embed-warm'];
 
 const { values } = parseArgs({
   options: {

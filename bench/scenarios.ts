@@ -58,6 +58,13 @@ export const SCENARIOS: Scenario[] = [
     paths: (f) => randomPaths(f, '/bare-record?url=', 7),
   },
   {
+    name: 'bare-embed',
+    description: 'Fastify route writing a warm embed answer as constant bytes: its 13 headers and a 444-byte body, in one write',
+    target: 'bare',
+    paths: (f) => randomPaths(f, '/bare-embed?url=', 9),
+    headers: { 'accept-encoding': 'gzip, deflate, br' },
+  },
+  {
     name: 'app-healthz',
     description: 'GET /healthz on the app: its app-wide hooks and logger, none of a surface’s (auth, rate limit, schema)',
     target: 'app',

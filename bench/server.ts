@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { bareApp } from './bare.mjs';
 import type { Load, RecordCache } from '../src/domain/pages/record-cache.js';
 import { compiled } from './compiled.js';
 
@@ -55,50 +56,9 @@ class CountingCache implements RecordCache {
   }
 }
 
-const RECORD_SIZED = {
-  success: true,
-  data: {
-    id: 90,
-    url: 'https://dailyledger.example/health/measles-cases-rise-in-three-states',
-    title: 'Measles cases rise in three states as vaccination rates slip',
-    topic: 'health',
-    has_record: true,
-    registered: true,
-    status: 'verified',
-    record_url: 'http://localhost:8080/records/90',
-    publisher: { slug: 'the-daily-ledger', name: 'The Daily Ledger', verified: true },
-    contributors: {
-      author: [
-        {
-          username: 'amara-okafor',
-          name: 'Amara Okafor',
-          level: 'trusted',
-          trust_score: 0.86,
-          summary: 'Wrote this page',
-          profile_url: 'http://localhost:8080/contributors/amara-okafor',
-          proof_url: 'http://localhost:8080/proofs/92',
-        },
-        {
-          username: 'priya-raman',
-          name: 'Priya Raman',
-          level: 'contributor',
-          trust_score: 0.7,
-          summary: 'Wrote this page',
-          profile_url: 'http://localhost:8080/contributors/priya-raman',
-          proof_url: 'http://localhost:8080/proofs/93',
-        },
-      ],
-    },
-  },
-};
-
 async function start(target: TargetName, dataDir: string, databaseUrl: string): Promise<{ app: FastifyInstance; cache?: CountingCache; close(): Promise<void> }> {
   if (target === 'bare') {
-    const app = Fastify({ logger: false });
-    const body = { success: true, data: { ok: true } };
-    app.get('/bare', async () => body);
-    // The same, with a body the size and shape of a lookup answer: separates the cost of bytes from app code.
-    app.get('/bare-record', async () => RECORD_SIZED);
+    const app = bareApp();
     return { app, close: () => app.close() };
   }
   // The compiled service, as users run it (compiled.ts).
