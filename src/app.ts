@@ -106,7 +106,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   const worker = opts.worker === undefined ? undefined : String(opts.worker);
   // Hooks on every request are callback-style: an async hook costs a promise and a microtask turn per request.
   app.addHook('onRequest', (req, reply, done) => {
-    void reply.header('X-Request-Id', req.id);
+    // Named in lower case, as Fastify keeps every name: it then makes no new string for it on each request.
+    void reply.header('x-request-id', req.id);
     // Which worker answered (operators reading a trace, the workers test): a small number, nothing private.
     if (worker) void reply.header('X-Credence-Worker', worker);
     // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
