@@ -7,7 +7,7 @@ import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/e
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { decorateRouteConfig, routeConfig } from './http/route-config.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { answerHeaderSets, registerAnswerHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { readiness } from './ops/health.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -42,6 +42,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   // LOG_LEVEL=silent writes nothing, so Fastify gets no logger at all: it then skips the child logger it makes for
   // every request (pino stringifies the request id binding each time, about 1 µs) and req.log is a no-op logger.
   const silent = deps.config.logLevel === 'silent';
+  const headerSets = answerHeaderSets(deps.config.requireHttps, opts.worker === undefined ? undefined : String(opts.worker));
   const app = Fastify({
     logger: silent ? false : {
       level: deps.config.logLevel,
@@ -68,9 +69,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     // Errors Fastify raises before routing (a malformed percent-encoding, an overlong path parameter) get the
     // envelope of the surface the path falls in, and a request id, like every other answer.
     frameworkErrors: (error, req, reply) => {
-      void reply.header('X-Request-Id', req.id);
-      // Raised before any hook, so helmet's headers are not there yet: the one that matters for a JSON error.
-      void reply.header('X-Content-Type-Options', 'nosniff');
+      // Raised before any hook, which then do not run for it: the headers every answer carries, given here.
+      void reply.headers(headerSets.of(req.url)).header('x-request-id', req.id);
       const envelope = envelopeFor(req.url);
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const body = envelope(new AppError(status, 'invalid_request', status === 414 ? 'A path parameter is too long' : 'The URL is malformed'));
@@ -97,19 +97,15 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     }
   });
   decorateRouteConfig(app);
-  // Security headers on every answer, JSON and errors included, before any other hook can answer (issue 15).
-  registerSecurityHeaders(app, deps.config.requireHttps);
+  // The security headers and the request id on every answer, JSON and errors included (issue 15), chosen before
+  // any other hook can answer.
+  registerAnswerHeaders(app, headerSets);
   // Outside any surface (unknown paths, /docs): the /v1 envelope.
   app.setErrorHandler(errorHandler(v1Envelope));
   app.setNotFoundHandler(notFoundHandler(v1Envelope));
 
-  const worker = opts.worker === undefined ? undefined : String(opts.worker);
   // Hooks on every request are callback-style: an async hook costs a promise and a microtask turn per request.
-  app.addHook('onRequest', (req, reply, done) => {
-    // Named in lower case, as Fastify keeps every name: it then makes no new string for it on each request.
-    void reply.header('x-request-id', req.id);
-    // Which worker answered (operators reading a trace, the workers test): a small number, nothing private.
-    if (worker) void reply.header('X-Credence-Worker', worker);
+  app.addHook('onRequest', (req, _reply, done) => {
     // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
     if (deps.config.requireHttps && req.protocol !== 'https' && !PROBES.has(req.url)) {
       done(new AppError(403, 'https_required', 'Use HTTPS'));

@@ -15,7 +15,7 @@
 // The headers are the same for every answer of a set, so helmet runs once, at start, and each request copies its
 // result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6%
 // of the server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 export function helmetOptions(requireHttps: boolean): HelmetOptions {
@@ -107,19 +107,65 @@ export function headerSetOf(url: string): 'embed' | 'api' | 'page' {
   return EMBED_PATH.test(url) ? 'embed' : API_PATH.test(url) ? 'api' : 'page';
 }
 
-/**
- * Every answer, JSON and errors included, carries its set; a route may still override one. Given to Fastify's
- * reply headers, never to the raw response: Fastify hands its headers to Node's `writeHead` in one object, and
- * while nothing was set on the raw response Node writes them in one pass (each checked once). One `setHeader` on the
- * raw response sends Node the slow way: every header stored as it is set, then Fastify's set again one by one.
- */
-export function registerSecurityHeaders(app: FastifyInstance, requireHttps: boolean): void {
-  const page = securityHeaderSet(requireHttps, 'page');
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The security set of this request's path (and the worker's number), chosen when it arrives; read it through
+     * `answerHeaders`. */
+    headerSet: Readonly<Record<string, string>> | null;
+  }
+}
+
+export interface AnswerHeaderSets {
+  /** The set of a path (the raw URL, query and all). */
+  of(url: string): Readonly<Record<string, string>>;
+}
+
+/** The three sets, with the worker's number in each under `serve --workers`. */
+export function answerHeaderSets(requireHttps: boolean, worker?: string): AnswerHeaderSets {
+  const own: Record<string, string> = worker === undefined ? {} : { 'x-credence-worker': worker };
   const api = securityHeaderSet(requireHttps, 'api');
-  const embed = Object.freeze({ ...api, 'cross-origin-resource-policy': 'cross-origin' });
-  const sets = { embed, api, page };
-  app.addHook('onRequest', (req, reply, done) => {
-    void reply.headers(sets[headerSetOf(req.url)]);
+  const sets = {
+    page: Object.freeze({ ...securityHeaderSet(requireHttps, 'page'), ...own }),
+    api: Object.freeze({ ...api, ...own }),
+    embed: Object.freeze({ ...api, 'cross-origin-resource-policy': 'cross-origin', ...own }),
+  };
+  return { of: (url) => sets[headerSetOf(url)] };
+}
+
+/**
+ * The headers every answer carries, JSON and errors included: its path's security set, the worker's number under
+ * `serve --workers` (node:cluster's id: operators reading a trace, the workers test), and the request id.
+ *
+ * The set is chosen when the request arrives and written when the answer is: by an onSend hook for answers sent
+ * through Fastify, and by `answerHeaders` for those written past it (cached answers, http/wire.ts; the change
+ * feed's stream). An error Fastify answers before any hook runs (a malformed URL: app.ts, `frameworkErrors`) is
+ * given them there. Copied into every reply as it arrived, then read back out of it, they cost a warm cached answer
+ * about 4,500 instructions, 5% (issue 16; docs/decisions.md, "Every answer's own headers written with it").
+ *
+ * Written last, over any header of the same name a route set, so no route drops or weakens one by accident; a
+ * different set is chosen by path (`headerSetOf`). Given to Fastify's reply headers, never to the raw response:
+ * Fastify hands its headers to Node's `writeHead` in one object, and while nothing was set on the raw response Node
+ * writes them in one pass.
+ */
+export function registerAnswerHeaders(app: FastifyInstance, sets: AnswerHeaderSets): void {
+  app.decorateRequest('headerSet', null);
+  // First of the app's hooks, so an answer given by any later one (HTTPS refused, rate limited) has its set.
+  app.addHook('onRequest', (req, _reply, done) => {
+    req.headerSet = sets.of(req.url);
     done();
   });
+  app.addHook('onSend', function answerHeadersOnSend(req, reply, payload, done) {
+    void reply.headers(req.headerSet ?? sets.of(req.url)).header('x-request-id', req.id);
+    done(null, payload);
+  });
+}
+
+/**
+ * The headers every answer carries, added to `headers` (which it returns), for an answer written past Fastify's
+ * send: what the onSend hook above gives every other answer. Only from a route's handler (its set chosen).
+ */
+export function answerHeaders<T extends Record<string, unknown>>(req: FastifyRequest, headers: T): T {
+  Object.assign(headers, req.headerSet);
+  (headers as Record<string, unknown>)['x-request-id'] = req.id;
+  return headers;
 }

@@ -7,6 +7,7 @@
 // 110,500 → 101,700 instructions a request, embeds 117,400 → 109,800; records, whose answers are smaller, unchanged.
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { answerHeaders } from './security-headers.js';
 
 declare const bytes: unique symbol;
 /**
@@ -29,16 +30,17 @@ export const typeHeader = (type: string): Readonly<Record<string, string>> => Ob
 export const JSON_ANSWER = typeHeader('application/json; charset=utf-8');
 
 /**
- * Send a cached answer: the reply's status and headers so far (the security set, the request id, the route's own),
- * then `headers` (its type, and for an embed its caching, ETag and coding), its length, and its bytes, written with
- * the head in one go. The answer leaves Fastify's send (`reply.hijack()`), so no onSend hook runs for it: the app
- * has none (test/ops.test.ts fails when one is added). onResponse hooks (metrics, the access log) still run, and
- * Node leaves the body out of an answer to HEAD.
+ * Send a cached answer: the reply's status and the headers a route or hook set on it, then `headers` (its type, and
+ * for an embed its caching, ETag and coding), the headers every answer carries (the security set, the request id:
+ * http/security-headers.ts), its length, and its bytes, written with the head in one go. The answer leaves
+ * Fastify's send (`reply.hijack()`), so no onSend hook runs for it: the app's one, which adds the headers every
+ * answer carries, is done here (test/ops.test.ts fails when another is added). onResponse hooks (metrics, the access
+ * log) still run, and Node leaves the body out of an answer to HEAD.
  */
 export function sendWire(reply: FastifyReply, headers: Readonly<Record<string, string>>, body: Wire): void {
   reply.hijack();
   // Fastify's header type allows numbers where Node's names string-only fields; the reply's are all strings.
-  const all = Object.assign(reply.getHeaders(), headers) as OutgoingHttpHeaders;
+  const all = answerHeaders(reply.request, Object.assign(reply.getHeaders(), headers)) as OutgoingHttpHeaders;
   all['content-length'] = body.length;
   reply.raw.writeHead(reply.statusCode, all);
   reply.raw.end(body, 'latin1');

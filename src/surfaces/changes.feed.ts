@@ -11,6 +11,7 @@ import type { Deps } from '../domain/deps.js';
 import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
 import { sendSerialised } from '../http/schemas.js';
+import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
 import { ChangeKind, Level, PageUrl, ServiceUrl, WorkRole } from './vocabulary.js';
 
@@ -137,7 +138,7 @@ async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply,
   const streams = openStreams.get(app);
   reply.hijack();
   const raw = reply.raw;
-  const headers = { ...reply.getHeaders() } as Record<string, string | number | string[]>;
+  const headers = answerHeaders(reply.request, { ...reply.getHeaders() }) as Record<string, string | number | string[]>;
   raw.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',

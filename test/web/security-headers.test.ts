@@ -142,9 +142,15 @@ describe('answers of the JSON surfaces (/v1, /api/v1)', () => {
       '/v1/nope',
       '/v1?x=1',
       `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}&format=jsonld`,
+      // Written past Fastify's send (http/wire.ts), twice so the second is a cached answer.
+      `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}`,
+      `/api/v1/embed/by-url?url=${encodeURIComponent(w.page.url)}`,
+      // Refused by Fastify before any hook runs (a malformed percent-encoding).
+      '/api/v1/pages/%E0%A4%A',
     ];
     for (const path of paths) {
       const res = await c.get(path);
+      expect(res.headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none';frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('x-frame-options'), path).toBe('DENY');
