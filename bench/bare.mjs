@@ -47,7 +47,7 @@ const RECORD_SIZED = {
   },
 };
 
-/** A brotli body about as long as a warm embed's (about 450 bytes; a real coding, since the bench decodes it). */
+/** A brotli body of 347 bytes, near a warm embed's (444 for the demo's first page; a real coding: the bench decodes it). */
 const EMBED_SIZED_BODY = brotliCompressSync(JSON.stringify(RECORD_SIZED)).toString('latin1');
 /** The headers the app sends with a warm embed to a browser, the request id apart (new on every answer). */
 const EMBED_SIZED_HEADERS = Object.freeze({
