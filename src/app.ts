@@ -70,7 +70,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     // envelope of the surface the path falls in, and a request id, like every other answer.
     frameworkErrors: (error, req, reply) => {
       // Raised before any hook, which then do not run for it: the headers every answer carries, given here.
-      void reply.headers(headerSets.of(req.url)).header('x-request-id', req.id);
+      headerSets.give(req, reply);
       const envelope = envelopeFor(req.url);
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const body = envelope(new AppError(status, 'invalid_request', status === 414 ? 'A path parameter is too long' : 'The URL is malformed'));

@@ -15,7 +15,7 @@
 // The headers are the same for every answer of a set, so helmet runs once, at start, and each request copies its
 // result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6%
 // of the server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 export function helmetOptions(requireHttps: boolean): HelmetOptions {
@@ -118,6 +118,9 @@ declare module 'fastify' {
 export interface AnswerHeaderSets {
   /** The set of a path (the raw URL, query and all). */
   of(url: string): Readonly<Record<string, string>>;
+  /** Give a reply sent through Fastify the headers every answer carries: the request's set (its path's, where no
+   * hook chose one), then its id. */
+  give(req: FastifyRequest, reply: FastifyReply): void;
 }
 
 /** The three sets, with the worker's number in each under `serve --workers`. */
@@ -129,7 +132,13 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
     api: Object.freeze({ ...api, ...own }),
     embed: Object.freeze({ ...api, 'cross-origin-resource-policy': 'cross-origin', ...own }),
   };
-  return { of: (url) => sets[headerSetOf(url)] };
+  const of = (url: string) => sets[headerSetOf(url)];
+  return {
+    of,
+    give(req, reply) {
+      void reply.headers(req.headerSet ?? of(req.url)).header('x-request-id', req.id);
+    },
+  };
 }
 
 /**
@@ -155,7 +164,7 @@ export function registerAnswerHeaders(app: FastifyInstance, sets: AnswerHeaderSe
     done();
   });
   app.addHook('onSend', function answerHeadersOnSend(req, reply, payload, done) {
-    void reply.headers(req.headerSet ?? sets.of(req.url)).header('x-request-id', req.id);
+    sets.give(req, reply);
     done(null, payload);
   });
 }

@@ -138,7 +138,7 @@ async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply,
   const streams = openStreams.get(app);
   reply.hijack();
   const raw = reply.raw;
-  const headers = answerHeaders(reply.request, { ...reply.getHeaders() }) as Record<string, string | number | string[]>;
+  const headers = answerHeaders(reply.request, reply.getHeaders()) as Record<string, string | number | string[]>;
   raw.writeHead(200, {
     ...headers,
     'content-type': 'text/event-stream; charset=utf-8',
