@@ -48,6 +48,10 @@ class CountingCache implements RecordCache {
       return load(track);
     });
   }
+  peek<T>(key: string): T | undefined {
+    this.calls++;
+    return this.inner.peek<T>(key);
+  }
   invalidate(tags: Iterable<string>): void {
     this.inner.invalidate(tags);
   }

@@ -172,4 +172,28 @@ describe('the record cache', () => {
     await new Promise((r) => setTimeout(r, 600));
     await missed('k', 'v7');
   });
+
+  it('peeks at what it can serve now, counted as a hit, and at nothing stale, untrusted or missing', async () => {
+    const cache = new MemoryRecordCache(100, 500);
+    const load = (value: string) => cache.getOrLoad('k', async (track) => (track(['page:1']), value));
+    expect(cache.peek('k')).toBeUndefined();
+    await load('v1');
+    expect(cache.peek('k')).toBeUndefined(); // never vouched for: nothing kept
+    cache.vouch(performance.now());
+    await load('v2');
+    const before = cache.stats();
+    expect(cache.peek('k')).toBe('v2');
+    expect(cache.stats()).toEqual({ hits: before.hits + 1, misses: before.misses });
+    cache.invalidate(['page:2']);
+    expect(cache.peek('k')).toBe('v2');
+    cache.invalidate(['page:1']);
+    expect(cache.peek('k')).toBeUndefined(); // stale: dropped, and nothing loads it
+    expect(await load('v3')).toBe('v3');
+    // Inside another load, a peeked value passes its tags up, as a hit of getNow does.
+    await cache.getOrLoad('outer', async () => `outer ${cache.peek<string>('k')}`);
+    cache.invalidate(['page:1']);
+    expect(cache.peek('outer')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(cache.peek('k')).toBeUndefined(); // behind the log
+  });
 });

@@ -19,6 +19,11 @@ export interface RecordCache {
    * promise of its load.
    */
   getNow<T>(key: string, load: Load<T>): T | Promise<T>;
+  /**
+   * The value the cache can serve now for `key`, counted as a hit, or undefined (nothing kept, or what was kept can
+   * no longer be served): getNow without the load, for a caller with another way to the value when this has none.
+   */
+  peek<T>(key: string): T | undefined;
   /** No cached answer that depends on any of these tags is served again. */
   invalidate(tags: Iterable<string>): void;
   invalidateAll(): void;
@@ -144,6 +149,11 @@ export class MemoryRecordCache implements RecordCache {
     const trusted = this.trusted();
     const hit = this.servable(key, trusted);
     return hit ? this.served<T>(hit, parent) : this.miss(key, load, parent, trusted);
+  }
+
+  peek<T>(key: string): T | undefined {
+    const hit = this.servable(key, this.trusted());
+    return hit ? this.served<T>(hit, this.loading.getStore()) : undefined;
   }
 
   private async miss<T>(key: string, load: Load<T>, parent: Set<string> | undefined, trusted: boolean): Promise<T> {

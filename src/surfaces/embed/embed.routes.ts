@@ -10,9 +10,10 @@ import { whenReady } from '../../domain/pages/record-cache.js';
 import { compressible, etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { scriptSafeJson } from '../../http/ascii-json.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
+import { RequestLines } from '../../http/request-lines.js';
 import { sendWire } from '../../http/wire.js';
 import { LANGS, pickLang } from './i18n.js';
-import { type EmbedOutput, embedForArticle, embedForUrl, etagOf } from './embed.service.js';
+import { type EmbedAsk, type EmbedOutput, askById, askByUrl, cachedEmbed, embedFor, etagOf } from './embed.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
 
@@ -99,11 +100,21 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['embeds'];
   const config = { unlimited: true };
+  // A line asked for before is answered from the cache before validation (http/request-lines.ts): the warm path.
+  const byId = new RequestLines<EmbedAsk>(deps.config.recordCacheEntries);
+  const byUrl = new RequestLines<EmbedAsk>(deps.config.recordCacheEntries);
+  const cached = (req: FastifyRequest, reply: FastifyReply, ask: EmbedAsk) => {
+    const out = cachedEmbed(deps, ask);
+    if (out === undefined) return false;
+    sendCached(req, reply, out);
+    return true;
+  };
 
   app.get(
     '/embed/article/:id',
     {
       config,
+      preValidation: byId.hook(cached),
       schema: {
         tags,
         summary: 'The attribution block of a page, by id (CORS-open, cached 5 minutes, ETag)',
@@ -114,7 +125,8 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     (req, reply) => {
       const q = req.query;
-      return answer(req, reply, embedForArticle(deps, req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
+      const ask = byId.remember(req, () => askById(req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
+      return answer(req, reply, embedFor(deps, ask));
     },
   );
 
@@ -122,6 +134,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     '/embed/by-url',
     {
       config,
+      preValidation: byUrl.hook(cached),
       schema: {
         tags,
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
@@ -131,7 +144,8 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     (req, reply) => {
       const q = req.query;
-      return answer(req, reply, embedForUrl(deps, q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
+      const ask = byUrl.remember(req, () => askByUrl(q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
+      return answer(req, reply, embedFor(deps, ask));
     },
   );
 

@@ -58,19 +58,35 @@ function output(html: string, extra: Record<string, string>, format: EmbedFormat
 const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: Lang) =>
   record ? renderAttribution({ siteUrl: deps.config.siteUrl, record, style, lang }) : '';
 
-export function embedForArticle(deps: Deps, id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
-  return deps.recordCache.getNow(`embed-out:id:${id}:${style}:${lang}:${format}`, async () => {
-    const record = await pages.recordById(deps, id);
-    if (format === 'jsonld') return jsonLdOutput(deps, record);
-    return output(render(deps, record, style, lang), {}, format);
+/** One embed asked for: the page (by id or URL), its style, language and format, and its cache key, made once. */
+export type EmbedAsk = { style: EmbedStyle; lang: Lang; format: EmbedFormat; key: string } & ({ id: number } | { url: string });
+
+export const askById = (id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedAsk => ({
+  id,
+  style,
+  lang,
+  format,
+  key: `embed-out:id:${id}:${style}:${lang}:${format}`,
+});
+
+export const askByUrl = (url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedAsk => ({
+  url,
+  style,
+  lang,
+  format,
+  key: `embed-out:url:${url}:${style}:${lang}:${format}`,
+});
+
+/** The embed, from the cache when it holds it (without a promise), else built from the page's record. */
+export function embedFor(deps: Deps, ask: EmbedAsk): EmbedOutput | Promise<EmbedOutput> {
+  return deps.recordCache.getNow(ask.key, async () => {
+    const record = 'id' in ask ? await pages.recordById(deps, ask.id) : await pages.recordByEmbedUrl(deps, ask.url);
+    if (ask.format === 'jsonld') return jsonLdOutput(deps, record);
+    // By URL, the answer names the page's title too (the seed's shape); by id, the caller knows the page.
+    const extra: Record<string, string> = 'id' in ask ? {} : { title: record?.page.title ?? '' };
+    return output(render(deps, record, ask.style, ask.lang), extra, ask.format);
   });
 }
 
-export function embedForUrl(deps: Deps, url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedOutput | Promise<EmbedOutput> {
-  return deps.recordCache.getNow(`embed-out:url:${url}:${style}:${lang}:${format}`, async () => {
-    const record = await pages.recordByEmbedUrl(deps, url);
-    if (format === 'jsonld') return jsonLdOutput(deps, record);
-    const html = render(deps, record, style, lang);
-    return output(html, { title: record?.page.title ?? '' }, format);
-  });
-}
+/** The embed the cache can serve now, or undefined: nothing is loaded. */
+export const cachedEmbed = (deps: Deps, ask: EmbedAsk): EmbedOutput | undefined => deps.recordCache.peek<EmbedOutput>(ask.key);

@@ -16,6 +16,7 @@ import { JSON_LD_ANSWER, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
+import { recordLines } from '../record-lines.js';
 import { PageUrl } from '../vocabulary.js';
 import { link } from '../docs/openapi.js';
 
@@ -112,10 +113,11 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
     },
   );
 
+  const lookups = recordLines(deps, 'lookup');
   app.get(
     '/pages/lookup',
     {
-      preValidation: [optional],
+      preValidation: [optional, lookups.hook],
       schema: {
         tags,
         summary: 'The trust record of a page, by URL (an unknown page is has_record: false, not an error)',
@@ -129,12 +131,13 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
     (req, reply) => {
       void reply.header('vary', 'Accept');
       const url = req.query.url;
-      if (wantsJsonLd(req.headers.accept, req.query.format)) {
+      const keys = lookups.keys(req, url, req.query.format);
+      if (wantsJsonLd(req.headers.accept, keys.format)) {
         const load = async () => {
           const { record } = await pages.lookupByUrl(deps, url);
           return record ? jsonLdText(recordJsonLd(site, record)) : null;
         };
-        return useCached(deps.recordCache, `lookup-jsonld:${url}`, load, (body) => {
+        return useCached(deps.recordCache, keys.jsonld, load, (body) => {
           if (body === null) throw notFound('A registered page for this URL');
           sendWire(reply, JSON_LD_ANSWER, body);
         });
@@ -145,7 +148,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         const found = await pages.lookupByUrl(deps, url);
         return asciiJson({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
       };
-      return useCached(deps.recordCache, `lookup-json:${url}`, load, (body) => {
+      return useCached(deps.recordCache, keys.json, load, (body) => {
         sendWire(reply, JSON_ANSWER, body);
       });
     },

@@ -13,14 +13,16 @@ import { RecordFormat } from '../../http/schemas.js';
 import { JSON_ANSWER, sendWire } from '../../http/wire.js';
 import { JSON_LD_ANSWER, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
 import { V1PageRecord, presentV1Record } from './record.presenter.js';
+import { recordLines } from '../record-lines.js';
 import { PageUrl } from '../vocabulary.js';
 
 export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const records = recordLines(deps, 'record');
   app.get(
     '/pages/record',
     {
-      preValidation: [optional],
+      preValidation: [optional, records.hook],
       schema: {
         tags: ['pages'],
         summary: 'The page record: every accepted contribution to a page',
@@ -35,12 +37,13 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
     (req, reply) => {
       void reply.header('vary', 'Accept');
       const url = req.query.url;
-      if (wantsJsonLd(req.headers.accept, req.query.format)) {
+      const keys = records.keys(req, url, req.query.format);
+      if (wantsJsonLd(req.headers.accept, keys.format)) {
         const load = async () => {
           const { record } = await pages.lookupByUrl(deps, url);
           return hasRecord(record) ? jsonLdText(recordJsonLd(deps.config.siteUrl, record)) : null;
         };
-        return useCached(deps.recordCache, `record-jsonld:${url}`, load, (body) => {
+        return useCached(deps.recordCache, keys.jsonld, load, (body) => {
           if (body === null) throw notFound('Record for this URL');
           sendWire(reply, JSON_LD_ANSWER, body);
         });
@@ -52,7 +55,7 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         const { record } = await pages.lookupByUrl(deps, url);
         return hasRecord(record) ? asciiJson(presentV1Record(deps.config.siteUrl, record)) : null;
       };
-      return useCached(deps.recordCache, `record-json:${url}`, load, (body) => {
+      return useCached(deps.recordCache, keys.json, load, (body) => {
         if (body === null) throw notFound('Record for this URL');
         sendWire(reply, JSON_ANSWER, body);
       });
