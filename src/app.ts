@@ -105,14 +105,14 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   app.setNotFoundHandler(notFoundHandler(v1Envelope));
 
   // Hooks on every request are callback-style: an async hook costs a promise and a microtask turn per request.
-  app.addHook('onRequest', (req, _reply, done) => {
-    // SPEC §5: all requests must use HTTPS. req.protocol honours X-Forwarded-Proto only from a trusted proxy.
-    if (deps.config.requireHttps && req.protocol !== 'https' && !PROBES.has(req.url)) {
-      done(new AppError(403, 'https_required', 'Use HTTPS'));
-      return;
-    }
-    done();
-  });
+  // SPEC §5: all requests must use HTTPS. With REQUIRE_HTTPS off (TLS ends elsewhere, or a local run) there is no
+  // rule to apply, and no hook to call on every request.
+  if (deps.config.requireHttps) {
+    app.addHook('onRequest', (req, _reply, done) => {
+      // req.protocol honours X-Forwarded-Proto only from a trusted proxy.
+      done(req.protocol !== 'https' && !PROBES.has(req.url) ? new AppError(403, 'https_required', 'Use HTTPS') : undefined);
+    });
+  }
   const metrics = createMetrics(deps);
   app.addHook('onResponse', (req, reply, done) => {
     // The route's pattern, never the raw path, so the label set stays bounded whatever callers send.
