@@ -42,6 +42,7 @@ export const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$' })),
   // How many finished answers and records the in-memory record cache keeps (least recently used dropped first).
   // Memory grows with it (docs/performance.md states the resident size at 100,000 pages); size it to the pages read often.
+  // Each cached route remembers as many request lines, to answer them again before validation (http/request-lines.ts).
   RECORD_CACHE_ENTRIES: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),

@@ -1,8 +1,10 @@
 // Warm answers found by their request line (issue 16). A cached route's handler parses and validates the query, then
 // derives the cache key of its answer from it. The same request line always gives the same key: so the handler
 // remembers the key under the line, and the next request for that line is answered from the cache in a
-// preValidation hook, before Ajv, the handler and the key's string are reached again. A warm embed costs 104,400
-// instructions the normal way and 96,500 this way; the embed's bytes alone (the bench's bare-embed) cost 89,800.
+// preValidation hook, before Ajv, the handler and the key's string are reached again. Only lines the handler
+// answered from the cache are remembered: a cold read pays one lookup here, and nothing is kept for it. Counted
+// (docs/performance.md), a warm embed costs 104,400 instructions the normal way and 98,000 this way; its bytes alone
+// (the bench's bare-embed) cost 89,800.
 //
 // What may be skipped, and what may not:
 // - Everything before preValidation still runs: the request id, the HTTPS rule, the caller's credential, the rate
@@ -30,17 +32,19 @@ export class RequestLines<K extends object | string> {
     this.lines = new LRUCache<string, K>({ max });
   }
 
+  /** What the handler derived for this line when it last answered it from the cache (the hook could not, this time). */
+  known(req: FastifyRequest): K | undefined {
+    return this.lines.get(req.url);
+  }
+
   /**
-   * Called by the handler once it has the request's validated values: what it derives from them for this line,
-   * made by `derive` when the line is not known yet, else the value made before.
+   * The handler's answer, passed through: undefined when it was sent at once from the cache, and then what the
+   * handler derived for the line is remembered for the hook; or the promise of a load, and nothing is remembered (the
+   * next request for the line, a hit, will be). A line asked for once (a crawler, a cold read) churns nothing here.
    */
-  remember(req: FastifyRequest, derive: () => K): K {
-    let known = this.lines.get(req.url);
-    if (known === undefined) {
-      known = derive();
-      this.lines.set(req.url, known);
-    }
-    return known;
+  answered(req: FastifyRequest, derived: K, pending: Promise<void> | undefined): Promise<void> | undefined {
+    if (pending === undefined && !this.lines.has(req.url)) this.lines.set(req.url, derived);
+    return pending;
   }
 
   /** The route's preValidation hook (after its guards): `answer` from what was remembered for this line, or go on. */

@@ -17,8 +17,10 @@ export interface RecordKeys {
 export interface RecordLines {
   /** The route's preValidation hook, after its guard: a cached answer for this line, sent; else on to the handler. */
   hook: preValidationHookHandler;
-  /** The handler's keys for its validated URL and format, remembered under the request's line. */
+  /** The handler's keys for its validated URL and format (those remembered for the line, when it was answered before). */
   keys(req: FastifyRequest, url: string, format: string | undefined): RecordKeys;
+  /** The handler's answer, passed through; a hit remembers the keys for the line (RequestLines.answered). */
+  answered(req: FastifyRequest, keys: RecordKeys, pending: Promise<void> | undefined): Promise<void> | undefined;
 }
 
 /** `route` names the route's keys (`lookup-json:<url>`, `lookup-jsonld:<url>`). */
@@ -34,6 +36,7 @@ export function recordLines(deps: Deps, route: 'lookup' | 'record'): RecordLines
       sendWire(reply, ld ? JSON_LD_ANSWER : JSON_ANSWER, body);
       return true;
     }),
-    keys: (req, url, format) => lines.remember(req, () => ({ format, json: `${route}-json:${url}`, jsonld: `${route}-jsonld:${url}` })),
+    keys: (req, url, format) => lines.known(req) ?? { format, json: `${route}-json:${url}`, jsonld: `${route}-jsonld:${url}` },
+    answered: (req, keys, pending) => lines.answered(req, keys, pending),
   };
 }

@@ -125,8 +125,8 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     (req, reply) => {
       const q = req.query;
-      const ask = byId.remember(req, () => askById(req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
-      return answer(req, reply, embedFor(deps, ask));
+      const ask = byId.known(req) ?? askById(req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
+      return byId.answered(req, ask, answer(req, reply, embedFor(deps, ask)));
     },
   );
 
@@ -144,8 +144,8 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     (req, reply) => {
       const q = req.query;
-      const ask = byUrl.remember(req, () => askByUrl(q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json'));
-      return answer(req, reply, embedFor(deps, ask));
+      const ask = byUrl.known(req) ?? askByUrl(q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
+      return byUrl.answered(req, ask, answer(req, reply, embedFor(deps, ask)));
     },
   );
 

@@ -137,10 +137,10 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
           const { record } = await pages.lookupByUrl(deps, url);
           return record ? jsonLdText(recordJsonLd(site, record)) : null;
         };
-        return useCached(deps.recordCache, keys.jsonld, load, (body) => {
+        return lookups.answered(req, keys, useCached(deps.recordCache, keys.jsonld, load, (body) => {
           if (body === null) throw notFound('A registered page for this URL');
           sendWire(reply, JSON_LD_ANSWER, body);
-        });
+        }));
       }
       // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated
       // lookup skips parsing the URL, presenting and serialising, and is sent with no promise made (useCached).
@@ -148,9 +148,9 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         const found = await pages.lookupByUrl(deps, url);
         return asciiJson({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
       };
-      return useCached(deps.recordCache, keys.json, load, (body) => {
+      return lookups.answered(req, keys, useCached(deps.recordCache, keys.json, load, (body) => {
         sendWire(reply, JSON_ANSWER, body);
-      });
+      }));
     },
   );
 

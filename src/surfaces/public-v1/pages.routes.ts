@@ -43,10 +43,10 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
           const { record } = await pages.lookupByUrl(deps, url);
           return hasRecord(record) ? jsonLdText(recordJsonLd(deps.config.siteUrl, record)) : null;
         };
-        return useCached(deps.recordCache, keys.jsonld, load, (body) => {
+        return records.answered(req, keys, useCached(deps.recordCache, keys.jsonld, load, (body) => {
           if (body === null) throw notFound('Record for this URL');
           sendWire(reply, JSON_LD_ANSWER, body);
-        });
+        }));
       }
       // Cached finished answers, as for the /api/v1 lookup (sent with no promise made on a hit). An unknown page, and
       // a registered page without accepted work (no record yet: the lookup's has_record false), are cached as null
@@ -55,10 +55,10 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         const { record } = await pages.lookupByUrl(deps, url);
         return hasRecord(record) ? asciiJson(presentV1Record(deps.config.siteUrl, record)) : null;
       };
-      return useCached(deps.recordCache, keys.json, load, (body) => {
+      return records.answered(req, keys, useCached(deps.recordCache, keys.json, load, (body) => {
         if (body === null) throw notFound('Record for this URL');
         sendWire(reply, JSON_ANSWER, body);
-      });
+      }));
     },
   );
 }
