@@ -29,6 +29,31 @@ const record = (u: string) => `/v1/pages/record?url=${encodeURIComponent(u)}`;
 const embed = (u: string) => `/api/v1/embed/by-url?url=${encodeURIComponent(u)}`;
 
 describe('a warm request line', () => {
+  it('is answered by the hook once the handler answered it from the cache', async () => {
+    const cache = t.runtime.deps.recordCache;
+    const calls = { handler: 0, hook: 0 };
+    const [getNow, peek] = [cache.getNow.bind(cache), cache.peek.bind(cache)];
+    cache.getNow = (key, load) => (calls.handler++, getNow(key, load));
+    cache.peek = (key) => (calls.hook++, peek(key));
+    try {
+      // A line of its own (a parameter the routes ignore), so nothing before remembered it.
+      for (const path of [lookup(url), record(url), embed(url)].map((p) => `${p}&line=hook`)) {
+        const seen: (typeof calls)[] = [];
+        for (let i = 0; i < 4; i++) {
+          expect((await anon.get(path)).status).toBe(200);
+          seen.push({ ...calls });
+        }
+        // Through the handler until it answered from the cache (the first, or the second after a miss), then by the
+        // hook: the third and fourth do not reach the handler.
+        const [, second, third, fourth] = seen;
+        expect([third!.handler, fourth!.handler], path).toEqual([second!.handler, second!.handler]);
+        expect(fourth!.hook - second!.hook, path).toBe(2);
+      }
+    } finally {
+      Object.assign(cache, { getNow, peek });
+    }
+  });
+
   it('still runs the credential and the guard: a key revoked since is a 401', async () => {
     const made = await pub.owner.client.post('/api/v1/account/api-keys', { name: 'soon revoked', publisher: pub.slug });
     const key = made.body.data.key as string;
