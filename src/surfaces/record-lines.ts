@@ -1,6 +1,7 @@
 // The cached answers of a record route by URL (`GET /api/v1/pages/lookup`, `GET /v1/pages/record`): the record as
 // JSON, or as schema.org JSON-LD when `format=jsonld` or the Accept header asks for it, each kept finished under its
-// own key. A request line asked for before is answered from the cache ahead of validation (http/request-lines.ts).
+// own key. A request line answered from the cache before is answered again ahead of validation
+// (http/request-lines.ts).
 import type { FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { Deps } from '../domain/deps.js';
 import { RequestLines } from '../http/request-lines.js';

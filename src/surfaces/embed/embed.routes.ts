@@ -13,7 +13,7 @@ import { IdParam, StringEnum } from '../../http/schemas.js';
 import { RequestLines } from '../../http/request-lines.js';
 import { sendWire } from '../../http/wire.js';
 import { LANGS, pickLang } from './i18n.js';
-import { type EmbedAsk, type EmbedOutput, askById, askByUrl, cachedEmbed, embedFor, etagOf } from './embed.service.js';
+import { type EmbedAsk, type EmbedOutput, cachedEmbed, embedAsk, embedFor, etagOf } from './embed.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
 
@@ -100,7 +100,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['embeds'];
   const config = { unlimited: true };
-  // A line asked for before is answered from the cache before validation (http/request-lines.ts): the warm path.
+  // A line answered from the cache before is answered again ahead of validation (http/request-lines.ts): the warm path.
   const byId = new RequestLines<EmbedAsk>(deps.config.recordCacheEntries);
   const byUrl = new RequestLines<EmbedAsk>(deps.config.recordCacheEntries);
   const cached = (req: FastifyRequest, reply: FastifyReply, ask: EmbedAsk) => {
@@ -125,7 +125,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     (req, reply) => {
       const q = req.query;
-      const ask = byId.known(req) ?? askById(req.params.id, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
+      const ask = byId.known(req) ?? embedAsk({ id: req.params.id }, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
       return byId.answered(req, ask, answer(req, reply, embedFor(deps, ask)));
     },
   );
@@ -144,7 +144,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     (req, reply) => {
       const q = req.query;
-      const ask = byUrl.known(req) ?? askByUrl(q.url, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
+      const ask = byUrl.known(req) ?? embedAsk({ url: q.url }, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
       return byUrl.answered(req, ask, answer(req, reply, embedFor(deps, ask)));
     },
   );

@@ -61,21 +61,11 @@ const render = (deps: Deps, record: PageRecord | null, style: EmbedStyle, lang: 
 /** One embed asked for: the page (by id or URL), its style, language and format, and its cache key, made once. */
 export type EmbedAsk = { style: EmbedStyle; lang: Lang; format: EmbedFormat; key: string } & ({ id: number } | { url: string });
 
-export const askById = (id: number, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedAsk => ({
-  id,
-  style,
-  lang,
-  format,
-  key: `embed-out:id:${id}:${style}:${lang}:${format}`,
-});
-
-export const askByUrl = (url: string, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedAsk => ({
-  url,
-  style,
-  lang,
-  format,
-  key: `embed-out:url:${url}:${style}:${lang}:${format}`,
-});
+/** The embed of a page (by id or URL) in a style, language and format, with its cache key. */
+export function embedAsk(page: { id: number } | { url: string }, style: EmbedStyle, lang: Lang, format: EmbedFormat): EmbedAsk {
+  const which = 'id' in page ? `id:${page.id}` : `url:${page.url}`;
+  return { ...page, style, lang, format, key: `embed-out:${which}:${style}:${lang}:${format}` };
+}
 
 /** The embed, from the cache when it holds it (without a promise), else built from the page's record. */
 export function embedFor(deps: Deps, ask: EmbedAsk): EmbedOutput | Promise<EmbedOutput> {
