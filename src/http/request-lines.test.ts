@@ -7,7 +7,8 @@ afterEach(async () => app?.close());
 
 /**
  * A route whose handler derives a key from its query and counts its runs, and whose hook answers a line it knows
- * while `cached` holds the key. `failures` counts what reached validation (a query with `bad` is refused there).
+ * while `cached` holds the key. `runs.validation` counts what reached validation (a query with `bad` is refused
+ * there).
  */
 function routeWithLines(max = 10) {
   const lines = new RequestLines<{ key: string }>(max);
