@@ -6,13 +6,10 @@ import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
-import { useCached } from '../../domain/pages/record-cache.js';
 import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
 import { asciiJson } from '../../http/ascii-json.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat } from '../../http/schemas.js';
-import { JSON_ANSWER, sendWire } from '../../http/wire.js';
-import { notFound } from '../../http/errors.js';
-import { JSON_LD_ANSWER, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
+import { jsonLdText, recordJsonLd } from '../linked-data/schema-org.js';
 import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
@@ -113,7 +110,17 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
     },
   );
 
-  const lookups = recordLines(deps, 'lookup');
+  // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated lookup
+  // skips parsing the URL, presenting and serialising, and is sent with no promise made (record-lines.ts).
+  const lookups = recordLines(deps, {
+    name: 'lookup',
+    missing: 'A registered page for this URL',
+    load: async (url, ld) => {
+      const found = await pages.lookupByUrl(deps, url);
+      if (!ld) return asciiJson({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
+      return found.record ? jsonLdText(recordJsonLd(site, found.record)) : null;
+    },
+  });
   app.get(
     '/pages/lookup',
     {
@@ -128,30 +135,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Ok(TrustRecord) },
       },
     },
-    (req, reply) => {
-      void reply.header('vary', 'Accept');
-      const url = req.query.url;
-      const keys = lookups.keys(req, url, req.query.format);
-      if (wantsJsonLd(req.headers.accept, keys.format)) {
-        const load = async () => {
-          const { record } = await pages.lookupByUrl(deps, url);
-          return record ? jsonLdText(recordJsonLd(site, record)) : null;
-        };
-        return lookups.answered(req, keys, useCached(deps.recordCache, keys.jsonld, load, (body) => {
-          if (body === null) throw notFound('A registered page for this URL');
-          sendWire(reply, JSON_LD_ANSWER, body);
-        }));
-      }
-      // The hot path: the finished answer is cached by the URL as asked (cleared with the records), so a repeated
-      // lookup skips parsing the URL, presenting and serialising, and is sent with no promise made (useCached).
-      const load = async () => {
-        const found = await pages.lookupByUrl(deps, url);
-        return asciiJson({ success: true, data: presentTrustRecord(site, found.url.url, found.record) });
-      };
-      return lookups.answered(req, keys, useCached(deps.recordCache, keys.json, load, (body) => {
-        sendWire(reply, JSON_ANSWER, body);
-      }));
-    },
+    (req, reply) => lookups.answer(req, reply, req.query.url, req.query.format),
   );
 
   app.get(
