@@ -143,6 +143,51 @@ describe('default limits', () => {
   });
 });
 
+describe('every way into a surface', () => {
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  // The surface's credential and limit run as each route's own first hook (http/route-config.ts, onRequestByRoute),
+  // and as an instance hook where no route matched: a HEAD route (made by Fastify from the GET), an unknown path and
+  // a wrong method must each be identified and counted like a GET.
+  for (const [surface, policy, known] of [
+    ['api', 'api-ip', '/api/v1/publishers'],
+    ['v1', 'v1-ip', RECORD],
+  ] as const) {
+    it(`counts HEAD, unknown paths and wrong methods under ${policy === 'api-ip' ? '/api/v1' : '/v1'} in the caller's one bucket`, async () => {
+      const c = new Client(t.baseUrl);
+      const prefix = surface === 'api' ? '/api/v1' : '/v1';
+      const ways = [
+        () => c.get(known),
+        () => c.req('HEAD', known),
+        () => c.get(`${prefix}/no-such-thing`),
+        () => c.delete(known),
+      ];
+      let i = 0;
+      const answers = await burst(60, () => ways[i++ % ways.length]!());
+      for (const r of answers) expectLimitHeaders(r, policy);
+      expect(answers.map((r) => r.status).filter((s) => ![200, 404, 405].includes(s))).toEqual([]);
+      expect(remaining(answers[59]!)).toBe(0);
+      for (const way of ways) {
+        const refused = await way();
+        expect(refused.status, `${refused.status} ${refused.text}`).toBe(429);
+        expectLimitHeaders(refused, policy);
+      }
+    });
+  }
+
+  it('identifies the caller on HEAD as on GET: a HEAD without a key to a key-only route is refused', async () => {
+    const pub = await publisher(t);
+    const c = new Client(t.baseUrl);
+    expect((await c.req('HEAD', '/api/v1/whoami')).status).toBe(401);
+    const head = await pub.api.req('HEAD', '/api/v1/whoami');
+    expect(head.status).toBe(200);
+    expectLimitHeaders(head, 'api-key');
+  });
+});
+
 describe('embeds', () => {
   beforeAll(async () => {
     t = await startTestApp();
