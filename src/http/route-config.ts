@@ -1,9 +1,7 @@
 // The matched route's config (its pattern and the flags routes set: `unlimited`, `html`, `negotiated`), read once
 // per request. Fastify's `req.routeOptions` builds a fresh 12-field object on every read (about 2,400 instructions,
-// issue 16), and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook. A surface
-// does not read it at all: its per-request hook is added to each route (`onRequestByRoute`) with the route's config
-// in its closure, as @fastify/rate-limit adds its own.
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+// issue 16), and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface RouteConfig {
   /** The route's pattern (`/api/v1/pages/lookup`); undefined when no route matched (a 404). */
@@ -23,31 +21,6 @@ declare module 'fastify' {
 /** Gives every request its slot (decorated, so requests keep one shape). */
 export function decorateRouteConfig(app: FastifyInstance): void {
   app.decorateRequest('routeConfigRead', null);
-}
-
-/**
- * Runs `hook` on every request of `app`'s routes (those registered from now on) ahead of their own onRequest hooks,
- * with the route's config already known to `routeConfig`: the hook is the route's, added in `onRoute` with the config
- * in its closure. On a request no route matched (a 404 under the prefix) it runs as an instance hook, and
- * `routeConfig` asks Fastify. Either way it runs after the parent's onRequest hooks, where an instance hook would.
- */
-export function onRequestByRoute(app: FastifyInstance, hook: onRequestHookHandler): void {
-  app.addHook('onRoute', (route) => {
-    // What Fastify gives req.routeOptions.config: the route's own config with its full pattern (the prefix included).
-    const config: RouteConfig = { ...(route.config as RouteConfig | undefined), url: route.url };
-    const own = route.onRequest === undefined ? [] : ([] as onRequestHookHandler[]).concat(route.onRequest);
-    route.onRequest = [
-      function byRoute(req, reply, done) {
-        req.routeConfigRead = config;
-        hook.call(this, req, reply, done);
-      },
-      ...own,
-    ];
-  });
-  app.addHook('onRequest', function unmatched(req, reply, done) {
-    if (req.is404) hook.call(this, req, reply, done);
-    else done();
-  });
 }
 
 /**

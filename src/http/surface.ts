@@ -6,7 +6,6 @@ import type { Deps } from '../domain/deps.js';
 import { resolvePrincipal } from './auth.js';
 import { type Envelope, errorHandler, notFoundHandler } from './error-handler.js';
 import { rateLimited } from './errors.js';
-import { onRequestByRoute } from './route-config.js';
 import { type RateLimitPolicy, rateLimitHeaders } from './rate-limit.js';
 
 export interface SurfaceOptions {
@@ -68,8 +67,7 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
   // Callback-style, with no promise when nothing waits: a caller without a credential, on a route without a limit
   // or from an exempt address (an async hook costs a promise and a microtask turn per request, issue 16). The
   // steps and their order are the same on both paths: the credential, identify, then the limit.
-  // Added to each route rather than to the instance, so the limit knows the route's config without asking Fastify.
-  onRequestByRoute(app, (req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const lookup = resolvePrincipal(deps, req);
     let pending: Promise<void> | undefined;
     if (lookup) pending = identified(req, lookup).then(() => limit(req, reply));

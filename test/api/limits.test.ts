@@ -149,9 +149,9 @@ describe('every way into a surface', () => {
   });
   afterAll(async () => t?.close());
 
-  // The surface's credential and limit run as each route's own first hook (http/route-config.ts, onRequestByRoute),
-  // and as an instance hook where no route matched: a HEAD route (made by Fastify from the GET), an unknown path and
-  // a wrong method must each be identified and counted like a GET.
+  // The surface's credential and limit are one hook for everything under its prefix (http/surface.ts): a HEAD route
+  // (made by Fastify from the GET), an unknown path and a wrong method must each be identified and counted like a
+  // GET, whatever shape that hook takes (a per-route one was tried: docs/decisions.md).
   for (const [surface, policy, known] of [
     ['api', 'api-ip', '/api/v1/publishers'],
     ['v1', 'v1-ip', RECORD],
