@@ -23,7 +23,7 @@ export interface RecordRoute {
   name: 'lookup' | 'record';
   /** The finished answer for a URL as JSON or as JSON-LD (`ld`), or null when the page has no record to show. */
   load(url: string, ld: boolean): Promise<Wire | null>;
-  /** What the 404 says is missing when the answer is null ("… was not found"). */
+  /** What the 404 says is missing when the answer is null ("<missing> not found"). */
   missing: string;
 }
 
