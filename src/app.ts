@@ -1,9 +1,19 @@
 // buildApp(deps): the whole HTTP service, ready for inject() or listen(). Plugins load in a fixed order:
 // app-wide hooks (request id, HTTPS rule, access log), then each surface with its own envelope and limits.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+  type preParsingHookHandler,
+  type preValidationHookHandler,
+  type RouteOptions,
+} from 'fastify';
 import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
+import { isGuard } from './http/auth.js';
+import { BODY_LIMITS, applyBodyClass, registerJsonParser } from './http/bodies.js';
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { decorateRouteConfig, routeConfig } from './http/route-config.js';
@@ -17,7 +27,6 @@ import { API_PREFIX, integrationV1 } from './surfaces/integration-v1/index.js';
 import { V1_PREFIX, publicV1 } from './surfaces/public-v1/index.js';
 import { web } from './surfaces/web/index.js';
 
-export const BODY_LIMIT = 5 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Errors raised before routing answer in the envelope of the surface the raw path falls in. */
 const envelopeFor = (url: string) => (url === API_PREFIX || /^\/api\/v1[/?]/.test(url) ? apiEnvelope : v1Envelope);
@@ -57,7 +66,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     },
     // One access line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT,
+    // The largest body any route takes; each route's own limit is set from its body class (http/bodies.ts).
+    bodyLimit: BODY_LIMITS.large.bytes,
     // A hop count is accepted at run time though Fastify's types omit it.
     trustProxy: deps.config.trustProxy as boolean,
     // A caller's own X-Request-Id is kept when it is sane, so a trace can cross services.
@@ -82,14 +92,17 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     return503OnClosing: true,
   });
   app.setValidatorCompiler(validatorCompiler);
-  // JSON only: a text/plain body is refused with 415, not parsed as a string.
-  app.removeContentTypeParser('text/plain');
+  // JSON only: a text/plain body is refused with 415, not parsed as a string. JSON is counted before it is parsed.
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  registerJsonParser(app);
   const routes: BuiltApp['routes'] = [];
   // Every method and path, so that the 404 handlers can answer 405 with Allow for a known path.
   const methods = new MethodTable();
   app.decorate('methodTable', methods);
   app.addHook('onRoute', (route) => {
     for (const method of ([] as string[]).concat(route.method)) methods.add(method, route.url);
+    applyBodyClass(route);
+    guardBeforeBody(route);
     const config = route.config as { hidden?: boolean; html?: boolean } | undefined;
     const hidden = Boolean(config?.hidden || config?.html);
     for (const method of ([] as string[]).concat(route.method)) {
@@ -164,6 +177,20 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   await app.register(web(deps, openapi.v1));
   docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
   return { app, openapi, routes, metrics };
+}
+
+/**
+ * On a route that takes a body, the guards that need a credential run before the body is read (preParsing), so a
+ * caller without one costs no parse: the same check, the same error, only earlier.
+ */
+function guardBeforeBody(route: RouteOptions): void {
+  const methods = ([] as string[]).concat(route.method);
+  if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+  const preValidation = ([] as unknown[]).concat(route.preValidation ?? []);
+  const guards = preValidation.filter(isGuard);
+  if (guards.length === 0) return;
+  route.preParsing = [...guards, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])] as preParsingHookHandler[];
+  route.preValidation = preValidation.filter((h) => !isGuard(h)) as preValidationHookHandler[];
 }
 
 /** Constant-time comparison of a bearer token (hashes make the lengths equal). */

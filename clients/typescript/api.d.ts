@@ -1109,7 +1109,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `payload_too_large`: the body is over 5 MB */
+        /** @description `payload_too_large`: the body is larger than the operation takes, or has more keys and items (its request body says how many) */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1305,6 +1305,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -1452,6 +1453,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -1506,6 +1508,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -1727,6 +1730,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -1852,6 +1856,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -2183,6 +2188,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -2462,6 +2468,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -2601,6 +2608,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -2831,6 +2839,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -3140,6 +3149,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -3276,6 +3286,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -3507,6 +3518,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 16 KB, and 50 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -3654,6 +3666,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 16 KB, and 50 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -4234,6 +4247,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 5 MB, and 25,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -4744,6 +4758,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -5369,6 +5384,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -5759,6 +5775,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {

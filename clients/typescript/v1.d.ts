@@ -432,7 +432,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `payload_too_large`: the body is over 5 MB */
+        /** @description `payload_too_large`: the body is larger than the operation takes, or has more keys and items (its request body says how many) */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1541,6 +1541,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {

@@ -76,6 +76,14 @@ async function lookUpCredential(deps: Deps, req: FastifyRequest, credential: str
 
 type Guard = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
+const GUARDS = new WeakSet<Guard>();
+/** A guard that needs a credential: on routes that take a body, buildApp runs it before the body is read. */
+function guard(g: Guard): Guard {
+  GUARDS.add(g);
+  return g;
+}
+export const isGuard = (hook: unknown): hook is Guard => GUARDS.has(hook as Guard);
+
 function rejectBadCredential(req: FastifyRequest): void {
   if (req.credentialError) throw req.credentialError;
 }
@@ -86,17 +94,17 @@ function rejectBadCredential(req: FastifyRequest): void {
 export const optional: preValidationHookHandler = (req, _reply, done) => done(req.credentialError ?? undefined);
 
 /** Any signed-in caller: a session or a key. */
-export const signedIn: Guard = async (req) => {
+export const signedIn: Guard = guard(async (req) => {
   rejectBadCredential(req);
   if (req.principal.kind === 'anonymous') throw unauthorized();
-};
+});
 
 /** Account management: a session token, never a key (SPEC §5, seed rule 6). */
-export const sessionOnly: Guard = async (req) => {
+export const sessionOnly: Guard = guard(async (req) => {
   rejectBadCredential(req);
   if (req.principal.kind === 'anonymous') throw unauthorized('A session token is required');
   if (req.principal.kind === 'key') throw sessionRequired();
-};
+});
 
 /**
  * Operator routes (SPEC §5): an admin's session. No credential is a 401, a key 403 `session_required` (as on every
@@ -104,21 +112,22 @@ export const sessionOnly: Guard = async (req) => {
  * away takes effect at once.
  */
 export function adminOnly(deps: Deps): Guard {
-  return async (req, reply) => {
+  return guard(async (req, reply) => {
     await sessionOnly(req, reply);
     const account = await findAccountById(deps.db, sessionOf(req).accountId);
     if (account?.is_admin !== 1) throw forbidden('Only an admin can do this');
-  };
+  });
 }
 
+
 /** Publisher actions: a publisher key, or a session of a member (the publisher chosen by `publisher`). */
-export const publisherCaller: Guard = async (req) => {
+export const publisherCaller: Guard = guard(async (req) => {
   rejectBadCredential(req);
   if (req.principal.kind === 'anonymous') throw unauthorized();
   if (req.principal.kind === 'key' && req.principal.publisherId === null) {
     throw forbidden('This is a contributor key; publisher actions need a key made for a publisher');
   }
-};
+});
 
 export function accountOf(req: FastifyRequest): number {
   if (req.principal.kind === 'anonymous') throw unauthorized();
@@ -152,13 +161,13 @@ export async function actingPublisher(deps: Deps, req: FastifyRequest, slug?: st
 
 /** Contributor actions (take, submit, withdraw): a session or a contributor key; a publisher key acts for its
  * publisher only (SPEC §5). */
-export const contributorCaller: Guard = async (req) => {
+export const contributorCaller: Guard = guard(async (req) => {
   rejectBadCredential(req);
   if (req.principal.kind === 'anonymous') throw unauthorized();
   if (req.principal.kind === 'key' && req.principal.publisherId !== null) {
     throw forbidden('This is a publisher key; it acts for its publisher only. Use a contributor key or a session');
   }
-};
+});
 
 /** Publications a publisher read or decision may cover: a key's own; a session's named one, or all of its own. */
 export async function actingPublishers(deps: Deps, req: FastifyRequest, slug?: string): Promise<number[]> {

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { AppError, DomainError, type ErrorCode, toHttp } from './errors.js';
+import { tooLarge } from './bodies.js';
 import { onlyLongUrls, toDetails } from './validation.js';
 
 const byStatus: Record<number, ErrorCode> = {
@@ -17,7 +18,8 @@ const byStatus: Record<number, ErrorCode> = {
   429: 'rate_limited',
 };
 
-export function toAppError(err: unknown): AppError {
+/** `req`, where there is one, lets a 413 name the route's own limit. */
+export function toAppError(err: unknown, req?: FastifyRequest): AppError {
   if (err instanceof DomainError) return toHttp(err);
   const e = err as FastifyError & { validationContext?: string };
   if (e.validation) {
@@ -35,7 +37,7 @@ export function toAppError(err: unknown): AppError {
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'payload_too_large', 'The body is larger than 5 MB');
+      return req ? tooLarge(req) : new AppError(413, 'payload_too_large', 'The body is larger than this route takes');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(415, 'invalid_request', 'Send the body as application/json');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -43,6 +45,9 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError(400, 'invalid_request', 'The body is not valid JSON');
   }
+  // The client went away while sending its body (Fastify marks the stream's error a 400): its fault, not the
+  // database's, though it carries a socket code the database check knows.
+  if (isAbortedUpload(err)) return new AppError(400, 'invalid_request', 'The body did not arrive in full');
   // The database is down or restarting: fail fast with 503 and a retry hint, not a 500 (issue 13).
   if (isDatabaseUnavailable(err)) {
     return new AppError(503, 'service_unavailable', 'The service is briefly unavailable; retry in a moment', undefined, { 'Retry-After': '1' });
@@ -56,6 +61,12 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'internal_error', 'Something went wrong on our side');
 }
 
+/** An error of the request's own stream (reset or aborted while its body was read), as Fastify's body reader gives it. */
+function isAbortedUpload(err: unknown): boolean {
+  const e = err as { code?: unknown; statusCode?: unknown } | null;
+  return e?.statusCode === 400 && (e.code === 'ECONNRESET' || e.code === 'ECONNABORTED' || e.code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error).message === 'aborted');
+}
+
 export type Envelope = (error: AppError) => unknown;
 
 export const v1Envelope: Envelope = (error) => ({ error: error.toBody() });
@@ -63,7 +74,11 @@ export const apiEnvelope: Envelope = (error) => ({ success: false, error: error.
 
 export function errorHandler(envelope: Envelope) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const error = toAppError(err);
+    if (isAbortedUpload(err)) {
+      // Nobody is left to answer; say what happened, at the level of a client's mistake.
+      req.log.info({ code: (err as { code?: unknown }).code }, 'upload aborted by the client');
+    }
+    const error = toAppError(err, req);
     if (error.status === 503) req.log.warn({ err: { code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'database unavailable');
     else if (error.status >= 500) req.log.error({ err }, 'request failed');
     const body =

@@ -2,6 +2,7 @@
 // per request. Fastify's `req.routeOptions` builds a fresh 12-field object on every read (about 2,400 instructions,
 // issue 16), and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BodyClass } from './bodies.js';
 
 export interface RouteConfig {
   /** The route's pattern (`/api/v1/pages/lookup`); undefined when no route matched (a 404). */
@@ -9,6 +10,8 @@ export interface RouteConfig {
   unlimited?: boolean;
   html?: boolean;
   negotiated?: boolean;
+  /** What the route may be sent (http/bodies.ts): `small` for routes read before anyone is known; standard else. */
+  body?: BodyClass;
 }
 
 declare module 'fastify' {

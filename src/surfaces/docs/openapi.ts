@@ -2,6 +2,7 @@
 // registered, so a route cannot exist without being described (test/openapi.test.ts holds us to it).
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { contributorCaller, optional, publisherCaller, sessionOnly, signedIn } from '../../http/auth.js';
+import { BODY_LIMITS, type BodyClass, MAX_DEPTH } from '../../http/bodies.js';
 import { ERROR_CODES } from '../../domain/errors.js';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[] };
@@ -155,7 +156,8 @@ export class OpenApiCollector {
         ...(schema.links?.[status] ? { links: schema.links[status] } : {}),
       };
     }
-    const guards = ([] as unknown[]).concat(route.preValidation ?? []);
+    // A route that takes a body runs its guards before reading it (buildApp moves them to preParsing).
+    const guards = ([] as unknown[]).concat(route.preValidation ?? [], route.preParsing ?? []);
     const limited = !(route.config as { unlimited?: boolean } | undefined)?.unlimited;
     const authenticated = guards.some((g) => g === sessionOnly || g === signedIn || g === publisherCaller || g === contributorCaller);
     // Every error the operation can answer, each with the one error schema: what any request can meet (a bad
@@ -181,11 +183,17 @@ export class OpenApiCollector {
       ...(schema.summary ? { summary: schema.summary } : {}),
       ...(guards.includes(sessionOnly) ? { description: 'Needs a session token; an API key gets 403 session_required.' } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: clean(schema.body) } } } } : {}),
+      ...(schema.body ? { requestBody: { required: true, description: bodyLimitWords(route), content: { 'application/json': { schema: clean(schema.body) } } } } : {}),
       responses,
       ...(security ? { security } : {}),
     };
   }
+}
+
+function bodyLimitWords(route: RouteOptions): string {
+  const limits = BODY_LIMITS[(route.config as { body?: BodyClass } | undefined)?.body ?? 'standard'];
+  const size = limits.bytes >= 1024 * 1024 ? `${limits.bytes / (1024 * 1024)} MB` : `${limits.bytes / 1024} KB`;
+  return `At most ${size}, and ${limits.members.toLocaleString('en')} keys and array items in all, nested at most ${MAX_DEPTH} deep; more is a 413 (a deeper nesting, a 400).`;
 }
 
 /** `:id` (and `:id(^\\d+$)`, a parameter the router only matches when it fits) → `{id}`. */
@@ -221,7 +229,7 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '403': { name: 'Forbidden', description: '`forbidden`, `page_not_verified`, `session_required`, or `https_required` without HTTPS' },
   '404': { name: 'NotFound', description: '`not_found`: nothing by that id, or not the caller’s' },
   '409': { name: 'Conflict', description: '`conflict` or `already_decided`' },
-  '413': { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is over 5 MB' },
+  '413': { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the operation takes, or has more keys and items (its request body says how many)' },
   '415': { name: 'UnsupportedMediaType', description: '`invalid_request`: send the body as application/json' },
   '429': { name: 'TooManyRequests', description: '`rate_limited`: wait `Retry-After` seconds' },
   '431': { name: 'HeadersTooLarge', description: '`invalid_request`: the request headers are over 16 KB' },

@@ -57,6 +57,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
   app.post(
     '/auth/signup',
     {
+      config: { body: 'small' },
       preValidation: [optional],
       schema: {
         tags: ['auth'],
@@ -76,6 +77,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
   app.post(
     '/auth/login',
     {
+      config: { body: 'small' },
       preValidation: [optional],
       schema: { tags: ['auth'], summary: 'Start a session', body: LoginBody, response: { 200: Ok(SessionData) } },
     },

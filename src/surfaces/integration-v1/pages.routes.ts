@@ -69,6 +69,8 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
   app.post(
     '/pages',
     {
+      // 500 pages with their text (SPEC §9).
+      config: { body: 'large' },
       preValidation: [publisherCaller],
       schema: {
         tags,

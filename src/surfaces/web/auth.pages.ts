@@ -38,7 +38,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
 
   app.get('/signup', { config: { html: true } }, async (req, reply) => signupPage(req, reply));
 
-  app.post('/signup', { config: { html: true } }, async (req, reply) => {
+  app.post('/signup', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
     const values = { name: str(form.name), username: str(form.username).toLowerCase(), email: str(form.email), password: str(form.password) };
     const checked = validSignup(values);
@@ -85,7 +85,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
 
   app.get('/login', { config: { html: true } }, async (req, reply) => (req.webUser ? reply.redirect('/me', 303) : loginPage(req, reply)));
 
-  app.post('/login', { config: { html: true } }, async (req, reply) => {
+  app.post('/login', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
     const values = { email: str(form.email), password: str(form.password) };
     const checked = validLogin(values);

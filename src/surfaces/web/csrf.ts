@@ -22,11 +22,18 @@ export function csrfToken(req: FastifyRequest, reply: FastifyReply): string {
 
 const refused = () => new AppError(403, 'forbidden', 'The form has expired or came from another site. Reload the page and try again.');
 
-export function verifyCsrf(req: FastifyRequest, siteUrl: string): void {
+/** The checks that need no body: the post came from this site, and carries the form cookie. */
+export function verifyCsrfSource(req: FastifyRequest, siteUrl: string): void {
   const origin = req.headers.origin ?? (typeof req.headers.referer === 'string' ? safeOrigin(req.headers.referer) : undefined);
   const own = [safeOrigin(siteUrl), `${req.protocol}://${req.host}`];
   if (origin !== undefined && origin !== 'null' && !own.includes(origin)) throw refused();
   if (origin === 'null') throw refused();
+  if (!parseCookies(req.headers.cookie)[CSRF_COOKIE]) throw refused();
+}
+
+/** All the checks: the source's, then the form's token against its cookie (double submit). */
+export function verifyCsrf(req: FastifyRequest, siteUrl: string): void {
+  verifyCsrfSource(req, siteUrl);
   const cookie = parseCookies(req.headers.cookie)[CSRF_COOKIE];
   const field = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
   if (!cookie || typeof field !== 'string' || cookie.length !== field.length) throw refused();

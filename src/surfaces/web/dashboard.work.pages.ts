@@ -171,7 +171,7 @@ ${records.map(
     throw new Redirect(`${pub.base}/pages?done=${result!.status}`);
   });
 
-  app.post('/dashboard/:slug/pages/batch', page, async (req, reply) => {
+  app.post('/dashboard/:slug/pages/batch', { config: { html: true, body: 'large' } }, async (req, reply) => {
     const pub = await publicationOf(deps, req);
     const form = readForm(deps, req);
     const list = typeof form.lines === 'string' ? form.lines : '';

@@ -1,7 +1,8 @@
 // The site root: server-rendered pages for people (SPEC §12, issue "web app"), the public record and proof
 // addresses (HTML for browsers, JSON otherwise), embed.js and its demo. /v1 envelope and /v1 limits for JSON.
 import fs from 'node:fs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
+import { registerFormParser } from '../../http/bodies.js';
 import type { Deps } from '../../domain/deps.js';
 import { errorHandler, toAppError, v1Envelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
@@ -11,6 +12,7 @@ import { embedDemoPage } from '../embed/demo.page.js';
 import { embedScriptRoute, embedStylesheetRoute } from '../embed/embed.routes.js';
 import { adminPages } from './admin.pages.js';
 import { authPages } from './auth.pages.js';
+import { verifyCsrfSource } from './csrf.js';
 import { dashboardPages } from './dashboard.pages.js';
 import { html } from './html.js';
 import { Redirect, sendPage, wantsHtml } from './kit.js';
@@ -35,7 +37,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
   const pageErrors = async (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof Redirect) return reply.redirect(err.location, 303);
     if (!(isHtmlRoute(req) || (negotiated(req) && wantsHtml(req)))) return jsonErrors(err, req, reply);
-    const error = toAppError(err);
+    const error = toAppError(err, req);
     if (error.status >= 500) req.log.error({ err }, 'page failed');
     if (error.headers) void reply.headers(error.headers);
     const message = error.status >= 500 ? `Something went wrong on our side. Quote request id ${req.id} if you report it.` : error.message;
@@ -68,14 +70,21 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
       },
     });
     // Forms post application/x-www-form-urlencoded; repeated fields become arrays.
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_req, body, done) => {
-      const out: Record<string, string | string[]> = {};
-      for (const [k, v] of new URLSearchParams(body as string)) {
-        const prev = out[k];
-        out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    registerFormParser(app);
+    // A form post's origin and CSRF cookie are checked before its body is read; its token, after (kit.ts readForm).
+    app.addHook('onRoute', (route) => {
+      if (([] as string[]).concat(route.method).includes('POST')) {
+        route.preParsing = [csrfBeforeBody, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])];
       }
-      done(null, out);
     });
+    const csrfBeforeBody: preParsingHookHandler = (req, _reply, _payload, done) => {
+      try {
+        verifyCsrfSource(req, deps.config.siteUrl);
+        done();
+      } catch (err) {
+        done(err as Error);
+      }
+    };
 
     app.get('/assets/app.css', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),

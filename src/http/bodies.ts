@@ -1,0 +1,185 @@
+// Request bodies: what each route may be sent, and parsing whose cost grows linearly with the body (issue 30).
+// A route declares its size class in its config (`body: 'small' | 'large'`, else standard); the class sets both
+// Fastify's byte limit for the route and a cap on the members of its body (JSON keys and array items, form
+// fields), checked by one pass over the text before anything builds objects from it. Without the cap, 300,000 keys
+// in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of their number.
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
+import { AppError } from './errors.js';
+import { routeConfig } from './route-config.js';
+
+export type BodyClass = 'small' | 'standard' | 'large';
+
+export interface BodyLimits {
+  /** Bytes, as sent (Fastify's `bodyLimit`: answered 413 from Content-Length before reading, or as it arrives). */
+  bytes: number;
+  /** JSON: keys and array items, at every depth, counted together. Forms: fields. */
+  members: number;
+}
+
+export const BODY_LIMITS: Record<BodyClass, BodyLimits> = {
+  // Sign-in and sign-up: read before anyone is known, so they take what a sign-in needs and no more.
+  small: { bytes: 16 * 1024, members: 50 },
+  // Every other route: its largest field (a correction's before and after, 20,000 characters each, escaped) fits.
+  standard: { bytes: 256 * 1024, members: 2_000 },
+  // Batch registration (SPEC §9): 500 pages, each with a title, authors and up to 2 MB of text, 5 MB in all.
+  large: { bytes: 5 * 1024 * 1024, members: 25_000 },
+};
+
+/** Deeper input than any route accepts is refused before anything walks it (the validator checks it again). */
+export const MAX_DEPTH = 32;
+
+const MB = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`);
+
+export function bodyLimitsOf(req: FastifyRequest): BodyLimits {
+  return BODY_LIMITS[routeConfig(req).body ?? 'standard'];
+}
+
+/** The 413's words for this route: its own limit, not the largest any route takes. */
+export function tooLarge(req: FastifyRequest): AppError {
+  return new AppError(413, 'payload_too_large', `The body is larger than this route takes (${MB(bodyLimitsOf(req).bytes)})`);
+}
+
+/**
+ * Sets each route's byte limit from its body class (an onRoute hook: read once, when the route is added), and on
+ * routes that take a body, reads through one that says it is too large before answering 413.
+ */
+export function applyBodyClass(route: RouteOptions): void {
+  const body = (route.config as { body?: BodyClass } | undefined)?.body ?? 'standard';
+  route.bodyLimit ??= BODY_LIMITS[body].bytes;
+  if (([] as string[]).concat(route.method).some((m) => m !== 'GET' && m !== 'HEAD')) {
+    route.preParsing = [readThroughOversize, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])];
+  }
+}
+
+/** Past this, a body is not read through: the 413 goes out at once and the connection is closed. */
+const READ_THROUGH_MAX = 2 * BODY_LIMITS.large.bytes;
+
+/**
+ * A body whose Content-Length is over the route's limit is read and thrown away, then answered 413. Answered at
+ * once instead, the connection would be closed with the client still sending, and a socket closed with unread
+ * bytes in it is reset: a client that writes its whole body before reading would see a reset, not the 413.
+ */
+const readThroughOversize: preParsingHookHandler = (req, _reply, payload, done) => {
+  const length = Number(req.headers['content-length']);
+  if (!(length > req.routeOptions.bodyLimit) || length > READ_THROUGH_MAX) {
+    done(null, payload);
+    return;
+  }
+  payload.on('error', (err) => done(err));
+  payload.on('end', () => done(tooLarge(req)));
+  payload.resume();
+};
+
+const tooMany = (limit: number, what: string) =>
+  new AppError(413, 'payload_too_large', `The body has more ${what} than this route takes (at most ${limit})`, [
+    { field: '(body)', message: `must have at most ${limit} ${what}` },
+  ]);
+
+const tooDeep = (field: string) =>
+  new AppError(400, 'invalid_request', `${field}: is nested too deeply`, [{ field, message: `is nested more than ${MAX_DEPTH} levels deep` }]);
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/**
+ * One pass over JSON text, strings skipped, counting members (a key and its value, or an array item) and nesting.
+ * Returns the first limit crossed, or null; a nesting too deep is named by the top-level field that holds it (its
+ * key, or its index in a batch). It does not check the syntax: JSON.parse does, after it.
+ */
+export function scanJson(text: string, maxMembers: number): AppError | null {
+  let depth = 0;
+  let members = 0;
+  // The top-level field being read: the last key of the body object (as its quoted text), or the batch index.
+  let keyStart = -1;
+  let keyEnd = -1;
+  let index = 0;
+  let rootIsArray = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      const start = i;
+      // Skip the string: to the next quote not escaped by a backslash.
+      for (i++; i < n; i++) {
+        const s = text.charCodeAt(i);
+        if (s === 92 /* \ */) i++;
+        else if (s === 34) break;
+      }
+      if (depth === 1 && !rootIsArray) {
+        let j = i + 1;
+        while (j < n && isSpace(text.charCodeAt(j))) j++;
+        if (text.charCodeAt(j) === 58 /* : */) {
+          keyStart = start;
+          keyEnd = i;
+        }
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (depth === 0) rootIsArray = c === 91;
+      if (++depth > MAX_DEPTH) return tooDeep(fieldAt(text, rootIsArray, index, keyStart, keyEnd));
+      // An empty container has no member; a non-empty one has one more than it has commas.
+      let j = i + 1;
+      while (j < n && isSpace(text.charCodeAt(j))) j++;
+      const next = text.charCodeAt(j);
+      if (next !== 125 && next !== 93 && ++members > maxMembers) return tooMany(maxMembers, 'keys and items');
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
+    } else if (c === 44 /* , */ && depth > 0) {
+      if (depth === 1) index++;
+      if (++members > maxMembers) return tooMany(maxMembers, 'keys and items');
+    }
+  }
+  return null;
+}
+
+function fieldAt(text: string, rootIsArray: boolean, index: number, keyStart: number, keyEnd: number): string {
+  if (rootIsArray) return String(index);
+  if (keyStart < 0) return '(body)';
+  try {
+    return String(JSON.parse(text.slice(keyStart, keyEnd + 1)));
+  } catch {
+    return '(body)';
+  }
+}
+
+/**
+ * Form fields (application/x-www-form-urlencoded) in one linear pass: at most `maxFields`, counted before any is
+ * decoded; a repeated field becomes an array (pushed to, never copied).
+ */
+export function parseForm(text: string, maxFields: number): Record<string, string | string[]> | AppError {
+  let fields = text.length === 0 ? 0 : 1;
+  for (let i = text.indexOf('&'); i !== -1; i = text.indexOf('&', i + 1)) {
+    if (++fields > maxFields) return tooMany(maxFields, 'fields');
+  }
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    if (prev === undefined) out[k] = v;
+    else if (Array.isArray(prev)) prev.push(v);
+    else out[k] = [prev, v];
+  }
+  return out;
+}
+
+/**
+ * JSON bodies: the member and depth scan, then Fastify's own parser (which refuses `__proto__` and `constructor`
+ * keys), so nothing large or deep is ever built into objects.
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const problem = scanJson(body as string, bodyLimitsOf(req).members);
+    if (problem) {
+      done(problem, undefined);
+      return;
+    }
+    void parse(req, body as string, done);
+  });
+}
+
+/** Forms: the field cap, then the linear parse. */
+export function registerFormParser(app: FastifyInstance): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    const parsed = parseForm(body as string, bodyLimitsOf(req).members);
+    if (parsed instanceof AppError) done(parsed, undefined);
+    else done(null, parsed);
+  });
+}
