@@ -84,6 +84,12 @@ export async function revokeApiKey(db: Db, accountId: number, id: number, now: s
     .execute();
 }
 
+/** Revoke every live key of the account (a password change or "log out everywhere" that asks for it); how many. */
+export async function revokeAllApiKeys(db: Db, accountId: number, now: string): Promise<number> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: now }).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export async function touchApiKey(db: Db, id: number, now: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
 }

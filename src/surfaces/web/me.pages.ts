@@ -436,19 +436,28 @@ ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics
       req,
       reply,
       'Password and sessions',
-      (ctx) => html`${notice(req, { changed: 'Your password is changed. Every other session has ended.' })}
+      (ctx) => html`${notice(req, {
+        changed: 'Your password is changed. Every other session has ended.',
+        'changed-keys': 'Your password is changed. Every other session has ended, and every API key of your account is revoked.',
+      })}
 <h1>Password and sessions</h1>
 <h2>Change your password</h2>
 <p>Every other place you are logged in is logged out; this one stays.</p>
 <form method="post" action="/me/security/password" class="stack" novalidate>${csrfField(ctx)}
 ${field({ name: 'current_password', label: 'Current password', type: 'password', error: errors.current_password, required: true, autocomplete: 'current-password' })}
 ${field({ name: 'new_password', label: 'New password', type: 'password', error: errors.new_password, required: true, autocomplete: 'new-password', hint: 'At least 10 characters' })}
+${revokeKeysBox('pw')}
 <div><button type="submit">Change password</button></div></form>
 <h2>Log out everywhere</h2>
-<p>Ends every session of your account, on every device, this one included. API keys are not affected: revoke them under API keys.</p>
-<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}<div><button type="submit" class="danger">Log out everywhere</button></div></form>`,
+<p>Ends every session of your account, on every device, this one included. API keys keep working unless you tick the box.</p>
+<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Log out everywhere</button></div></form>`,
       status,
     );
+
+  // Unticked by default: a CMS's key should not stop because its owner changed a password (issue 30).
+  const revokeKeysBox = (id: string) =>
+    html`<div><label class="check"><input type="checkbox" name="revoke_api_keys" value="true" aria-describedby="${id}-keys-hint"> Also revoke every API key of my account</label>
+<p class="hint" id="${id}-keys-hint">For an account someone else may have used: their keys stop at once. Integrations using your keys stop too; make new keys for them.</p></div>`;
 
   app.get('/me/security', page, async (req, reply) => securityPage(req, reply));
 
@@ -456,18 +465,19 @@ ${field({ name: 'new_password', label: 'New password', type: 'password', error: 
     const { form, user } = formUser(req);
     const checked = validPassword({ current_password: str(form.current_password), new_password: str(form.new_password) });
     if (!checked.ok) return securityPage(req, reply, formErrors(checked.error.details), 400);
+    const revokeKeys = str(form.revoke_api_keys) === 'true';
     try {
-      await accounts.changePassword(deps, user.accountId, user.sessionId, checked.value);
+      await accounts.changePassword(deps, user.accountId, user.sessionId, { ...checked.value, revoke_api_keys: revokeKeys });
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) === 400) return securityPage(req, reply, formErrors(err.details), 400);
       throw err;
     }
-    return reply.redirect('/me/security?done=changed', 303);
+    return reply.redirect(`/me/security?done=${revokeKeys ? 'changed-keys' : 'changed'}`, 303);
   });
 
   app.post('/me/security/logout-everywhere', page, async (req, reply) => {
-    const { user } = formUser(req);
-    await accounts.logoutEverywhere(deps, user.accountId);
+    const { form, user } = formUser(req);
+    await accounts.logoutEverywhere(deps, user.accountId, { revokeApiKeys: str(form.revoke_api_keys) === 'true' });
     endWebSession(req, reply);
     return reply.redirect('/?done=logged-out', 303);
   });
