@@ -51,6 +51,18 @@ export async function countApiKeys(db: Db, accountId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** The account's keys that still act: neither revoked nor expired at `now`. */
+export async function countActiveApiKeys(db: Db, accountId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** A publication's keys, whoever made them (`made_by`: the maker's username): for its owners. */
 export const listPublisherKeys = (db: Db, publisherId: number) =>
   keyWithPublisher(db)

@@ -562,6 +562,8 @@ ${keys.map((k) => {
     } catch (err) {
       // A publication the account is not a member of: 404 from the service, said next to the field.
       if (err instanceof DomainError && statusOf(err) === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });
+      // The cap on active keys (API_KEYS_PER_ACCOUNT): said next to the name, with what to do.
+      if (err instanceof DomainError && statusOf(err) === 409) return keysPage(req, reply, user, { values, errors: { name: err.message }, status: 409 });
       throw err;
     }
   });
