@@ -10,7 +10,7 @@ import * as accounts from '../../domain/accounts/account.service.js';
 import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { Deps } from '../../domain/deps.js';
-import type { RequestRow } from '../../domain/requests/request.store.js';
+import type { RequestRow, TakeExpiryRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
@@ -87,15 +87,31 @@ function generalError(errors: FieldErrors, shown: string[]): string | undefined 
   return rest.length ? rest.map(([k, m]) => `${k}: ${m}`).join('. ') : undefined;
 }
 
-function takenList(ctx: PageContext, taken: RequestRow[]): SafeHtml {
+/** A take's deadline: it lasts REQUEST_TAKE_HOURS without submitted work (issue 30). */
+const heldUntil = (deps: Deps, r: RequestRow) =>
+  r.taken_at ? html`<p class="muted small">Yours until ${date(requests.takeExpiresAt(deps, r.taken_at))} unless you submit work on it; then it opens again.</p>` : '';
+
+function takenList(deps: Deps, ctx: PageContext, taken: RequestRow[]): SafeHtml {
   if (taken.length === 0) return empty('You hold no requests.', html`<a href="/me/requests#market">Take one from the marketplace</a>.`);
   return html`<ul class="cards">${taken.map((r) =>
     requestCard(
       r,
-      html`<div class="actions"><a class="button small" href="/me/submit?request=${r.id}">Submit work<span class="sr-only"> on ${r.title || r.page_title}</span></a>
+      html`${heldUntil(deps, r)}<div class="actions"><a class="button small" href="/me/submit?request=${r.id}">Submit work<span class="sr-only"> on ${r.title || r.page_title}</span></a>
 <form method="post" action="/me/requests/${r.id}/release" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Release<span class="sr-only"> ${r.title || r.page_title}</span></button></form></div>`,
     ),
   )}</ul>`;
+}
+
+/** The specialist is told of takes that ran out (issue 30): which, when, and that the request is open again. */
+function expiredTakes(deps: Deps, rows: TakeExpiryRow[]): SafeHtml {
+  if (rows.length === 0) return html``;
+  return html`<section class="card" aria-labelledby="expired-h"><h2 id="expired-h">Takes that ran out</h2>
+<p class="muted">A request you hold without submitted work opens again after ${deps.config.requestTakeHours} hours.</p>
+<ul class="plain list">${rows.map(
+    (x) => html`<li>Request ${x.request_id}, “${x.title || x.page_title}” (${x.publisher_name}): taken ${date(x.taken_at)}, opened again ${date(x.expired_at)}.${
+      x.status === 'open' ? html` <a href="/me/requests#market">Take it again</a> if you still mean to do it.` : ''
+    }</li>`,
+  )}</ul></section>`;
 }
 
 function submissionCard(ctx: PageContext, s: SubmissionRow, level: 2 | 3 = 3): SafeHtml {
@@ -136,11 +152,12 @@ export function mePages(fastify: FastifyInstance, deps: Deps) {
 
   app.get('/me', page, async (req, reply) => {
     const user = requireUser(req);
-    const [{ account }, taken, pending, invitations] = await Promise.all([
+    const [{ account }, taken, pending, invitations, expired] = await Promise.all([
       accounts.getOwnAccount(deps, user.accountId),
       requests.listTakenRequests(deps, user.accountId),
       submissions.listOwnSubmissions(deps, user.accountId, 'pending', 1, 5),
       publishers.myInvitations(deps, user.accountId),
+      requests.myExpiredTakes(deps, user.accountId),
     ]);
     return frame(req, reply, 'My work', (ctx) => html`${notice(req, {
       welcome: `Welcome to Credence, ${account.name}. Take a request below, or submit work on any registered page.`,
@@ -165,7 +182,8 @@ ${
 <li><strong>${account.accepted_count}</strong> accepted</li>
 </ul>
 <h2>Requests you hold</h2>
-${takenList(ctx, taken)}
+${takenList(deps, ctx, taken)}
+${expiredTakes(deps, expired)}
 <h2>Waiting for a decision</h2>
 ${
   pending.rows.length === 0
@@ -179,7 +197,7 @@ ${
   const requestsPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, error?: string, status = 200) => {
     const f = marketFilters(req);
     const n = pageNumber(req);
-    const [taken, market] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, f, n)]);
+    const [taken, market, expired] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, f, n), requests.myExpiredTakes(deps, user.accountId)]);
     return frame(
       req,
       reply,
@@ -187,7 +205,8 @@ ${
       (ctx) => html`${notice(req, { taken: 'You took the request. Submit your work when it is ready.', released: 'You released the request; it is open again.' })}${errorNotice(error)}
 <h1>Requests</h1>
 <h2>Yours</h2>
-${takenList(ctx, taken)}
+${takenList(deps, ctx, taken)}
+${expiredTakes(deps, expired)}
 <h2 id="market">Open in the marketplace</h2>
 ${marketplaceSection(ctx, '/me/requests', f, n, market)}`,
       status,
