@@ -30,6 +30,16 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_ALLOWLIST: Type.Optional(Type.String()),
   // /api/v1 callers without a key, per IP: "capacity/rate", e.g. "60/1". SPEC §7 leaves this configurable.
   API_ANON_RATE_LIMIT: Type.Optional(Type.String({ pattern: '^[0-9]+/[0-9]+(\\.[0-9]+)?$' })),
+  // Each account's own bucket on each surface, spent by every request of its keys and sessions beside the key's own:
+  // this many times a key's bucket (capacity and rate). Without it an account multiplied its limit by making keys.
+  ACCOUNT_RATE_LIMIT_MULTIPLE: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
+  // Active (not revoked, not expired) API keys one account may hold; one more is refused with 409.
+  API_KEYS_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Requests one account may hold at once (taken, no work submitted yet); one more take is refused with 409. Without
+  // a cap one fresh account could take every open request of the marketplace.
+  REQUESTS_HELD_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Hours a take lasts without submitted work; then the request reopens and the specialist and publisher are told.
+  REQUEST_TAKE_HOURS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Prometheus metrics are never public by default. METRICS_PORT serves /metrics on a listener of its own (on
   // METRICS_HOST, loopback unless told), for a scraper on a private network; METRICS_TOKEN serves /metrics on the
   // main port to callers sending it as a bearer token. Neither set: no metrics endpoint.
@@ -68,6 +78,11 @@ export interface Config {
   webhookAllowPrivate: boolean;
   rateLimitAllowlist: string[];
   apiAnonRateLimit: { capacity: number; rate: number };
+  /** An account's bucket is this many times a key's (ACCOUNT_RATE_LIMIT_MULTIPLE). */
+  accountRateLimitMultiple: number;
+  apiKeysPerAccount: number;
+  requestsHeldPerAccount: number;
+  requestTakeHours: number;
   logLevel: string;
   logSigningKey: string | undefined;
   logOrigin: string | undefined;
@@ -123,6 +138,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webhookAllowPrivate: truthy(e.WEBHOOK_ALLOW_PRIVATE) ?? false,
     rateLimitAllowlist: splitList(e.RATE_LIMIT_ALLOWLIST),
     apiAnonRateLimit: { capacity, rate },
+    accountRateLimitMultiple: e.ACCOUNT_RATE_LIMIT_MULTIPLE === undefined ? 2 : Number(e.ACCOUNT_RATE_LIMIT_MULTIPLE),
+    apiKeysPerAccount: e.API_KEYS_PER_ACCOUNT === undefined ? 20 : Number(e.API_KEYS_PER_ACCOUNT),
+    requestsHeldPerAccount: e.REQUESTS_HELD_PER_ACCOUNT === undefined ? 3 : Number(e.REQUESTS_HELD_PER_ACCOUNT),
+    requestTakeHours: e.REQUEST_TAKE_HOURS === undefined ? 72 : Number(e.REQUEST_TAKE_HOURS),
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,

@@ -24,6 +24,7 @@ import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
+import { startTakeExpiry } from './jobs/take-expiry.js';
 import { RELAY_ENV, runPrimary } from './ops/workers.js';
 
 const HELP = `Usage: credence <verb> [options]
@@ -240,6 +241,8 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   const background = !worker || process.env[RELAY_ENV] === '1';
   const relay = background ? startWebhookRelay(rt.deps, { log: app.log, onAttempt: (o) => metrics.attempt(o) }) : null;
   const sequencer = background ? startLogSequencer(rt.deps, { log: app.log }) : null;
+  // Takes of requests that ran out without work reopen (REQUEST_TAKE_HOURS); safe in every process at once.
+  const takeExpiry = background ? startTakeExpiry(rt.deps, { log: app.log }) : null;
   if (relay && sequencer) {
     app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
       if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -282,7 +285,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
       app.log.error({ signal }, 'shutdown took longer than SHUTDOWN_TIMEOUT; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    await Promise.all([app.close(), relay?.stop(), sequencer?.stop(), new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)))]);
+    await Promise.all([app.close(), relay?.stop(), sequencer?.stop(), takeExpiry?.stop(), new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)))]);
     await rt.close();
     app.log.info({ signal }, 'stopped');
     process.exit(0);

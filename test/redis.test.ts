@@ -52,6 +52,35 @@ describe('Redis', () => {
     if (keys.length) await clients[0]!.del(...keys);
   });
 
+  // Issue 30: a key's request spends from the key's bucket and its account's, all or none, across instances.
+  it('takes from several buckets at once, all or none, shared between instances', async (ctx) => {
+    if (!reachable) return ctx.skip();
+    const clock = new TestClock();
+    const prefix = `credence:test:${randomBytes(4).toString('hex')}:`;
+    const a = new RedisRateLimiter(client(), clock, prefix);
+    const b = new RedisRateLimiter(client(), clock, prefix);
+    const key = { name: 'key', capacity: 2, rate: 1 };
+    const account = { name: 'account', capacity: 3, rate: 1 };
+    const take = (l: RedisRateLimiter, k: string) => l.limitAll([{ key: k, policy: key }, { key: 'acct', policy: account }]);
+    expect((await take(a, 'k1')).map((r) => r.allowed)).toEqual([true, true]);
+    expect((await take(b, 'k1')).map((r) => r.allowed)).toEqual([true, true]);
+    // k1 is empty: refused, and the account's token is not spent.
+    const refused = await take(a, 'k1');
+    expect(refused.map((r) => r.allowed)).toEqual([false, false]);
+    expect(refused[0]).toMatchObject({ remaining: 0, retryAfterSeconds: 1 });
+    expect(refused[1]).toMatchObject({ remaining: 1, retryAfterSeconds: 0 });
+    // Another key of the same account has the account's last token, then the account is empty for every key.
+    expect((await take(b, 'k2')).map((r) => r.allowed)).toEqual([true, true]);
+    const empty = await take(a, 'k3');
+    expect(empty.map((r) => r.allowed)).toEqual([false, false]);
+    expect(empty[0]).toMatchObject({ remaining: 2, retryAfterSeconds: 0 });
+    expect(empty[1]).toMatchObject({ remaining: 0, retryAfterSeconds: 1 });
+    clock.advance(1000);
+    expect((await take(b, 'k3')).map((r) => r.allowed)).toEqual([true, true]);
+    const keys = await clients[0]!.keys(`${prefix}*`);
+    if (keys.length) await clients[0]!.del(...keys);
+  });
+
   it('wakes every other instance’s change follower when one commits', async (ctx) => {
     if (!reachable) return ctx.skip();
     const channel = `credence:test:${randomBytes(4).toString('hex')}`;

@@ -74,7 +74,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change the password; every other session ends
+         * Change the password; every other session ends (and, with `revoke_api_keys`, every API key)
          * @description Needs a session token; an API key gets 403 session_required.
          */
         post: operations["postAccountPassword"];
@@ -568,7 +568,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End every session of the account, this one included
+         * End every session of the account, this one included; with `revoke_api_keys`, revoke its API keys too
          * @description Needs a session token; an API key gets 403 session_required.
          */
         post: operations["postAuthLogoutEverywhere"];
@@ -1459,6 +1459,11 @@ export interface operations {
                 "application/json": {
                     current_password: string;
                     new_password: string;
+                    /**
+                     * @description Also revoke every API key of the account (for taking back a stolen account); off by default, so integrations keep working
+                     * @default false
+                     */
+                    revoke_api_keys?: boolean;
                 };
             };
         };
@@ -1474,6 +1479,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            api_keys_revoked: number;
                             other_sessions_ended: number;
                         };
                         /** @constant */
@@ -3621,7 +3627,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Also revoke every API key of the account (for taking back a stolen account); off by default, so integrations keep working
+                     * @default false
+                     */
+                    revoke_api_keys?: boolean;
+                } | null;
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -3634,6 +3650,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            api_keys_revoked: number;
                             sessions_ended: number;
                         };
                         /** @constant */
@@ -3646,6 +3663,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */

@@ -159,6 +159,16 @@ export interface RequestsTable {
   updated_at: string;
 }
 
+/** A take that ran out without work (issue 30): the request reopened; told to the specialist and the publisher. */
+export interface RequestTakeExpiriesTable {
+  id: Generated<number>;
+  request_id: number;
+  publisher_id: number;
+  account_id: number;
+  taken_at: string;
+  expired_at: string;
+}
+
 export interface SubmissionsTable extends QuotedWork {
   id: Generated<number>;
   page_id: number;
@@ -378,6 +388,7 @@ export interface DB {
   log_checkpoints: LogCheckpointsTable;
   login_throttle: LoginThrottleTable;
   publisher_invitations: PublisherInvitationsTable;
+  request_take_expiries: RequestTakeExpiriesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

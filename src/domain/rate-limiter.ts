@@ -18,8 +18,19 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
+/** One bucket a request spends from. */
+export interface RateLimitTake {
+  key: string;
+  policy: RateLimitPolicy;
+}
+
 export interface RateLimiter {
   limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
+  /**
+   * Take one token from each bucket, all or none: allowed only when every bucket has one, and a refusal takes from
+   * none of them (a key's request spends from the key's bucket and its account's: issue 30). One result a bucket.
+   */
+  limitAll(takes: readonly RateLimitTake[]): Promise<RateLimitResult[]>;
   close(): Promise<void>;
   /** For /readyz: whether buckets are shared with the other instances right now (absent: one process, memory). */
   health?(): Promise<{ shared: boolean; detail: string }>;

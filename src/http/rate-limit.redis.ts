@@ -2,7 +2,7 @@
 // atomic across instances; the caller's clock is passed in so a test clock drives it as it drives the memory one.
 import type { Redis } from 'ioredis';
 import type { Clock } from '../domain/clock.js';
-import { MemoryRateLimiter, type RateLimiter, type RateLimitPolicy, type RateLimitResult } from './rate-limit.js';
+import { MemoryRateLimiter, type RateLimiter, type RateLimitPolicy, type RateLimitResult, type RateLimitTake } from './rate-limit.js';
 
 // KEYS[1] bucket; ARGV: capacity, rate (tokens/s), now (ms). Returns {allowed, tokens*1000}.
 const TAKE = `
@@ -27,6 +27,41 @@ redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate * 1000) + 10
 return {allowed, math.floor(tokens * 1000)}
 `;
 
+// KEYS: the buckets; ARGV: now (ms), then capacity and rate of each. All or none: a token is taken from every bucket
+// only when each has one. Returns {allowed, then tokens*1000 and has-a-token of each}.
+const TAKE_ALL = `
+local now = tonumber(ARGV[1])
+local tokens = {}
+local all = 1
+for i, key in ipairs(KEYS) do
+  local capacity = tonumber(ARGV[i * 2])
+  local rate = tonumber(ARGV[i * 2 + 1])
+  local b = redis.call('HMGET', key, 'tokens', 'ts')
+  local t = tonumber(b[1])
+  if t == nil then
+    t = capacity
+  else
+    t = math.min(capacity, t + math.max(0, now - tonumber(b[2])) / 1000 * rate)
+  end
+  tokens[i] = t
+  if t < 1 then all = 0 end
+end
+local out = {all}
+for i, key in ipairs(KEYS) do
+  local capacity = tonumber(ARGV[i * 2])
+  local rate = tonumber(ARGV[i * 2 + 1])
+  local t = tokens[i]
+  local had = 0
+  if t >= 1 then had = 1 end
+  if all == 1 then t = t - 1 end
+  redis.call('HSET', key, 'tokens', tostring(t), 'ts', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil((capacity - t) / rate * 1000) + 1000)
+  table.insert(out, math.floor(t * 1000))
+  table.insert(out, had)
+end
+return out
+`;
+
 export interface LimiterLog {
   warn(msg: string): void;
   info(msg: string): void;
@@ -45,6 +80,7 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly log: LimiterLog = { warn: (m) => console.error(m), info: (m) => console.error(m) },
   ) {
     redis.defineCommand('credenceTake', { numberOfKeys: 1, lua: TAKE });
+    redis.defineCommand('credenceTakeAll', { lua: TAKE_ALL });
     this.fallback = new MemoryRateLimiter(clock);
   }
 
@@ -63,6 +99,39 @@ export class RedisRateLimiter implements RateLimiter {
       this.switchTo(false, (err as Error).message);
       return this.fallback.limit(key, policy);
     }
+  }
+
+  async limitAll(takes: readonly RateLimitTake[]): Promise<RateLimitResult[]> {
+    if (this.redis.status !== 'ready' && this.redis.status !== 'wait') {
+      this.switchTo(false, `Redis is ${this.redis.status}`);
+      return this.fallback.limitAll(takes);
+    }
+    try {
+      const results = await this.sharedAll(takes);
+      this.switchTo(true, '');
+      return results;
+    } catch (err) {
+      this.switchTo(false, (err as Error).message);
+      return this.fallback.limitAll(takes);
+    }
+  }
+
+  private async sharedAll(takes: readonly RateLimitTake[]): Promise<RateLimitResult[]> {
+    const args: (string | number)[] = [takes.length, ...takes.map((t) => `${this.prefix}${t.policy.name}:${t.key}`), this.clock.now().getTime()];
+    for (const t of takes) args.push(t.policy.capacity, t.policy.rate);
+    const run = (this.redis as unknown as { credenceTakeAll(...a: (string | number)[]): Promise<number[]> }).credenceTakeAll;
+    const out = await run.apply(this.redis, args);
+    const all = out[0] === 1;
+    return takes.map((t, i) => {
+      const tokens = out[1 + i * 2]! / 1000;
+      const had = out[2 + i * 2] === 1;
+      return {
+        allowed: all,
+        remaining: Math.floor(tokens),
+        resetSeconds: Math.ceil((t.policy.capacity - tokens) / t.policy.rate),
+        retryAfterSeconds: had ? 0 : Math.max(1, Math.ceil((1 - tokens) / t.policy.rate)),
+      };
+    });
   }
 
   private switchTo(shared: boolean, why: string): void {

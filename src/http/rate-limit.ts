@@ -2,8 +2,8 @@
 // implementation shares them across instances.
 import type { Clock } from '../domain/clock.js';
 
-export type { RateLimitPolicy, RateLimitResult, RateLimiter } from '../domain/rate-limiter.js';
-import type { RateLimitPolicy, RateLimitResult, RateLimiter } from '../domain/rate-limiter.js';
+export type { RateLimitPolicy, RateLimitResult, RateLimiter, RateLimitTake } from '../domain/rate-limiter.js';
+import type { RateLimitPolicy, RateLimitResult, RateLimiter, RateLimitTake } from '../domain/rate-limiter.js';
 
 /** Pure bucket arithmetic shared by every store: refill since `updatedMs`, then try to take one token. */
 export function takeToken(
@@ -43,6 +43,20 @@ export class MemoryRateLimiter implements RateLimiter {
     return result;
   }
 
+  async limitAll(takes: readonly RateLimitTake[]): Promise<RateLimitResult[]> {
+    const now = this.clock.now().getTime();
+    const tries = takes.map((t) => takeToken(this.buckets.get(t.key), t.policy, now));
+    const allowed = tries.every((t) => t.result.allowed);
+    return takes.map((t, i) => {
+      const { bucket, result } = tries[i]!;
+      // Refused somewhere: the buckets that had a token keep it (refilled to now, nothing taken).
+      const kept = allowed || !result.allowed ? bucket : { tokens: bucket.tokens + 1, updatedMs: now };
+      if (!this.buckets.delete(t.key) && this.buckets.size >= this.maxBuckets) this.evict();
+      this.buckets.set(t.key, kept);
+      return allowed || !result.allowed ? result : { ...result, allowed: false, remaining: Math.floor(kept.tokens), retryAfterSeconds: 0 };
+    });
+  }
+
   // Memory stays bounded under a flood of distinct callers: drop the least recently used tenth. A bucket untouched
   // that long has usually refilled, so forgetting it rarely changes anything for its caller.
   private evict(): void {
@@ -54,6 +68,22 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * Of several buckets taken together, the one to report in the headers: a refused one (the longest wait), else the
+ * one with the fewest tokens left (the first to refuse), the first of equals. A client then reads one policy, the one that binds it now.
+ */
+export function bindingBucket(results: readonly RateLimitResult[]): number {
+  let best = 0;
+  for (let i = 1; i < results.length; i++) {
+    const r = results[i]!;
+    const b = results[best]!;
+    const refusedLonger = r.retryAfterSeconds > b.retryAfterSeconds;
+    const emptier = r.retryAfterSeconds === b.retryAfterSeconds && r.remaining < b.remaining;
+    if (refusedLonger || emptier) best = i;
+  }
+  return best;
 }
 
 /** IETF httpapi rate-limit headers (draft-ietf-httpapi-ratelimit-headers). */

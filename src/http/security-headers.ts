@@ -115,6 +115,22 @@ declare module 'fastify' {
   }
 }
 
+/** The web pages' session cookie (surfaces/web/session.ts): a credential, as a key or a bearer token is. */
+export const SESSION_COOKIE = 'credence_session';
+const SESSION_IN_COOKIES = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
+
+/**
+ * Whether a request carried a credential: an API key or a session token (`X-API-Key`, `Authorization`) or the
+ * pages' session cookie. Its answer may hold what only that caller may see (an email, keys, webhooks), so no cache
+ * on the way may keep it (issue 30; OWASP REST Security Cheat Sheet): `Cache-Control: no-store`, unless the route
+ * set its own caching for public data (the embeds, static files). Read from the headers, not from the principal, so
+ * a refused credential's 401 and answers given before any surface's hook are covered too.
+ */
+export function carriesCredential(req: FastifyRequest): boolean {
+  const h = req.headers;
+  return h.authorization !== undefined || h['x-api-key'] !== undefined || (h.cookie !== undefined && SESSION_IN_COOKIES.test(h.cookie));
+}
+
 export interface AnswerHeaderSets {
   /** The set of a path (the raw URL, query and all). */
   of(url: string): Readonly<Record<string, string>>;
@@ -137,6 +153,7 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
     of,
     give(req, reply) {
       void reply.headers(req.headerSet ?? of(req.url)).header('x-request-id', req.id);
+      if (carriesCredential(req) && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
     },
   };
 }
@@ -144,6 +161,9 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
 /**
  * The headers every answer carries, JSON and errors included: its path's security set, the worker's number under
  * `serve --workers` (node:cluster's id: operators reading a trace, the workers test), and the request id.
+ *
+ * An answer to a request that carried a credential also gets `Cache-Control: no-store` where its route set no
+ * caching of its own (`carriesCredential`).
  *
  * The set is chosen when the request arrives and written when the answer is: by an onSend hook for answers sent
  * through Fastify, and by `answerHeaders` for those written past it (cached answers, http/wire.ts; the change
@@ -175,6 +195,8 @@ export function registerAnswerHeaders(app: FastifyInstance, sets: AnswerHeaderSe
  */
 export function answerHeaders<T extends Record<string, unknown>>(req: FastifyRequest, headers: T): T {
   Object.assign(headers, req.headerSet);
-  (headers as Record<string, unknown>)['x-request-id'] = req.id;
+  const all = headers as Record<string, unknown>;
+  all['x-request-id'] = req.id;
+  if (all['cache-control'] === undefined && carriesCredential(req)) all['cache-control'] = 'no-store';
   return headers;
 }

@@ -6,12 +6,15 @@ import type { Deps } from '../domain/deps.js';
 import { resolvePrincipal } from './auth.js';
 import { type Envelope, errorHandler, notFoundHandler } from './error-handler.js';
 import { rateLimited } from './errors.js';
-import { type RateLimitPolicy, rateLimitHeaders } from './rate-limit.js';
+import { bindingBucket, type RateLimitPolicy, type RateLimitTake, rateLimitHeaders } from './rate-limit.js';
 
 export interface SurfaceOptions {
   envelope: Envelope;
-  /** The bucket for this request: the policy and the caller's key, or null for unlimited routes. */
-  rateLimit: (req: FastifyRequest) => { policy: RateLimitPolicy; key: string } | null;
+  /**
+   * The bucket for this request: the policy and the caller's key, or null for unlimited routes; with `account`, the
+   * caller's account's bucket too, which the request spends from as well (all or none).
+   */
+  rateLimit: (req: FastifyRequest) => { policy: RateLimitPolicy; key: string; account?: RateLimitTake | undefined } | null;
   /** Set a 404 handler for the surface's prefix (false for routes mounted at the root, which has its own). */
   notFound?: boolean;
   /** Identify the caller further before the limit is taken (the web pages read their session cookie); a promise
@@ -54,6 +57,17 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
   const limit = (req: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const bucket = opts.rateLimit(req);
     if (!bucket || exempt(req.ip)) return undefined;
+    if (bucket.account) {
+      // A key's request spends from the key's bucket and from its account's, so an account's keys share one
+      // limit however many it makes (issue 30); the headers name the bucket that binds.
+      const takes = [{ key: bucket.key, policy: bucket.policy }, bucket.account];
+      return deps.rateLimiter.limitAll(takes).then((results) => {
+        const i = bindingBucket(results);
+        const headers = rateLimitHeaders(takes[i]!.policy, results[i]!);
+        void reply.headers(headers);
+        if (!results[i]!.allowed) throw rateLimited(results[i]!.retryAfterSeconds, headers);
+      });
+    }
     return deps.rateLimiter.limit(bucket.key, bucket.policy).then((result) => {
       const headers = rateLimitHeaders(bucket.policy, result);
       void reply.headers(headers);
@@ -79,6 +93,24 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
     else done();
   });
 }
+
+/**
+ * The account's own bucket on a surface (`prefix`), for a request made with one of its keys or sessions: a key's
+ * policy times ACCOUNT_RATE_LIMIT_MULTIPLE, beside the key's bucket. Undefined for anonymous callers.
+ */
+export function accountBucket(accountId: number | undefined, prefix: string, policy: RateLimitPolicy): RateLimitTake | undefined {
+  return accountId === undefined ? undefined : { key: `${prefix}:account-all:${accountId}`, policy };
+}
+
+/** A surface's account policy: its key policy times ACCOUNT_RATE_LIMIT_MULTIPLE. */
+export const accountPolicy = (deps: Deps, name: string, key: RateLimitPolicy): RateLimitPolicy => ({
+  name,
+  capacity: key.capacity * deps.config.accountRateLimitMultiple,
+  rate: key.rate * deps.config.accountRateLimitMultiple,
+});
+
+/** The account behind the request's credential, if any. */
+export const principalAccount = (req: FastifyRequest): number | undefined => (req.principal.kind === 'anonymous' ? undefined : req.principal.accountId);
 
 /** The bucket key for a request: the key or the session's account when there is one, else the address. */
 export function callerKey(req: FastifyRequest): { kind: 'key' | 'ip'; id: string } {

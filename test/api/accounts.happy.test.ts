@@ -1,7 +1,7 @@
 // Sign-up, log-in, sessions, the account and the profile (SPEC §5, §16).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { signup } from '../factories.js';
+import { contributorKey, signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -156,7 +156,7 @@ describe('password and sessions', () => {
     expect(short.body.error.details[0].field).toBe('new_password');
     const ok = await u.client.post('/api/v1/account/password', { current_password: u.password, new_password: 'a brand new password' });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toEqual({ other_sessions_ended: 1 });
+    expect(ok.body.data).toEqual({ other_sessions_ended: 1, api_keys_revoked: 0 });
     expect((await u.client.get('/api/v1/account')).status).toBe(200);
     expect((await anon.as(other.body.data.token).get('/api/v1/account')).status).toBe(401);
     expect((await anon.post('/api/v1/auth/login', { email: u.email, password: u.password })).status).toBe(401);
@@ -171,6 +171,46 @@ describe('password and sessions', () => {
     expect(res.body.data.sessions_ended).toBe(2);
     expect((await u.client.get('/api/v1/account')).status).toBe(401);
     expect((await anon.as(other.body.data.token).get('/api/v1/account')).status).toBe(401);
+  });
+
+  // Issue 30: API keys survived both, which someone taking back a stolen account does not expect; now they may ask.
+  it('keeps the API keys unless asked (revoke_api_keys), on a password change and on logging out everywhere', async () => {
+    const whoami = (key: string) => anon.as(key).get('/api/v1/whoami');
+    const bystander = await signup(t);
+    const theirs = await contributorKey(bystander);
+
+    const kept = await signup(t);
+    const keptKey = await contributorKey(kept);
+    const change = await kept.client.post('/api/v1/account/password', { current_password: kept.password, new_password: 'a brand new password' });
+    expect(change.body.data).toEqual({ other_sessions_ended: 0, api_keys_revoked: 0 });
+    expect((await kept.client.post('/api/v1/auth/logout-everywhere')).body.data).toEqual({ sessions_ended: 1, api_keys_revoked: 0 });
+    expect((await whoami(keptKey)).status).toBe(200);
+
+    const u = await signup(t);
+    const keys = [await contributorKey(u), await contributorKey(u)];
+    const wrongType = await u.client.post('/api/v1/account/password', { current_password: u.password, new_password: 'a brand new password', revoke_api_keys: 'yes' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error.details[0].field).toBe('revoke_api_keys');
+    expect((await whoami(keys[0]!)).status).toBe(200);
+    const revoked = await u.client.post('/api/v1/account/password', { current_password: u.password, new_password: 'a brand new password', revoke_api_keys: true });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body.data).toEqual({ other_sessions_ended: 0, api_keys_revoked: 2 });
+    for (const key of keys) {
+      const res = await whoami(key);
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('key_revoked');
+    }
+    expect((await u.client.get('/api/v1/account')).status).toBe(200);
+
+    const v = await signup(t);
+    const vKey = await contributorKey(v);
+    expect((await v.client.post('/api/v1/auth/logout-everywhere', { revoke_api_keys: 1 })).status).toBe(400);
+    const out = await v.client.post('/api/v1/auth/logout-everywhere', { revoke_api_keys: true });
+    expect(out.status, out.text).toBe(200);
+    expect(out.body.data).toEqual({ sessions_ended: 1, api_keys_revoked: 1 });
+    expect((await whoami(vKey)).body.error.code).toBe('key_revoked');
+    // Only the account's own keys.
+    expect((await whoami(theirs)).status).toBe(200);
   });
 
   it('rehashes an older hash at the next log-in, transparently', async () => {

@@ -60,7 +60,9 @@ beforeAll(async () => {
     return res;
   };
 
-  t = await startTestApp();
+  // One specialist takes a fresh request for many cases here; the cap on requests held has its own test
+  // (requests.holding.test.ts).
+  t = await startTestApp({ requestsHeldPerAccount: 1000 });
   // A session that outlives its 30 days: made first, then the clock moves past its end.
   const stale = await signup(t);
   expect((await stale.client.get('/api/v1/whoami')).status).toBe(200);

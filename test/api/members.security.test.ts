@@ -173,3 +173,71 @@ describe('an invitation needs the consent of the person invited', () => {
     }
   });
 });
+
+// Issue 30: an invitation is only as good as its inviter's standing. Co-owner A invites B as owner; another owner
+// removes A; B must not then be able to accept (the invitation still named A) and remove the remaining owner.
+describe("an invitation lapses with its inviter's standing", () => {
+  const members = (p: TestPublisher) => `${base(p)}/members`;
+  const pendingId = async (u: TestUser, p: TestPublisher) =>
+    ((await u.client.get('/api/v1/account/publisher-invitations')).body.data as { id: number; publisher: { slug: string } }[]).find((i) => i.publisher.slug === p.slug)?.id;
+  const roles = async (p: TestPublisher) =>
+    Object.fromEntries(((await p.owner.client.get(members(p))).body.data as { username: string; role: string }[]).map((m) => [m.username, m.role]));
+
+  /** A publication whose founder `o` has a co-owner `coOwner`, who invites `invitee` as owner. */
+  async function story() {
+    const p = await publisher(t);
+    const coOwner = await signup(t);
+    await addMember(p.owner.client, p.slug, coOwner, 'owner');
+    const invitee = await signup(t);
+    expect((await coOwner.client.post(members(p), { username: invitee.username, role: 'owner' })).status).toBe(202);
+    const id = await pendingId(invitee, p);
+    expect(id).toBeDefined();
+    return { p, coOwner, invitee, id: id! };
+  }
+
+  it('the exact story: A invites B as owner, another owner removes A, B cannot accept, nor remove the remaining owner', async () => {
+    const { p, coOwner, invitee, id } = await story();
+    expect((await p.owner.client.delete(`${members(p)}/${coOwner.username}`)).status).toBe(200);
+    // Withdrawn with its inviter: gone from both lists, and accepting it is 404 like any withdrawn invitation.
+    expect(await pendingId(invitee, p)).toBeUndefined();
+    expect((await p.owner.client.get(`${base(p)}/invitations`)).body.data).toEqual([]);
+    const accept = await invitee.client.post(`/api/v1/account/publisher-invitations/${id}/accept`);
+    expect(accept.status, accept.text).toBe(404);
+    expect((await invitee.client.delete(`${members(p)}/${p.owner.username}`)).status).toBe(404);
+    expect(await roles(p)).toEqual({ [p.owner.username]: 'owner' });
+  });
+
+  it('the inviter leaving, being demoted to editor, or transferring ownership withdraws their invitations too', async () => {
+    const left = await story();
+    expect((await left.coOwner.client.delete(`${members(left.p)}/${left.coOwner.username}`)).status).toBe(200);
+    expect((await left.invitee.client.post(`/api/v1/account/publisher-invitations/${left.id}/accept`)).status).toBe(404);
+
+    const demoted = await story();
+    expect((await demoted.p.owner.client.post(members(demoted.p), { username: demoted.coOwner.username, role: 'editor' })).status).toBe(200);
+    expect((await demoted.invitee.client.post(`/api/v1/account/publisher-invitations/${demoted.id}/accept`)).status).toBe(404);
+
+    const transferred = await story();
+    const heir = await signup(t);
+    await addMember(transferred.coOwner.client, transferred.p.slug, heir, 'editor');
+    expect((await transferred.coOwner.client.post(`${base(transferred.p)}/transfer`, { username: heir.username })).status).toBe(200);
+    expect((await transferred.invitee.client.post(`/api/v1/account/publisher-invitations/${transferred.id}/accept`)).status).toBe(404);
+    for (const s of [left, demoted, transferred]) expect(Object.keys(await roles(s.p))).not.toContain(s.invitee.username);
+  });
+
+  it("acceptance checks the inviter's standing again under the lock, even for an invitation left from before the rule", async () => {
+    const { p, coOwner, invitee, id } = await story();
+    // As a row written before invitations were withdrawn with their inviter: the inviter is gone, the invitation stays.
+    const pub = await db().selectFrom('publishers').select('id').where('slug', '=', p.slug).executeTakeFirstOrThrow();
+    await db().deleteFrom('publisher_members').where('publisher_id', '=', pub.id).where('account_id', '=', coOwner.id).execute();
+    expect(await pendingId(invitee, p)).toBe(id);
+    expect((await invitee.client.post(`/api/v1/account/publisher-invitations/${id}/accept`)).status).toBe(404);
+    expect(await pendingId(invitee, p)).toBeUndefined();
+    expect(Object.keys(await roles(p))).not.toContain(invitee.username);
+  });
+
+  it('an invitation from an owner who stays an owner is still good', async () => {
+    const { p, invitee, id } = await story();
+    expect((await invitee.client.post(`/api/v1/account/publisher-invitations/${id}/accept`)).status).toBe(200);
+    expect((await roles(p))[invitee.username]).toBe('owner');
+  });
+});

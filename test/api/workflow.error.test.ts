@@ -13,7 +13,9 @@ let anon: Client;
 let n = 0;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // One specialist takes a fresh request for many cases here; the cap on requests held has its own test
+  // (requests.holding.test.ts).
+  t = await startTestApp({ requestsHeldPerAccount: 1000 });
   [pubA, pubB, alice, bob] = await Promise.all([publisher(t), publisher(t), signup(t), signup(t)]);
   anon = new Client(t.baseUrl);
 });

@@ -187,4 +187,39 @@ describe('password and sessions at /me/security', () => {
     expect(out.status).toBe(303);
     expect((await b.get('/me')).status).toBe(303);
   });
+
+  // Issue 30: a box on each form revokes the account's API keys too; unticked (the default), they keep working.
+  it('revokes the API keys only when the box is ticked, on either form', async () => {
+    const keyOf = async (email: string) => {
+      const login = await fetch(`${t.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${randomInt(255)}.1` }, body: JSON.stringify({ email, password: 'long enough password' }) });
+      const token = ((await login.json()) as { data: { token: string } }).data.token;
+      const made = await fetch(`${t.baseUrl}/api/v1/account/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'cms', publisher: null }) });
+      return ((await made.json()) as { data: { key: string } }).data.key;
+    };
+    const works = async (key: string) => (await fetch(`${t.baseUrl}/api/v1/whoami`, { headers: { authorization: `Bearer ${key}` } })).status === 200;
+    const b = new FormClient(t.baseUrl);
+    await b.get('/signup');
+    await b.post('/signup', { name: 'Keys', username: 'keys-web', email: 'keys@web.test', password: 'long enough password' });
+    await b.post('/login', { email: 'keys@web.test', password: 'long enough password' });
+    const page = await b.get('/me/security');
+    expect(page.text.match(/name="revoke_api_keys" value="true"/g)).toHaveLength(2);
+    expect(page.text).not.toMatch(/name="revoke_api_keys"[^>]*checked/);
+
+    const first = await keyOf('keys@web.test');
+    await b.get('/me/security');
+    const kept = await b.post('/me/security/password', { current_password: 'long enough password', new_password: 'another long password' });
+    expect(kept.location).toBe('/me/security?done=changed');
+    expect(await works(first)).toBe(true);
+    await b.get('/me/security');
+    const changed = await b.post('/me/security/password', { current_password: 'another long password', new_password: 'long enough password', revoke_api_keys: 'true' });
+    expect(changed.location).toBe('/me/security?done=changed-keys');
+    expect(await works(first)).toBe(false);
+    expect((await b.get('/me/security?done=changed-keys')).text).toContain('every API key of your account is revoked');
+
+    const second = await keyOf('keys@web.test');
+    await b.get('/me/security');
+    expect((await b.post('/me/security/logout-everywhere', { revoke_api_keys: 'true' })).status).toBe(303);
+    expect(await works(second)).toBe(false);
+    expect((await b.get('/me')).status).toBe(303);
+  });
 });

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { newSessionToken, sha256 } from '../tokens.js';
 import * as store from './account.store.js';
 import { checkThrottle, recordFailure, recordSuccess, throttleKeys } from './login-throttle.js';
+import { revokeAllApiKeys } from '../api-keys/api-key.store.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password.js';
 import { normaliseEmail, normaliseTopic, SESSION_DAYS } from './rules.js';
 import { listMemberships } from '../publishers/publisher.store.js';
@@ -108,26 +109,41 @@ export async function login(deps: Deps, input: { email: string; password: string
 
 /**
  * A new password, given the current one. Every other session of the account ends (whoever else held one is out);
- * the session making the change stays.
+ * the session making the change stays. With `revoke_api_keys`, every API key of the account is revoked in the same
+ * transaction (someone taking back a stolen account wants the thief's keys gone too; off by default, since a CMS's
+ * key should not stop because its owner changed a password: issue 30).
  */
-export async function changePassword(deps: Deps, accountId: number, sessionId: number, input: { current_password: string; new_password: string }) {
+export async function changePassword(
+  deps: Deps,
+  accountId: number,
+  sessionId: number,
+  input: { current_password: string; new_password: string; revoke_api_keys?: boolean | undefined },
+) {
   const account = await store.findAccountById(deps.db, accountId);
   if (!account) throw notFound('Account');
   if (!(await verifyPassword(input.current_password, account.password_hash))) throw invalid('current_password', 'is not your current password');
   if (input.new_password === input.current_password) throw invalid('new_password', 'must differ from the current password');
   const hash = await hashPassword(input.new_password, deps.config.scryptLogN);
   const now = isoNow(deps.clock);
-  let ended = 0;
-  await deps.db.transaction().execute(async (trx) => {
+  return deps.db.transaction().execute(async (trx) => {
     await store.setPasswordHash(trx, accountId, hash, now);
-    ended = await store.endSessions(trx, accountId, now, sessionId);
+    const ended = await store.endSessions(trx, accountId, now, sessionId);
+    const revoked = input.revoke_api_keys ? await revokeAllApiKeys(trx, accountId, now) : 0;
+    return { other_sessions_ended: ended, api_keys_revoked: revoked };
   });
-  return { other_sessions_ended: ended };
 }
 
-/** "Log out everywhere": every live session of the account ends, the caller's own included. */
-export async function logoutEverywhere(deps: Deps, accountId: number) {
-  return { sessions_ended: await store.endSessions(deps.db, accountId, isoNow(deps.clock)) };
+/**
+ * "Log out everywhere": every live session of the account ends, the caller's own included; with `revokeApiKeys`,
+ * every API key of the account too (as changePassword).
+ */
+export async function logoutEverywhere(deps: Deps, accountId: number, opts: { revokeApiKeys?: boolean | undefined } = {}) {
+  const now = isoNow(deps.clock);
+  return deps.db.transaction().execute(async (trx) => {
+    const ended = await store.endSessions(trx, accountId, now);
+    const revoked = opts.revokeApiKeys ? await revokeAllApiKeys(trx, accountId, now) : 0;
+    return { sessions_ended: ended, api_keys_revoked: revoked };
+  });
 }
 
 /** The live session a token names (not ended, not expired), or null. The one rule for API and cookie sessions. */

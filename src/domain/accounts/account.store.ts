@@ -1,4 +1,5 @@
 // All SQL about accounts and sessions.
+import type { Dialect } from '../../db/client.js';
 import type { Db } from '../deps.js';
 
 export async function insertAccount(
@@ -75,4 +76,14 @@ export async function endSessions(db: Db, accountId: number, now: string, except
   if (except !== undefined) q = q.where('id', '!=', except);
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/**
+ * Hold the account's row for the rest of this transaction, so that two writes checking one of its caps (keys held,
+ * requests held) run one after the other and the second counts what the first wrote. PostgreSQL: a row lock (a
+ * waiting transaction's next statement sees the first one's commit under READ COMMITTED). SQLite: nothing to do,
+ * every transaction holds the database's write lock from its BEGIN IMMEDIATE.
+ */
+export async function lockAccount(trx: Db, dialect: Dialect, accountId: number): Promise<void> {
+  if (dialect === 'postgres') await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
 }

@@ -3,6 +3,7 @@
 import { DomainError, notFound } from '../errors.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
+import { lockAccount } from '../accounts/account.store.js';
 import { listMemberships } from '../publishers/publisher.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
 import { API_KEY_PREFIX, newApiKey, sha256 } from '../tokens.js';
@@ -33,15 +34,27 @@ export async function createApiKey(deps: Deps, accountId: number, input: CreateK
   }
   const secret = newApiKey();
   const now = deps.clock.now();
-  const id = await store.insertApiKey(deps.db, {
-    account_id: accountId,
-    publisher_id: publisherId,
-    name: input.name.trim(),
-    key_hash: sha256(secret),
-    prefix: secret.slice(0, API_KEY_PREFIX.length + 4),
-    last4: secret.slice(-4),
-    created_at: now.toISOString(),
-    expires_at: input.expires_in_days ? addDays(now, input.expires_in_days).toISOString() : null,
+  const cap = deps.config.apiKeysPerAccount;
+  const id = await deps.db.transaction().execute(async (trx) => {
+    // A cap on the keys that act (issue 30): each key had its own rate-limit bucket, so keys were a way to more
+    // requests (there is an account bucket now too), and a leaked session could mint keys without end. Counted
+    // under the account's lock, so two requests at once cannot both take the last place.
+    await lockAccount(trx, deps.dialect, accountId);
+    if ((await store.countActiveApiKeys(trx, accountId, now.toISOString())) >= cap) {
+      throw new DomainError('conflict', `An account holds at most ${cap} active API keys; revoke one first`, [
+        { field: 'limit', message: `at most ${cap} active API keys (API_KEYS_PER_ACCOUNT)` },
+      ]);
+    }
+    return store.insertApiKey(trx, {
+      account_id: accountId,
+      publisher_id: publisherId,
+      name: input.name.trim(),
+      key_hash: sha256(secret),
+      prefix: secret.slice(0, API_KEY_PREFIX.length + 4),
+      last4: secret.slice(-4),
+      created_at: now.toISOString(),
+      expires_at: input.expires_in_days ? addDays(now, input.expires_in_days).toISOString() : null,
+    });
   });
   const row = await store.findApiKey(deps.db, accountId, id);
   return { key: row!, secret };

@@ -51,6 +51,18 @@ export async function countApiKeys(db: Db, accountId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** The account's keys that still act: neither revoked nor expired at `now`. */
+export async function countActiveApiKeys(db: Db, accountId: number, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** A publication's keys, whoever made them (`made_by`: the maker's username): for its owners. */
 export const listPublisherKeys = (db: Db, publisherId: number) =>
   keyWithPublisher(db)
@@ -82,6 +94,12 @@ export async function revokeApiKey(db: Db, accountId: number, id: number, now: s
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+/** Revoke every live key of the account (a password change or "log out everywhere" that asks for it); how many. */
+export async function revokeAllApiKeys(db: Db, accountId: number, now: string): Promise<number> {
+  const r = await db.updateTable('api_keys').set({ revoked_at: now }).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 export async function touchApiKey(db: Db, id: number, now: string): Promise<void> {

@@ -89,7 +89,10 @@ export async function addMember(
     const view = { username: member.username, name: member.name, role: input.role };
     const existing = await store.findMembership(trx, publisher.id, member.id);
     if (existing) {
-      if (existing.role === 'owner' && input.role !== 'owner') await keepAnOwner(trx, publisher.id, member.id);
+      if (existing.role === 'owner' && input.role !== 'owner') {
+        await keepAnOwner(trx, publisher.id, member.id);
+        await store.withdrawInvitationsBy(trx, publisher.id, member.id);
+      }
       await store.saveMember(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, created_at: now }, 'set-role');
       return { status: 'member' as const, member: view };
     }
@@ -113,6 +116,7 @@ export async function removeMember(deps: Deps, accountId: number, slug: string, 
     const heir = member.id === accountId ? owners.find((id) => id !== member.id)! : accountId;
     const now = isoNow(deps.clock);
     await store.deleteMember(trx, publisher.id, member.id);
+    await store.withdrawInvitationsBy(trx, publisher.id, member.id);
     await store.revokePublisherKeysOf(trx, publisher.id, member.id, now);
     await store.handOverWebhooks(trx, publisher.id, member.id, heir, now);
     return { username: member.username };
@@ -129,6 +133,7 @@ export async function transferOwnership(deps: Deps, accountId: number, slug: str
     const now = isoNow(deps.clock);
     await store.saveMember(trx, { publisher_id: publisher.id, account_id: member.id, role: 'owner', created_at: now }, 'set-role');
     await store.saveMember(trx, { publisher_id: publisher.id, account_id: accountId, role: 'editor', created_at: now }, 'set-role');
+    await store.withdrawInvitationsBy(trx, publisher.id, accountId);
     return store.listMembers(trx, publisher.id);
   });
 }
@@ -150,18 +155,27 @@ export const myInvitations = (deps: Deps, accountId: number) => store.listInvita
 
 /**
  * Accept: the account becomes a member with the role it was offered. Under the publication's lock, and only if the
- * invitation is still there (not withdrawn or answered in the meantime); a member already there keeps their role.
+ * invitation is still there (not withdrawn or answered in the meantime) and its inviter is still an owner: an
+ * invitation is worth no more than its inviter's standing now (issue 30: one made by an owner since removed must
+ * not let its invitee in, let alone as an owner). One that lost its inviter is withdrawn here and answered 404, as
+ * a withdrawn one is. A member already there keeps their role.
  */
 export async function acceptInvitation(deps: Deps, accountId: number, id: number) {
   const inv = await store.findInvitation(deps.db, accountId, id);
   if (!inv) throw notFound('Invitation');
   const now = isoNow(deps.clock);
-  await deps.db.transaction().execute(async (trx) => {
+  const joined = await deps.db.transaction().execute(async (trx) => {
     await store.lockPublisher(trx, deps.dialect, inv.publisher_id);
-    if (!(await store.deleteInvitationById(trx, accountId, id))) throw notFound('Invitation');
-    await store.saveMember(trx, { publisher_id: inv.publisher_id, account_id: accountId, role: inv.role, created_at: now }, 'keep');
+    const current = await store.findInvitationRow(trx, accountId, id);
+    if (!current) throw notFound('Invitation');
+    await store.deleteInvitationById(trx, accountId, id);
+    const inviter = await store.findMembership(trx, current.publisher_id, current.invited_by);
+    if (inviter?.role !== 'owner') return false;
+    await store.saveMember(trx, { publisher_id: current.publisher_id, account_id: accountId, role: current.role, created_at: now }, 'keep');
+    return current.role;
   });
-  return { slug: inv.slug, name: inv.name, role: inv.role };
+  if (!joined) throw notFound('Invitation');
+  return { slug: inv.slug, name: inv.name, role: joined };
 }
 
 export async function declineInvitation(deps: Deps, accountId: number, id: number) {

@@ -271,9 +271,26 @@ export const listInvitationsOfAccount = (db: Db, accountId: number) =>
 export const findInvitation = (db: Db, accountId: number, id: number) =>
   invitationsWithNames(db).where('i.account_id', '=', accountId).where('i.id', '=', id).executeTakeFirst();
 
+/** The invitation as stored (read again under the publication's lock: its role and inviter may have changed). */
+export const findInvitationRow = (db: Db, accountId: number, id: number) =>
+  db
+    .selectFrom('publisher_invitations')
+    .select(['publisher_id', 'role', 'invited_by'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
 export async function deleteInvitation(db: Db, publisherId: number, accountId: number): Promise<boolean> {
   const r = await db.deleteFrom('publisher_invitations').where('publisher_id', '=', publisherId).where('account_id', '=', accountId).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
+}
+
+/**
+ * Withdraw every invitation to this publication that `inviterId` made: an invitation is only as good as its inviter's
+ * standing, so it goes when they leave, are removed or stop being an owner (the role that invites).
+ */
+export async function withdrawInvitationsBy(db: Db, publisherId: number, inviterId: number): Promise<void> {
+  await db.deleteFrom('publisher_invitations').where('publisher_id', '=', publisherId).where('invited_by', '=', inviterId).execute();
 }
 
 export async function deleteInvitationById(db: Db, accountId: number, id: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 // Publisher requests (SPEC §4): open → taken → fulfilled; open/taken → cancelled. A specialist takes and releases;
 // the publisher opens and cancels; accepting work fulfils (submission.service).
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
-import { findAccountById } from '../accounts/account.store.js';
+import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -94,12 +94,25 @@ function stateConflict(r: store.RequestRow, action: string): DomainError {
   return conflict(`The request is ${r.status}; it cannot be ${action}`);
 }
 
+/**
+ * Take an open request. An account holds at most REQUESTS_HELD_PER_ACCOUNT requests without work submitted on them
+ * (issue 30: one fresh account took every open request of the marketplace): one more is 409 naming the limit,
+ * counted under the account's lock so that takes at once cannot pass it. A take lasts REQUEST_TAKE_HOURS without
+ * work (`expireStaleTakes`).
+ */
 export async function takeRequest(deps: Deps, accountId: number, id: number) {
   const now = isoNow(deps.clock);
   const taker = await findAccountById(deps.db, accountId);
+  const cap = deps.config.requestsHeldPerAccount;
   await deps.db.transaction().execute(async (trx) => {
     const r = await store.findRequest(trx, id);
     if (!r) throw notFound('Request');
+    await lockAccount(trx, deps.dialect, accountId);
+    if (r.status === 'open' && (await store.countHeldWithoutWork(trx, accountId)) >= cap) {
+      throw new DomainError('conflict', `You hold ${cap} requests without submitted work, the most an account may; submit work on one or release one first`, [
+        { field: 'limit', message: `at most ${cap} requests held without submitted work (REQUESTS_HELD_PER_ACCOUNT)` },
+      ]);
+    }
     if (!(await store.moveRequest(trx, id, ['open'], { status: 'taken', taken_by: accountId, taken_at: now, updated_at: now }))) {
       throw stateConflict(r, 'taken');
     }
@@ -147,3 +160,37 @@ export async function cancelRequest(deps: Deps, publisherIds: number[], id: numb
   }
   return getRequest(deps, id);
 }
+
+/** When a take made now runs out without work. */
+export const takeExpiresAt = (deps: Deps, takenAt: string): string =>
+  new Date(Date.parse(takenAt) + deps.config.requestTakeHours * 3_600_000).toISOString();
+
+/**
+ * Reopen every take older than REQUEST_TAKE_HOURS with no work pending on it (issue 30: takes never expired), each
+ * with a record of its expiry for the specialist's /me and the publisher's dashboard, in one transaction a take.
+ * Safe to run twice and on several instances at once: each reopening names the take it ends (expireTake), so only
+ * one run moves it and records it. Returns how many this run reopened.
+ */
+export async function expireStaleTakes(deps: Deps, batch = 100): Promise<number> {
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - deps.config.requestTakeHours * 3_600_000).toISOString();
+  let expired = 0;
+  for (;;) {
+    const stale = await store.findStaleTakes(deps.db, cutoff, batch);
+    let moved = 0;
+    for (const take of stale) {
+      if (take.taken_by === null || take.taken_at === null) continue;
+      const one = { id: take.id, publisher_id: take.publisher_id, taken_by: take.taken_by, taken_at: take.taken_at };
+      if (await deps.db.transaction().execute((trx) => store.expireTake(trx, one, now.toISOString()))) moved++;
+    }
+    expired += moved;
+    // A full batch of which none moved is another run's work, taken first: stop rather than read it again.
+    if (stale.length < batch || moved === 0) return expired;
+  }
+}
+
+/** Expiries in the last 30 days: the specialist's (its /me) or a publisher's (its dashboard). */
+const NOTICE_DAYS = 30;
+const noticeSince = (deps: Deps) => new Date(deps.clock.now().getTime() - NOTICE_DAYS * 86_400_000).toISOString();
+export const myExpiredTakes = (deps: Deps, accountId: number) => store.listExpiriesOfAccount(deps.db, accountId, noticeSince(deps), 10);
+export const publisherExpiredTakes = (deps: Deps, publisherId: number) => store.listExpiriesOfPublisher(deps.db, publisherId, noticeSince(deps), 10);

@@ -1,5 +1,7 @@
 // All SQL about publisher requests. Writes that move a state say which state they move from, so two callers
 // racing for the same move cannot both win.
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { Db } from '../deps.js';
 import type { WorkKind } from '../work-kinds.js';
 
@@ -103,3 +105,87 @@ export async function moveRequest(
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+// ---- Holding requests: the cap and the take's expiry (issue 30) ----
+
+/** Whether the taker has work pending on the request: then the take holds (the publisher is deciding). */
+const noPendingWork = (eb: ExpressionBuilder<DB, 'requests'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('submissions as s')
+        .select(sql`1`.as('one'))
+        .whereRef('s.request_id', '=', 'requests.id')
+        .whereRef('s.account_id', '=', 'requests.taken_by')
+        .where('s.status', '=', 'pending'),
+    ),
+  );
+
+/** Requests the account holds without work submitted on them: what the cap counts. */
+export async function countHeldWithoutWork(db: Db, accountId: number): Promise<number> {
+  const r = await db
+    .selectFrom('requests')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('taken_by', '=', accountId)
+    .where('status', '=', 'taken')
+    .where(noPendingWork)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Takes made at or before `cutoff` with no work pending: the ones to expire, oldest first. */
+export const findStaleTakes = (db: Db, cutoff: string, limit: number) =>
+  db
+    .selectFrom('requests')
+    .select(['id', 'publisher_id', 'taken_by', 'taken_at'])
+    .where('status', '=', 'taken')
+    .where('taken_at', '<=', cutoff)
+    .where(noPendingWork)
+    .orderBy('taken_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+
+/**
+ * Reopen one stale take and record that it expired, in one transaction's worth of statements (the caller's). The
+ * move names the take it ends (taken by, taken at) and checks again that no work is pending, so a sweep running
+ * twice, on two instances at once, or after the specialist released, submitted or took it again moves nothing:
+ * false then.
+ */
+export async function expireTake(trx: Db, take: { id: number; publisher_id: number; taken_by: number; taken_at: string }, now: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('requests')
+    .set({ status: 'open', taken_by: null, taken_at: null, updated_at: now })
+    .where('id', '=', take.id)
+    .where('status', '=', 'taken')
+    .where('taken_by', '=', take.taken_by)
+    .where('taken_at', '=', take.taken_at)
+    .where(noPendingWork)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) return false;
+  await trx
+    .insertInto('request_take_expiries')
+    .values({ request_id: take.id, publisher_id: take.publisher_id, account_id: take.taken_by, taken_at: take.taken_at, expired_at: now })
+    .onConflict((oc) => oc.columns(['request_id', 'taken_at']).doNothing())
+    .execute();
+  return true;
+}
+
+const expiriesWithRequest = (db: Db) =>
+  db
+    .selectFrom('request_take_expiries as x')
+    .innerJoin('requests as r', 'r.id', 'x.request_id')
+    .innerJoin('pages as p', 'p.id', 'r.page_id')
+    .innerJoin('publishers as pub', 'pub.id', 'x.publisher_id')
+    .innerJoin('accounts as a', 'a.id', 'x.account_id')
+    .select(['x.id', 'x.request_id', 'x.taken_at', 'x.expired_at', 'r.title', 'r.status', 'p.title as page_title', 'p.url as page_url', 'pub.name as publisher_name', 'a.username']);
+
+export type TakeExpiryRow = Awaited<ReturnType<typeof listExpiriesOfAccount>>[number];
+
+/** The account's takes that expired since `since`, newest first (its /me page). */
+export const listExpiriesOfAccount = (db: Db, accountId: number, since: string, limit: number) =>
+  expiriesWithRequest(db).where('x.account_id', '=', accountId).where('x.expired_at', '>=', since).orderBy('x.id', 'desc').limit(limit).execute();
+
+/** Takes of the publisher's requests that expired since `since`, newest first (its dashboard). */
+export const listExpiriesOfPublisher = (db: Db, publisherId: number, since: string, limit: number) =>
+  expiriesWithRequest(db).where('x.publisher_id', '=', publisherId).where('x.expired_at', '>=', since).orderBy('x.id', 'desc').limit(limit).execute();

@@ -36,10 +36,17 @@ const SignupData = Type.Object({
   message: Type.String({ description: 'The same sentence either way' }),
 });
 export const SIGNUP_MESSAGE = 'If this email address was not registered yet, the account is ready: log in with it. Otherwise nothing has changed.';
+const RevokeApiKeys = Type.Boolean({
+  default: false,
+  description: 'Also revoke every API key of the account (for taking back a stolen account); off by default, so integrations keep working',
+});
+/** "Log out everywhere" takes no body, or this one. */
+const LogoutEverywhereBody = Nullable(Type.Object({ revoke_api_keys: Type.Optional(RevokeApiKeys) }, { additionalProperties: false }));
 export const PasswordBody = Type.Object(
   {
     current_password: Type.String({ maxLength: PASSWORD_MAX }),
     new_password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+    revoke_api_keys: Type.Optional(RevokeApiKeys),
   },
   { additionalProperties: false },
 );
@@ -103,11 +110,15 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [sessionOnly],
       schema: {
         tags: ['auth'],
-        summary: 'End every session of the account, this one included',
-        response: { 200: Ok(Type.Object({ sessions_ended: Type.Integer() })) },
+        summary: 'End every session of the account, this one included; with `revoke_api_keys`, revoke its API keys too',
+        body: LogoutEverywhereBody,
+        response: { 200: Ok(Type.Object({ sessions_ended: Type.Integer(), api_keys_revoked: Type.Integer() })) },
       },
     },
-    async (req) => ({ success: true as const, data: await accounts.logoutEverywhere(deps, sessionOf(req).accountId) }),
+    async (req) => ({
+      success: true as const,
+      data: await accounts.logoutEverywhere(deps, sessionOf(req).accountId, { revokeApiKeys: req.body?.revoke_api_keys }),
+    }),
   );
 
   app.post(
@@ -116,9 +127,9 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [sessionOnly],
       schema: {
         tags: ['account'],
-        summary: 'Change the password; every other session ends',
+        summary: 'Change the password; every other session ends (and, with `revoke_api_keys`, every API key)',
         body: PasswordBody,
-        response: { 200: Ok(Type.Object({ other_sessions_ended: Type.Integer() })) },
+        response: { 200: Ok(Type.Object({ other_sessions_ended: Type.Integer(), api_keys_revoked: Type.Integer() })) },
       },
     },
     async (req) => {

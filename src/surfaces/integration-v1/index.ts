@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { apiEnvelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
-import { callerKey, setupSurface } from '../../http/surface.js';
+import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface } from '../../http/surface.js';
 import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
@@ -22,13 +22,14 @@ export const API_PREFIX = '/api/v1';
 export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
   const keyPolicy = { name: 'api-key', capacity: 60, rate: 10 };
   const anonPolicy = { name: 'api-ip', ...deps.config.apiAnonRateLimit };
+  const ownerPolicy = accountPolicy(deps, 'api-account', keyPolicy);
   return async function plugin(app: FastifyInstance) {
     setupSurface(app, deps, {
       envelope: apiEnvelope,
       rateLimit: (req) => {
         if (routeConfig(req).unlimited) return null;
         const caller = callerKey(req);
-        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `api:${caller.id}` };
+        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `api:${caller.id}`, account: accountBucket(principalAccount(req), 'api', ownerPolicy) };
       },
     });
     openapi.attach(app);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { v1Envelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
-import { callerKey, setupSurface } from '../../http/surface.js';
+import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface } from '../../http/surface.js';
 import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { embedScriptRoute } from '../embed/embed.routes.js';
@@ -19,13 +19,14 @@ export const V1_PREFIX = '/v1';
 export function publicV1(deps: Deps, openapi: OpenApiCollector) {
   const keyPolicy = { name: 'v1-key', capacity: 600, rate: 10 };
   const anonPolicy = { name: 'v1-ip', capacity: 60, rate: 1 };
+  const ownerPolicy = accountPolicy(deps, 'v1-account', keyPolicy);
   return async function plugin(app: FastifyInstance) {
     setupSurface(app, deps, {
       envelope: v1Envelope,
       rateLimit: (req) => {
         if (routeConfig(req).unlimited) return null;
         const caller = callerKey(req);
-        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
+        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}`, account: accountBucket(principalAccount(req), 'v1', ownerPolicy) };
       },
     });
     openapi.attach(app);

@@ -224,7 +224,11 @@ ${record.contributions.map(
   const requestsPage = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
     const ctx = pageContext(deps, req, reply);
     const n = pageNumber(req);
-    const [{ rows, total }, choices] = await Promise.all([requests.listPublisherRequests(deps, pub.id, n, PER_PAGE), pages.listPages(deps, pub.id, 1, 100)]);
+    const [{ rows, total }, choices, expired] = await Promise.all([
+      requests.listPublisherRequests(deps, pub.id, n, PER_PAGE),
+      pages.listPages(deps, pub.id, 1, 100),
+      requests.publisherExpiredTakes(deps, pub.id),
+    ]);
     const chosen = values.article_ref_id ?? query(req, 'for');
     const body = html`${notice(req, { opened: 'The request is open: specialists can take it now.', cancelled: 'The request is cancelled.' })}
 <h2>Requests</h2>
@@ -245,6 +249,16 @@ ${field({ name: 'title', label: 'Title', value: values.title, error: errors.titl
 ${field({ name: 'topic', label: 'Topic', value: values.topic, error: errors.topic, hint: 'The page topic if left blank' })}
 ${field({ name: 'brief', label: 'Brief', textarea: true, value: values.brief, error: errors.brief, hint: 'What you need, and what good evidence looks like' })}
 <div><button type="submit">Open request</button></div></form></section>
+${
+  // The publisher is told of takes that ran out (issue 30): who held it, and that it is open again.
+  expired.length > 0
+    ? html`<section class="card" aria-labelledby="expired-takes"><h3 id="expired-takes" class="card-title">Takes that ran out</h3>
+<p class="muted">A specialist holds a request for ${deps.config.requestTakeHours} hours without submitted work; then it opens again for anyone.</p>
+<ul class="plain list">${expired.map(
+        (x) => html`<li>Request ${x.request_id}, “${x.title || x.page_title}”: <a href="/contributors/${x.username}">${x.username}</a> took it ${day(x.taken_at)}; open again since ${day(x.expired_at)}.</li>`,
+      )}</ul></section>`
+    : ''
+}
 <h3>All requests (${total})</h3>
 ${
   rows.length === 0

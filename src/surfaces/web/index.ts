@@ -6,7 +6,7 @@ import { registerFormParser } from '../../http/bodies.js';
 import type { Deps } from '../../domain/deps.js';
 import { errorHandler, toAppError, v1Envelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
-import { callerKey, setupSurface } from '../../http/surface.js';
+import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { embedDemoPage } from '../embed/demo.page.js';
 import { embedScriptRoute, embedStylesheetRoute } from '../embed/embed.routes.js';
@@ -30,6 +30,8 @@ const isHtmlRoute = (req: FastifyRequest) => Boolean(routeConfig(req).html);
 export function web(deps: Deps, openapi: OpenApiCollector) {
   const keyPolicy = { name: 'v1-key', capacity: 600, rate: 10 };
   const anonPolicy = { name: 'v1-ip', capacity: 60, rate: 1 };
+  // The same account bucket as /v1's (same name and key): the pages and /v1 are one surface's limits.
+  const ownerPolicy = accountPolicy(deps, 'v1-account', keyPolicy);
   const jsonErrors = errorHandler(v1Envelope);
 
   const negotiated = (req: FastifyRequest) => Boolean(routeConfig(req).negotiated);
@@ -64,9 +66,9 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
       },
       rateLimit: (req) => {
         if (routeConfig(req).unlimited) return null;
-        if (req.webUser) return { policy: keyPolicy, key: `v1:account:${req.webUser.accountId}` };
+        if (req.webUser) return { policy: keyPolicy, key: `v1:account:${req.webUser.accountId}`, account: accountBucket(req.webUser.accountId, 'v1', ownerPolicy) };
         const caller = callerKey(req);
-        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}` };
+        return { policy: caller.kind === 'key' ? keyPolicy : anonPolicy, key: `v1:${caller.id}`, account: accountBucket(principalAccount(req), 'v1', ownerPolicy) };
       },
     });
     // Forms post application/x-www-form-urlencoded; repeated fields become arrays.

@@ -10,7 +10,7 @@ import * as accounts from '../../domain/accounts/account.service.js';
 import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { Deps } from '../../domain/deps.js';
-import type { RequestRow } from '../../domain/requests/request.store.js';
+import type { RequestRow, TakeExpiryRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
@@ -87,15 +87,31 @@ function generalError(errors: FieldErrors, shown: string[]): string | undefined 
   return rest.length ? rest.map(([k, m]) => `${k}: ${m}`).join('. ') : undefined;
 }
 
-function takenList(ctx: PageContext, taken: RequestRow[]): SafeHtml {
+/** A take's deadline: it lasts REQUEST_TAKE_HOURS without submitted work (issue 30). */
+const heldUntil = (deps: Deps, r: RequestRow) =>
+  r.taken_at ? html`<p class="muted small">Yours until ${date(requests.takeExpiresAt(deps, r.taken_at))} unless you submit work on it; then it opens again.</p>` : '';
+
+function takenList(deps: Deps, ctx: PageContext, taken: RequestRow[]): SafeHtml {
   if (taken.length === 0) return empty('You hold no requests.', html`<a href="/me/requests#market">Take one from the marketplace</a>.`);
   return html`<ul class="cards">${taken.map((r) =>
     requestCard(
       r,
-      html`<div class="actions"><a class="button small" href="/me/submit?request=${r.id}">Submit work<span class="sr-only"> on ${r.title || r.page_title}</span></a>
+      html`${heldUntil(deps, r)}<div class="actions"><a class="button small" href="/me/submit?request=${r.id}">Submit work<span class="sr-only"> on ${r.title || r.page_title}</span></a>
 <form method="post" action="/me/requests/${r.id}/release" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Release<span class="sr-only"> ${r.title || r.page_title}</span></button></form></div>`,
     ),
   )}</ul>`;
+}
+
+/** The specialist is told of takes that ran out (issue 30): which, when, and that the request is open again. */
+function expiredTakes(deps: Deps, rows: TakeExpiryRow[]): SafeHtml {
+  if (rows.length === 0) return html``;
+  return html`<section class="card" aria-labelledby="expired-h"><h2 id="expired-h">Takes that ran out</h2>
+<p class="muted">A request you hold without submitted work opens again after ${deps.config.requestTakeHours} hours.</p>
+<ul class="plain list">${rows.map(
+    (x) => html`<li>Request ${x.request_id}, “${x.title || x.page_title}” (${x.publisher_name}): taken ${date(x.taken_at)}, opened again ${date(x.expired_at)}.${
+      x.status === 'open' ? html` <a href="/me/requests#market">Take it again</a> if you still mean to do it.` : ''
+    }</li>`,
+  )}</ul></section>`;
 }
 
 function submissionCard(ctx: PageContext, s: SubmissionRow, level: 2 | 3 = 3): SafeHtml {
@@ -136,11 +152,12 @@ export function mePages(fastify: FastifyInstance, deps: Deps) {
 
   app.get('/me', page, async (req, reply) => {
     const user = requireUser(req);
-    const [{ account }, taken, pending, invitations] = await Promise.all([
+    const [{ account }, taken, pending, invitations, expired] = await Promise.all([
       accounts.getOwnAccount(deps, user.accountId),
       requests.listTakenRequests(deps, user.accountId),
       submissions.listOwnSubmissions(deps, user.accountId, 'pending', 1, 5),
       publishers.myInvitations(deps, user.accountId),
+      requests.myExpiredTakes(deps, user.accountId),
     ]);
     return frame(req, reply, 'My work', (ctx) => html`${notice(req, {
       welcome: `Welcome to Credence, ${account.name}. Take a request below, or submit work on any registered page.`,
@@ -165,7 +182,8 @@ ${
 <li><strong>${account.accepted_count}</strong> accepted</li>
 </ul>
 <h2>Requests you hold</h2>
-${takenList(ctx, taken)}
+${takenList(deps, ctx, taken)}
+${expiredTakes(deps, expired)}
 <h2>Waiting for a decision</h2>
 ${
   pending.rows.length === 0
@@ -179,7 +197,7 @@ ${
   const requestsPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, error?: string, status = 200) => {
     const f = marketFilters(req);
     const n = pageNumber(req);
-    const [taken, market] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, f, n)]);
+    const [taken, market, expired] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, f, n), requests.myExpiredTakes(deps, user.accountId)]);
     return frame(
       req,
       reply,
@@ -187,7 +205,8 @@ ${
       (ctx) => html`${notice(req, { taken: 'You took the request. Submit your work when it is ready.', released: 'You released the request; it is open again.' })}${errorNotice(error)}
 <h1>Requests</h1>
 <h2>Yours</h2>
-${takenList(ctx, taken)}
+${takenList(deps, ctx, taken)}
+${expiredTakes(deps, expired)}
 <h2 id="market">Open in the marketplace</h2>
 ${marketplaceSection(ctx, '/me/requests', f, n, market)}`,
       status,
@@ -436,19 +455,28 @@ ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics
       req,
       reply,
       'Password and sessions',
-      (ctx) => html`${notice(req, { changed: 'Your password is changed. Every other session has ended.' })}
+      (ctx) => html`${notice(req, {
+        changed: 'Your password is changed. Every other session has ended.',
+        'changed-keys': 'Your password is changed. Every other session has ended, and every API key of your account is revoked.',
+      })}
 <h1>Password and sessions</h1>
 <h2>Change your password</h2>
 <p>Every other place you are logged in is logged out; this one stays.</p>
 <form method="post" action="/me/security/password" class="stack" novalidate>${csrfField(ctx)}
 ${field({ name: 'current_password', label: 'Current password', type: 'password', error: errors.current_password, required: true, autocomplete: 'current-password' })}
 ${field({ name: 'new_password', label: 'New password', type: 'password', error: errors.new_password, required: true, autocomplete: 'new-password', hint: 'At least 10 characters' })}
+${revokeKeysBox('pw')}
 <div><button type="submit">Change password</button></div></form>
 <h2>Log out everywhere</h2>
-<p>Ends every session of your account, on every device, this one included. API keys are not affected: revoke them under API keys.</p>
-<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}<div><button type="submit" class="danger">Log out everywhere</button></div></form>`,
+<p>Ends every session of your account, on every device, this one included. API keys keep working unless you tick the box.</p>
+<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Log out everywhere</button></div></form>`,
       status,
     );
+
+  // Unticked by default: a CMS's key should not stop because its owner changed a password (issue 30).
+  const revokeKeysBox = (id: string) =>
+    html`<div><label class="check"><input type="checkbox" name="revoke_api_keys" value="true" aria-describedby="${id}-keys-hint"> Also revoke every API key of my account</label>
+<p class="hint" id="${id}-keys-hint">For an account someone else may have used: their keys stop at once. Integrations using your keys stop too; make new keys for them.</p></div>`;
 
   app.get('/me/security', page, async (req, reply) => securityPage(req, reply));
 
@@ -456,18 +484,19 @@ ${field({ name: 'new_password', label: 'New password', type: 'password', error: 
     const { form, user } = formUser(req);
     const checked = validPassword({ current_password: str(form.current_password), new_password: str(form.new_password) });
     if (!checked.ok) return securityPage(req, reply, formErrors(checked.error.details), 400);
+    const revokeKeys = str(form.revoke_api_keys) === 'true';
     try {
-      await accounts.changePassword(deps, user.accountId, user.sessionId, checked.value);
+      await accounts.changePassword(deps, user.accountId, user.sessionId, { ...checked.value, revoke_api_keys: revokeKeys });
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) === 400) return securityPage(req, reply, formErrors(err.details), 400);
       throw err;
     }
-    return reply.redirect('/me/security?done=changed', 303);
+    return reply.redirect(`/me/security?done=${revokeKeys ? 'changed-keys' : 'changed'}`, 303);
   });
 
   app.post('/me/security/logout-everywhere', page, async (req, reply) => {
-    const { user } = formUser(req);
-    await accounts.logoutEverywhere(deps, user.accountId);
+    const { form, user } = formUser(req);
+    await accounts.logoutEverywhere(deps, user.accountId, { revokeApiKeys: str(form.revoke_api_keys) === 'true' });
     endWebSession(req, reply);
     return reply.redirect('/?done=logged-out', 303);
   });
@@ -552,6 +581,8 @@ ${keys.map((k) => {
     } catch (err) {
       // A publication the account is not a member of: 404 from the service, said next to the field.
       if (err instanceof DomainError && statusOf(err) === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });
+      // The cap on active keys (API_KEYS_PER_ACCOUNT): said next to the name, with what to do.
+      if (err instanceof DomainError && statusOf(err) === 409) return keysPage(req, reply, user, { values, errors: { name: err.message }, status: 409 });
       throw err;
     }
   });

@@ -6,8 +6,9 @@ import { findAccountById } from '../../domain/accounts/account.store.js';
 import { SESSION_DAYS } from '../../domain/accounts/rules.js';
 import type { Deps } from '../../domain/deps.js';
 import { listMemberships } from '../../domain/publishers/publisher.store.js';
+import { SESSION_COOKIE } from '../../http/security-headers.js';
 
-export const SESSION_COOKIE = 'credence_session';
+export { SESSION_COOKIE };
 
 export interface WebUser {
   accountId: number;
