@@ -3627,6 +3627,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
