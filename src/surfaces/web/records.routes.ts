@@ -19,6 +19,7 @@ import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
 import { PageUrl, ProofDecision, ServiceUrl, WorkRole } from '../vocabulary.js';
+import { storedSources } from '../../domain/submissions/submission.service.js';
 
 /** A proof is addressed by the contribution's public id (`ctb_12`, as both APIs return it) or its bare number. */
 const ProofParam = Type.Object({
@@ -133,7 +134,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
         ...(p.role === 'correction' && p.change_from !== null && p.change_to !== null ? { change: { from: p.change_from, to: p.change_to } } : {}),
         evidence:
           p.submission_id !== null && p.reason !== null
-            ? { before: p.before_text, after: p.after_text, reason: p.reason, sources: JSON.parse(p.sources ?? '[]') as string[] }
+            ? { before: p.before_text, after: p.after_text, reason: p.reason, sources: storedSources(p.sources) }
             : null,
         quote: presentQuote(p),
         claim_reviewed: p.claim,
