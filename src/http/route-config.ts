@@ -9,6 +9,8 @@ export interface RouteConfig {
   unlimited?: boolean;
   html?: boolean;
   negotiated?: boolean;
+  /** A public read (security-headers.ts `isPublicRead`): its answers, errors included, are CORS-open. Set by app.ts. */
+  cors?: boolean;
 }
 
 declare module 'fastify' {
