@@ -16,6 +16,7 @@ import { LANGS, pickLang } from './i18n.js';
 import { type EmbedAsk, type EmbedOutput, cachedEmbed, embedAsk, embedFor, etagOf } from './embed.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
+import { revalidatedAnswers } from '../docs/openapi.js';
 
 /** The fixed headers of a cached answer: one frozen set for answers sent as they are, one for those negotiated. */
 interface FixedHeaders {
@@ -122,6 +123,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         params: IdParam,
         querystring: Type.Object(EmbedQuery),
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String() })) },
+        answers: revalidatedAnswers,
       },
     },
     (req, reply) => {
@@ -141,6 +143,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
         querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, ...EmbedQuery }),
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() })) },
+        answers: revalidatedAnswers,
       },
     },
     (req, reply) => {
@@ -185,6 +188,7 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
         summary: 'The embeddable script (see the README for its data- attributes)',
         description: 'Pages load it from `{site}/embed.js`; this is the same script.',
         response: { 200: Type.String({ description: 'The script', 'x-credence-media': 'application/javascript' }) },
+        answers: revalidatedAnswers,
       },
     },
     (req, reply) => {

@@ -15,7 +15,7 @@ import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './bat
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
 import { recordLines } from '../record-lines.js';
 import { PageUrl } from '../vocabulary.js';
-import { link } from '../docs/openapi.js';
+import { jsonLdAnswer, link } from '../docs/openapi.js';
 
 export const PageItem = Type.Object(
   {
@@ -133,6 +133,9 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
           'an unregistered page is then 404 `not_found`, as there is nothing to describe.',
         querystring: LookupQuery,
         response: { 200: Ok(TrustRecord) },
+        answers: { 200: { media: jsonLdAnswer('`format=jsonld` or `Accept: application/ld+json`: the record as schema.org JSON-LD') } },
+        // Only as JSON-LD: a page nobody registered has nothing to describe.
+        errors: ['404'],
       },
     },
     (req, reply) => lookups.answer(req, reply, req.query.url, req.query.format),
