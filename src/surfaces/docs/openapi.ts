@@ -180,7 +180,8 @@ export class OpenApiCollector {
       const base = (responses[status] ??= {
         description: extra.description ?? (status.startsWith('2') || status.startsWith('3') ? 'Success' : 'Error'),
         headers: { ...(limited ? LIMITED_HEADERS : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }), ...cors },
-      }) as { headers: Record<string, unknown>; content?: Record<string, unknown> };
+      }) as { description: string; headers: Record<string, unknown>; content?: Record<string, unknown> };
+      if (extra.description) base.description = extra.description;
       for (const h of extra.headers ?? []) base.headers[h] = { $ref: `#/components/headers/${h}` };
       for (const [media, m] of Object.entries(extra.media ?? {})) {
         (base.content ??= {})[media] = { schema: clean(m.schema ?? { description: m.description }) };

@@ -76,7 +76,16 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         querystring: PublisherQuery,
         body: Batch(PageItem),
         response: { 200: Ok(Type.Union([ItemResultData, BatchResult])), 201: Ok(ItemResultData) },
-        links: { 200: registered, 201: registered },
+        // Links only where every answer of the status has `data.id` and `data.url`: a 200 is also an array's
+        // results, which no link expression can walk (issue 30). Its description says how to follow each item.
+        links: { 201: registered },
+        answers: {
+          200: {
+            description:
+              'One object already registered (`data.status` `updated` or `skipped`), or an array’s results. Each result’s ' +
+              '`id` is the `id` of `GET /articles/{id}`, its `url` the `url` of `GET /pages/lookup`',
+          },
+        },
       },
     },
     async (req, reply) => {
