@@ -81,6 +81,9 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     // Requests Node's parser refuses (an unknown method, a bad Content-Length, headers over 16 KB: 431).
     clientErrorHandler: clientErrorHandler(envelopeFor),
     return503OnClosing: true,
+    // Node's check of the Host header answers a bare 400 (no envelope, no request id): the app checks it instead, in
+    // its first hook (http/security-headers.ts).
+    http: { requireHostHeader: false },
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415, not parsed as a string.

@@ -17,6 +17,7 @@
 // of the server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { AppError } from './errors.js';
 import { routeConfig } from './route-config.js';
 
 export function helmetOptions(requireHttps: boolean): HelmetOptions {
@@ -195,8 +196,14 @@ export function registerAnswerHeaders(app: FastifyInstance, sets: AnswerHeaderSe
   // First of the app's hooks, so an answer given by any later one (HTTPS refused, rate limited) has its set.
   // The route is matched before onRequest: its config (read once, and read again by the limit and metrics hooks)
   // says whether it is a public read.
+  // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (app.ts turns it off) answered a bare 400 with
+  // no envelope and no request id; refused here, it gets both, and its surface's envelope (issue 30).
   app.addHook('onRequest', (req, _reply, done) => {
     req.headerSet = sets.of(req.url, routeConfig(req).cors === true);
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      done(new AppError(400, 'invalid_request', 'The request has no Host header; HTTP/1.1 requires one'));
+      return;
+    }
     done();
   });
   app.addHook('onSend', function answerHeadersOnSend(req, reply, payload, done) {
