@@ -224,7 +224,7 @@ ${record.contributions.map(
   const requestsPage = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
     const ctx = pageContext(deps, req, reply);
     const n = pageNumber(req);
-    const [{ rows, total }, choices] = await Promise.all([requests.listPublisherRequests(deps, pub.id, n, PER_PAGE), pages.listPages(deps, pub.id, 1, 100)]);
+    const [{ rows, total }, choices] = await Promise.all([requests.listPublisherRequests(deps, [pub.id], n, PER_PAGE), pages.listPages(deps, pub.id, 1, 100)]);
     const chosen = values.article_ref_id ?? query(req, 'for');
     const body = html`${notice(req, { opened: 'The request is open: specialists can take it now.', cancelled: 'The request is cancelled.' })}
 <h2>Requests</h2>
