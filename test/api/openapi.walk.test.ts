@@ -114,8 +114,9 @@ describe('the documents, walked', () => {
       if (route.body) {
         await call('(empty object)', { body: {} });
         await call('(not JSON)', { raw: '{"a":' });
-        await call('(text/plain)', { raw: 'hello', headers: { 'content-type': 'text/plain' } });
       }
+      // Any method that carries a body may be sent one of a type no route reads.
+      if (route.method !== 'GET') await call('(text/plain)', { raw: 'hello', headers: { 'content-type': 'text/plain' } });
     }
     expect(problems, problems.join("\n")).toEqual([]);
   }, 120_000);

@@ -197,7 +197,8 @@ export class OpenApiCollector {
     if (schema.params) errors.push('404', '414');
     errors.push(...(schema.errors ?? []));
     if (route.method !== 'GET' && authenticated) errors.push('404', '409');
-    if (schema.body) errors.push('413', '415');
+    // Every method but GET may carry a body, which is read (and refused when too large or not JSON) before the route.
+    if (schema.body || route.method !== 'GET') errors.push('413', '415');
     if (limited) errors.push('429');
     for (const status of [...new Set(errors)].sort()) responses[status] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
