@@ -17,7 +17,8 @@ import { BODY_LIMITS, applyBodyClass, registerJsonParser } from './http/bodies.j
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { decorateRouteConfig, routeConfig } from './http/route-config.js';
-import { answerHeaderSets, registerAnswerHeaders } from './http/security-headers.js';
+import { contributorCaller, publisherCaller, sessionOnly, signedIn } from './http/auth.js';
+import { PUBLIC_READ_PREFLIGHT, answerHeaderSets, isPublicRead, registerAnswerHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { readiness } from './ops/health.js';
 import { createMetrics, type Metrics } from './ops/metrics.js';
@@ -90,6 +91,9 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     // Requests Node's parser refuses (an unknown method, a bad Content-Length, headers over 16 KB: 431).
     clientErrorHandler: clientErrorHandler(envelopeFor),
     return503OnClosing: true,
+    // Node's check of the Host header answers a bare 400 (no envelope, no request id): the app checks it instead, in
+    // its first hook (http/security-headers.ts).
+    http: { requireHostHeader: false },
   });
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: a text/plain body is refused with 415, not parsed as a string. JSON is counted before it is parsed.
@@ -99,11 +103,22 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   // Every method and path, so that the 404 handlers can answer 405 with Allow for a known path.
   const methods = new MethodTable();
   app.decorate('methodTable', methods);
+  // The public reads' paths, each answered a CORS preflight below.
+  const publicReads = new Set<string>();
   app.addHook('onRoute', (route) => {
     for (const method of ([] as string[]).concat(route.method)) methods.add(method, route.url);
     applyBodyClass(route);
+    const guards = ([] as unknown[]).concat(route.preValidation ?? []);
+    const authenticated = guards.some((g) => g === sessionOnly || g === signedIn || g === publisherCaller || g === contributorCaller);
+    if (([] as string[]).concat(route.method).some((m) => isPublicRead(m, route.config as never, authenticated, route.url))) {
+      route.config = { ...(route.config as object), cors: true };
+      if (route.method !== 'HEAD') publicReads.add(route.url);
+    }
+    // After the public-read check above, which reads the guards where the route declared them.
     guardBeforeBody(route);
-    const config = route.config as { hidden?: boolean; html?: boolean } | undefined;
+    const config = route.config as { hidden?: boolean; html?: boolean; preflight?: boolean } | undefined;
+    // A public read's preflight is made from its GET, as HEAD is: not a route of its own in the table.
+    if (config?.preflight) return;
     const hidden = Boolean(config?.hidden || config?.html);
     for (const method of ([] as string[]).concat(route.method)) {
       if (method !== 'HEAD') routes.push({ method, url: route.url, hidden, html: Boolean(config?.html) });
@@ -176,6 +191,14 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
   await app.register(web(deps, openapi.v1));
   docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
+  // A browser asks before a public read that sends a header beyond the safelisted ones (If-None-Match,
+  // X-Request-Id): one OPTIONS route per public read's path, outside the surfaces (no credential, no limit).
+  // Authenticated routes have none, so no site's script is ever allowed to send them a credential.
+  for (const url of [...publicReads]) {
+    app.options(url, { config: { hidden: true, unlimited: true, cors: true, preflight: true } }, (_req, reply) => {
+      void reply.status(204).headers(PUBLIC_READ_PREFLIGHT).send();
+    });
+  }
   return { app, openapi, routes, metrics };
 }
 
@@ -185,7 +208,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
  */
 function guardBeforeBody(route: RouteOptions): void {
   const methods = ([] as string[]).concat(route.method);
-  if (methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+  if (methods.every((m) => m === 'GET' || m === 'HEAD' || m === 'OPTIONS')) return;
   const preValidation = ([] as unknown[]).concat(route.preValidation ?? []);
   const guards = preValidation.filter(isGuard);
   if (guards.length === 0) return;

@@ -25,8 +25,17 @@ function options({ siteUrl, token, headers, ...rest }: CredenceOptions, surface:
   };
 }
 
+/** A media type, as openapi-fetch reads one (`type/subtype`). */
+type MediaType = `${string}/${string}`;
+
+// `Media`: the media types an answer's `data` is typed from. JSON by default: an operation that also answers
+// JSON-LD (`format=jsonld`, `Accept: application/ld+json`) or a script lists those too, and `data` would otherwise be
+// the union of every form. Name another (`createV1Client<'application/ld+json'>(…)`) to type that form's answers.
+
 /** The integration API (`/api/v1`): lookup, registration, requests, submissions, decisions, keys, webhooks. */
-export const createApiClient = (opts: CredenceOptions): Client<ApiPaths> => createClient<ApiPaths>(options(opts, '/api/v1'));
+export const createApiClient = <Media extends MediaType = 'application/json'>(opts: CredenceOptions): Client<ApiPaths, Media> =>
+  createClient<ApiPaths, Media>(options(opts, '/api/v1'));
 
 /** The public API (`/v1`): page records, panels, profiles, requests, the log, the change feed, records and proofs. */
-export const createV1Client = (opts: CredenceOptions): Client<V1Paths> => createClient<V1Paths>(options(opts, '/v1'));
+export const createV1Client = <Media extends MediaType = 'application/json'>(opts: CredenceOptions): Client<V1Paths, Media> =>
+  createClient<V1Paths, Media>(options(opts, '/v1'));

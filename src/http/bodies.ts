@@ -46,7 +46,7 @@ export function tooLarge(req: FastifyRequest): AppError {
 export function applyBodyClass(route: RouteOptions): void {
   const body = (route.config as { body?: BodyClass } | undefined)?.body ?? 'standard';
   route.bodyLimit ??= BODY_LIMITS[body].bytes;
-  if (([] as string[]).concat(route.method).some((m) => m !== 'GET' && m !== 'HEAD')) {
+  if (([] as string[]).concat(route.method).some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS')) {
     route.preParsing = [readThroughOversize, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])];
   }
 }

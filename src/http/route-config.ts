@@ -12,6 +12,8 @@ export interface RouteConfig {
   negotiated?: boolean;
   /** What the route may be sent (http/bodies.ts): `small` for routes read before anyone is known; standard else. */
   body?: BodyClass;
+  /** A public read (security-headers.ts `isPublicRead`): its answers, errors included, are CORS-open. Set by app.ts. */
+  cors?: boolean;
 }
 
 declare module 'fastify' {

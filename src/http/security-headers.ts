@@ -17,6 +17,8 @@
 // of the server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { AppError } from './errors.js';
+import { routeConfig } from './route-config.js';
 
 export function helmetOptions(requireHttps: boolean): HelmetOptions {
   return {
@@ -107,6 +109,33 @@ export function headerSetOf(url: string): 'embed' | 'api' | 'page' {
   return EMBED_PATH.test(url) ? 'embed' : API_PATH.test(url) ? 'api' : 'page';
 }
 
+/**
+ * CORS of a public read (issue 30): any site's scripts may read the public record, never with credentials (no
+ * `Access-Control-Allow-Credentials`, so a browser sends no cookie and refuses a credentialed answer), and read the
+ * headers a reader needs. Added to every answer of a public read's route, its errors (400, 404, 429) included, as
+ * one more frozen set: choosing it is the lookup that chooses the security set (docs/decisions.md, "Public reads
+ * are CORS-open").
+ */
+export const PUBLIC_READ_CORS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, Link, Location, RateLimit, RateLimit-Policy, Retry-After, X-Request-Id',
+});
+
+/** The answer to a preflight of a public read: only what a public read needs (no credential header). */
+export const PUBLIC_READ_PREFLIGHT: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-methods': 'GET, HEAD',
+  'access-control-allow-headers': 'Accept, Accept-Language, If-None-Match, If-Modified-Since, X-Request-Id',
+  'access-control-max-age': '86400',
+});
+
+/**
+ * A public read: a GET (or HEAD) that takes no credential it needs (no guard but `optional`) and is not a page for
+ * people. Decided once per route, when it is registered (app.ts sets `cors` in its config).
+ */
+export function isPublicRead(method: string, config: { html?: boolean; hidden?: boolean } | undefined, authenticated: boolean, url: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && !authenticated && !config?.html && url !== '/metrics';
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The security set of this request's path (and the worker's number), chosen when it arrives; read it through
@@ -132,8 +161,8 @@ export function carriesCredential(req: FastifyRequest): boolean {
 }
 
 export interface AnswerHeaderSets {
-  /** The set of a path (the raw URL, query and all). */
-  of(url: string): Readonly<Record<string, string>>;
+  /** The set of a path (the raw URL, query and all); with `cors`, a public read's (PUBLIC_READ_CORS). */
+  of(url: string, cors?: boolean): Readonly<Record<string, string>>;
   /** Give a reply sent through Fastify the headers every answer carries: the request's set (its path's, where no
    * hook chose one), then its id. */
   give(req: FastifyRequest, reply: FastifyReply): void;
@@ -148,7 +177,13 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
     api: Object.freeze({ ...api, ...own }),
     embed: Object.freeze({ ...api, 'cross-origin-resource-policy': 'cross-origin', ...own }),
   };
-  const of = (url: string) => sets[headerSetOf(url)];
+  // CORP stays as it was: a browser checks it on no-cors loads only, and a CORS read passes on these headers.
+  const open = {
+    page: Object.freeze({ ...sets.page, ...PUBLIC_READ_CORS }),
+    api: Object.freeze({ ...sets.api, ...PUBLIC_READ_CORS }),
+    embed: Object.freeze({ ...sets.embed, ...PUBLIC_READ_CORS }),
+  };
+  const of = (url: string, cors = false) => (cors ? open : sets)[headerSetOf(url)];
   return {
     of,
     give(req, reply) {
@@ -179,8 +214,16 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
 export function registerAnswerHeaders(app: FastifyInstance, sets: AnswerHeaderSets): void {
   app.decorateRequest('headerSet', null);
   // First of the app's hooks, so an answer given by any later one (HTTPS refused, rate limited) has its set.
+  // The route is matched before onRequest: its config (read once, and read again by the limit and metrics hooks)
+  // says whether it is a public read.
+  // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (app.ts turns it off) answered a bare 400 with
+  // no envelope and no request id; refused here, it gets both, and its surface's envelope (issue 30).
   app.addHook('onRequest', (req, _reply, done) => {
-    req.headerSet = sets.of(req.url);
+    req.headerSet = sets.of(req.url, routeConfig(req).cors === true);
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      done(new AppError(400, 'invalid_request', 'The request has no Host header; HTTP/1.1 requires one'));
+      return;
+    }
     done();
   });
   app.addHook('onSend', function answerHeadersOnSend(req, reply, payload, done) {

@@ -331,8 +331,6 @@ describe('every route is in the table', () => {
         'GET /api/v1/changes',
         'GET /api/v1/embed/article/{id}',
         'GET /api/v1/embed/by-url',
-        'OPTIONS /api/v1/embed/article/{id}',
-        'OPTIONS /api/v1/embed/by-url',
         'GET /embed.js',
         'GET /v1/embed.js',
         'GET /embed.css',

@@ -104,3 +104,39 @@ describe('the root addresses', () => {
     expect(js.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
   });
 });
+
+describe.each(['/v1/openapi.json', '/api/v1/openapi.json'])('%s links resolve', (url) => {
+  /** The schemas a JSON pointer reaches in `schema`, one per branch of each union on the way; null where it stops. */
+  function reach(doc: Node, schema: Node | undefined, parts: string[]): (Node | null)[] {
+    if (!schema) return [null];
+    if (schema.$ref) return reach(doc, (schema.$ref as string).split('/').slice(1).reduce((o: Node, k: string) => o[k], doc), parts);
+    if (schema.anyOf) return (schema.anyOf as Node[]).flatMap((s) => reach(doc, s, parts));
+    // Every member of an allOf holds: the pointer is there when one of them has it.
+    if (schema.allOf) {
+      const found = (schema.allOf as Node[]).flatMap((s) => reach(doc, s, parts)).filter((s) => s !== null);
+      return found.length > 0 ? found : [null];
+    }
+    if (parts.length === 0) return [schema];
+    const [head, ...rest] = parts;
+    if (/^\d+$/.test(head!) && schema.items) return reach(doc, schema.items as Node, rest);
+    return reach(doc, (schema.properties as Node | undefined)?.[head!], rest);
+  }
+
+  it('in every shape the answer can take (a batch answer included)', () => {
+    const doc = docs[url]!;
+    const bad: string[] = [];
+    for (const op of operations(doc).values()) {
+      for (const [status, res] of Object.entries(op.responses as Node)) {
+        const schema = (res as Node).content?.['application/json']?.schema as Node | undefined;
+        for (const [name, l] of Object.entries(((res as Node).links ?? {}) as Node)) {
+          for (const expr of Object.values((l.parameters ?? {}) as Record<string, string>)) {
+            const m = /^\$response\.body#\/(.*)$/.exec(expr);
+            if (!m) continue;
+            if (reach(doc, schema, m[1]!.split('/')).some((s) => s === null)) bad.push(`${op.operationId} ${status} ${name}: ${expr} is not in every shape`);
+          }
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});

@@ -35,8 +35,6 @@ describe('OpenAPI', () => {
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',
         'GET /assets/me.js',
-        'OPTIONS /api/v1/embed/article/:id',
-        'OPTIONS /api/v1/embed/by-url',
         // Documented once under /v1 (GET /v1/records/:id, /v1/proofs/:id, /v1/embed.js), so a client based there reaches them.
         'GET /records/:id',
         'GET /proofs/:id',

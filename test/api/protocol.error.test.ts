@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 /** Send bytes as they are and read the whole answer (the server closes the connection after a parser error). */
-function raw(request: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+function raw(request: string | Buffer, halfClose = true): Promise<{ status: number; headers: Record<string, string>; body: any }> {
   const { hostname, port } = new URL(t.baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
@@ -36,7 +36,9 @@ function raw(request: string | Buffer): Promise<{ status: number; headers: Recor
       }
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
-    socket.end(request);
+    // Without the half-close, the server's own close ends the exchange (HTTP/1.0 closes after its answer).
+    if (halfClose) socket.end(request);
+    else socket.write(request);
   });
 }
 
@@ -74,23 +76,44 @@ describe('errors of the HTTP parser', () => {
   });
 });
 
+describe('a request without a Host header (issue 30)', () => {
+  it.each([
+    ['/api/v1/pages/lookup?url=https://example.com/a', { success: false, error: { code: 'invalid_request', message: expect.stringContaining('Host') } }],
+    ['/v1/panels', { error: { code: 'invalid_request', message: expect.stringContaining('Host') } }],
+    ['/no/such/path', { error: { code: 'invalid_request', message: expect.stringContaining('Host') } }],
+  ])('on %s answers 400 in its envelope with a request id', async (path, body) => {
+    const res = await raw(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`, false);
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toEqual(body);
+  });
+
+  it('is not asked of HTTP/1.0, which has none', async () => {
+    const res = await raw('GET /v1/panels HTTP/1.0\r\n\r\n', false);
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('a known path with a method it does not take', () => {
   it('is 405 with Allow on /api/v1, in its envelope', async () => {
     const res = await c.req('DELETE', '/api/v1/pages/lookup?url=https://example.com/a');
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    // A public read answers its CORS preflight too (issue 30).
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(res.body).toEqual({ success: false, error: { code: 'invalid_request', message: 'DELETE is not allowed on /api/v1/pages/lookup; it takes GET, HEAD' } });
+    expect(res.body).toEqual({ success: false, error: { code: 'invalid_request', message: 'DELETE is not allowed on /api/v1/pages/lookup; it takes GET, HEAD, OPTIONS' } });
   });
 
   it('is 405 with Allow on /v1 and at the site root, with path parameters', async () => {
     const v1 = await c.req('PUT', '/v1/panels');
     expect(v1.status).toBe(405);
-    expect(v1.headers.get('allow')).toBe('GET, HEAD');
+    expect(v1.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(v1.body.error.code).toBe('invalid_request');
     const record = await c.post('/records/12345', {});
     expect(record.status).toBe(405);
-    expect(record.headers.get('allow')).toBe('GET, HEAD');
+    expect(record.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     const key = await c.req('PUT', '/api/v1/account/api-keys/7');
     expect(key.status).toBe(405);
     expect(key.headers.get('allow')).toContain('DELETE');

@@ -467,8 +467,6 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/embed.js', auth: 'none', embed: true, ok: [200] },
   { method: 'GET', path: '/embed.js', auth: 'none', embed: true, hidden: true, ok: [200] },
   { method: 'GET', path: '/embed.css', auth: 'none', embed: true, hidden: true, ok: [200], query: () => ({ v: 'abc' }) },
-  { method: 'OPTIONS', path: '/api/v1/embed/article/{id}', auth: 'none', embed: true, hidden: true, ok: [204], params: (w) => ({ id: String(w.page.id) }) },
-  { method: 'OPTIONS', path: '/api/v1/embed/by-url', auth: 'none', embed: true, hidden: true, ok: [204], query: (w) => ({ url: w.page.url }) },
   { method: 'GET', path: '/embed/demo', auth: 'none', embed: true, hidden: true, ok: [200] },
 
   // Outside the OpenAPI documents.
@@ -674,7 +672,8 @@ export function routesOf(printed: string): string[] {
     stack[depth] = full;
     stack.length = depth + 1;
     for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
-      if (method && method !== 'HEAD') out.push(`${method} ${full.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}')}`);
+      // HEAD and a public read's OPTIONS (its CORS preflight, app.ts) are made from its GET.
+      if (method && method !== 'HEAD' && method !== 'OPTIONS') out.push(`${method} ${full.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}')}`);
     }
   }
   return out;

@@ -1,11 +1,11 @@
 // Publications, their members and their domains (SPEC §1, §16).
 import { isUniqueViolation } from '../../db/errors.js';
-import { DomainError, conflict, forbidden, invalid, notFound } from '../errors.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
 import { findAccountByUsername } from '../accounts/account.store.js';
 import { isoNow } from '../clock.js';
 import { appendChange } from '../changes/change-log.js';
 import type { Deps } from '../deps.js';
-import { parseDomain } from '../pages/url-keys.js';
+import { hostUnderDomain, parseDomain, parsePageUrl } from '../pages/url-keys.js';
 import { randomToken } from '../tokens.js';
 import { TXT_PREFIX, WELL_KNOWN_PATH } from './domain-verifier.js';
 import { listPublisherPages } from '../pages/page.store.js';
@@ -319,4 +319,21 @@ export async function getPublisher(deps: Deps, slug: string) {
     listPublisherPages(deps.db, publisher.id, 20, 0),
   ]);
   return { publisher, domains: domains.get(publisher.id) ?? [], pages: pageCounts.get(publisher.id) ?? 0, contributors, recentPages };
+}
+
+/**
+ * The publication of the caller's that verified a page's domain: how a person in several publications acts on a page
+ * without naming one (`POST /v1/requests`, issue 30). A verified domain belongs to one publication (verifying it
+ * displaces any other), so the answer is unique. A page on none of the caller's verified domains is 403
+ * `page_not_verified`, as it is for a key.
+ */
+export async function memberPublisherForPage(deps: Deps, accountId: number, rawUrl: string): Promise<number> {
+  const url = parsePageUrl(rawUrl);
+  if (!url) throw invalidUrl();
+  const memberships = await store.listMemberships(deps.db, accountId);
+  if (memberships.length === 0) throw forbidden('This account is not a member of any publication');
+  const domains = await store.verifiedDomainsOf(deps.db, memberships.map((m) => m.id));
+  const found = memberships.find((m) => (domains.get(m.id) ?? []).some((d) => hostUnderDomain(url.host, d)));
+  if (!found) throw pageNotVerified(url.host);
+  return found.id;
 }

@@ -78,8 +78,8 @@ export async function getPublisherRequest(deps: Deps, publisherIds: number[], id
   return r;
 }
 
-export const listPublisherRequests = (deps: Deps, publisherId: number, page: number, perPage: number) =>
-  store.listPublisherRequests(deps.db, publisherId, perPage, (page - 1) * perPage);
+export const listPublisherRequests = (deps: Deps, publisherIds: number[], page: number, perPage: number) =>
+  store.listPublisherRequests(deps.db, publisherIds, perPage, (page - 1) * perPage);
 
 export const marketplace = (
   deps: Deps,

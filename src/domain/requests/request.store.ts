@@ -50,13 +50,15 @@ export async function insertRequest(
   return r.id;
 }
 
-export async function listPublisherRequests(db: Db, publisherId: number, limit: number, offset: number) {
+/** The requests of the publications named (the caller's own: a key's one, or every one a person belongs to). */
+export async function listPublisherRequests(db: Db, publisherIds: number[], limit: number, offset: number) {
+  if (publisherIds.length === 0) return { rows: [], total: 0 };
   const [rows, total] = await Promise.all([
-    requestsWithPage(db).where('r.publisher_id', '=', publisherId).orderBy('r.id', 'desc').limit(limit).offset(offset).execute(),
+    requestsWithPage(db).where('r.publisher_id', 'in', publisherIds).orderBy('r.id', 'desc').limit(limit).offset(offset).execute(),
     db
       .selectFrom('requests')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('publisher_id', '=', publisherId)
+      .where('publisher_id', 'in', publisherIds)
       .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };

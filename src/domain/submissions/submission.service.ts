@@ -8,7 +8,7 @@ import { appendChanges, type Change } from '../changes/change-log.js';
 import { linkContributions } from '../transparency/log.store.js';
 import { appendEvent, appendEvents } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
-import { parsePageUrl } from '../pages/url-keys.js';
+import { parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
 import { moveRequest, findRequest } from '../requests/request.store.js';
 import { acceptedWork, applyReputationChanges, rejectedWork, type ReputationChange } from '../reputation/reputation.store.js';
 import type { WorkKind } from '../work-kinds.js';
@@ -77,20 +77,45 @@ function checkClaim(kind: WorkKind, input: SubmissionInput): void {
   if (input.verdict === undefined) throw invalid('verdict', `a claim needs a verdict: ${VERDICTS.join(', ')}`);
 }
 
-function checkEvidence(kind: WorkKind, e: Evidence): void {
+const SOURCE_PROBLEMS = {
+  not_http: 'must be an http or https URL',
+  credentials: 'must not carry a user name or password (sources are public)',
+  too_long: 'must be at most 2048 characters, once percent-encoded',
+} as const;
+
+/** The evidence checked, its sources as they are stored and answered (`parseSourceUrl`: one rule for a source). */
+function checkEvidence(kind: WorkKind, e: Evidence): Evidence {
   if (kind === 'correction') {
     if (!e.before?.trim()) throw invalid('evidence.before', 'a correction needs the text before');
     if (!e.after?.trim()) throw invalid('evidence.after', 'a correction needs the text after');
   }
-  e.sources.forEach((s, i) => {
-    if (!parsePageUrl(s)) throw invalid(`evidence.sources.${i}`, 'must be an http or https URL');
+  const sources = e.sources.map((s, i) => {
+    const parsed = parseSourceUrl(s);
+    if ('problem' in parsed) throw invalid(`evidence.sources.${i}`, SOURCE_PROBLEMS[parsed.problem]);
+    return parsed.url;
   });
+  return { ...e, sources };
+}
+
+/**
+ * The sources of a stored submission as answers carry them: each written by the rule of `parseSourceUrl`. Rows
+ * stored before that rule (issue 30) may hold a source as it was sent (`https://e.example/a b`); it is answered in
+ * its WHATWG serialisation, percent-encoded, and one no parser reads as an http(s) URL is left out: an answer never
+ * carries a `uri` that is not one (docs/decisions.md, "A source URL").
+ */
+export function storedSources(json: string | null): string[] {
+  const out: string[] = [];
+  for (const s of JSON.parse(json ?? '[]') as unknown[]) {
+    const parsed = parseSourceUrl(s);
+    if ('url' in parsed) out.push(parsed.url);
+  }
+  return out;
 }
 
 export async function submitWork(deps: Deps, accountId: number, items: BatchItem<SubmissionInput>[]): Promise<ItemResult[]> {
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
-    checkEvidence(kind, input.evidence);
+    const evidence = checkEvidence(kind, input.evidence);
     checkClaim(kind, input);
     if (input.quote && !input.quote.exact.trim()) throw invalid('quote.exact', 'must not be empty');
     const now = isoNow(deps.clock);
@@ -105,7 +130,7 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
         before_text: input.evidence.before ?? null,
         after_text: input.evidence.after ?? null,
         reason: input.evidence.reason.trim(),
-        sources: input.evidence.sources,
+        sources: evidence.sources,
         quote_exact: input.quote?.exact ?? null,
         quote_prefix: input.quote?.prefix || null,
         quote_suffix: input.quote?.suffix || null,
@@ -131,7 +156,7 @@ function submissionFacts(s: store.SubmissionRow) {
       status: s.status,
       summary: s.summary,
       request_id: s.request_id,
-      evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: JSON.parse(s.sources) as string[] },
+      evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: storedSources(s.sources) },
     },
     contributor: { username: s.username, name: s.name },
     page: { id: s.page_id, url: s.page_url, title: s.page_title },

@@ -32,6 +32,17 @@ export interface WebhookDoc {
   headers: { name: string; description: string; event?: boolean }[];
 }
 
+/**
+ * What a route answers beyond its response schemas, said in its schema for the documents alone (Fastify ignores the
+ * key, as it does `links`): another media type of a status (`application/ld+json`), a status without a schema (an
+ * embed's 304), the headers of an answer (`ETag`). Error statuses a route answers beyond the ones every route of its
+ * kind does go in its schema's `errors` (`['404']`, `['409']`).
+ */
+export type Answers = Record<
+  string,
+  { description?: string; media?: Record<string, { description?: string; schema?: unknown }>; headers?: (keyof typeof HEADERS)[] }
+>;
+
 export class OpenApiCollector {
   private readonly routes: Collected[] = [];
   private readonly webhooks = new Map<string, WebhookDoc>();
@@ -135,7 +146,16 @@ export class OpenApiCollector {
   }
 
   private operation(route: RouteOptions): Record<string, unknown> {
-    const schema = (route.schema ?? {}) as Record<string, Schema | undefined> & { tags?: string[]; summary?: string; links?: Record<string, unknown> };
+    const schema = (route.schema ?? {}) as Record<string, Schema | undefined> & {
+      tags?: string[];
+      summary?: string;
+      links?: Record<string, unknown>;
+      answers?: Answers;
+      errors?: string[];
+    };
+    const config = route.config as { unlimited?: boolean; cors?: boolean } | undefined;
+    // A public read is CORS-open (app.ts): every answer says so.
+    const cors = config?.cors ? CORS_HEADERS : {};
     const parameters = [
       ...paramsOf(schema.params, 'path'),
       ...paramsOf(schema.querystring, 'query'),
@@ -147,26 +167,40 @@ export class OpenApiCollector {
       const content = forms.length > 1 && forms.some(([m]) => m !== 'application/json')
         ? Object.fromEntries(forms.map(([m, s]) => [m, { schema: clean(s) }]))
         : { [forms[0]![0] as string]: { schema: clean(body) } };
-      const limited = !(route.config as { unlimited?: boolean } | undefined)?.unlimited;
+      const limited = !config?.unlimited;
       responses[status] = {
         description: status.startsWith('2') ? 'Success' : 'Error',
-        headers: limited ? LIMITED_HEADERS : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+        headers: { ...(limited ? LIMITED_HEADERS : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }), ...cors },
         content,
         // Where to go next with what this answer holds (create, then read): OpenAPI links, from the route's schema.
         ...(schema.links?.[status] ? { links: schema.links[status] } : {}),
       };
     }
+    const limited = !config?.unlimited;
+    for (const [status, extra] of Object.entries(schema.answers ?? {})) {
+      const base = (responses[status] ??= {
+        description: extra.description ?? (status.startsWith('2') || status.startsWith('3') ? 'Success' : 'Error'),
+        headers: { ...(limited ? LIMITED_HEADERS : { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }), ...cors },
+      }) as { description: string; headers: Record<string, unknown>; content?: Record<string, unknown> };
+      if (extra.description) base.description = extra.description;
+      for (const h of extra.headers ?? []) base.headers[h] = { $ref: `#/components/headers/${h}` };
+      for (const [media, m] of Object.entries(extra.media ?? {})) {
+        (base.content ??= {})[media] = { schema: clean(m.schema ?? { description: m.description }) };
+      }
+    }
     // A route that takes a body runs its guards before reading it (buildApp moves them to preParsing).
     const guards = ([] as unknown[]).concat(route.preValidation ?? [], route.preParsing ?? []);
-    const limited = !(route.config as { unlimited?: boolean } | undefined)?.unlimited;
     const authenticated = guards.some((g) => g === sessionOnly || g === signedIn || g === publisherCaller || g === contributorCaller);
     // Every error the operation can answer, each with the one error schema: what any request can meet (a bad
     // request, headers too large, HTTPS required), then what its credential, path, body and limit add.
     const errors: string[] = ['400', '403', '431'];
     if (authenticated || guards.includes(optional)) errors.push('401');
-    if (schema.params) errors.push('404');
+    // A path parameter past the router's length (500 characters) is 414.
+    if (schema.params) errors.push('404', '414');
+    errors.push(...(schema.errors ?? []));
     if (route.method !== 'GET' && authenticated) errors.push('404', '409');
-    if (schema.body) errors.push('413', '415');
+    // Every method but GET may carry a body, which is read (and refused when too large or not JSON) before the route.
+    if (schema.body || route.method !== 'GET') errors.push('413', '415');
     if (limited) errors.push('429');
     for (const status of [...new Set(errors)].sort()) responses[status] ??= { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
@@ -216,6 +250,21 @@ const HEADERS = {
   'RateLimit-Policy': { description: 'The bucket: `"<name>";q=<capacity>;w=<seconds to refill>` (IETF httpapi rate-limit headers)', schema: { type: 'string' } },
   RateLimit: { description: 'What is left: `"<name>";r=<remaining>;t=<seconds to full>`', schema: { type: 'string' } },
   'Retry-After': { description: 'Whole seconds until a request can succeed, at least 1', schema: { type: 'integer', minimum: 1 } },
+  ETag: { description: 'The representation’s validator: send it back as `If-None-Match` for a 304 while it holds', schema: { type: 'string' } },
+  Vary: { description: 'The request headers the representation depends on (`Accept`, `Accept-Encoding`)', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long a cache may keep the answer', schema: { type: 'string' } },
+  'Access-Control-Allow-Origin': {
+    description: 'Public reads: `*`, so any site’s scripts read the answer (never with credentials); on their errors too',
+    schema: { type: 'string', const: '*' },
+  },
+  'Access-Control-Expose-Headers': {
+    description: 'Public reads: the headers a script may read (`ETag`, `RateLimit`, `Retry-After`, `X-Request-Id`, …)',
+    schema: { type: 'string' },
+  },
+};
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': { $ref: '#/components/headers/Access-Control-Allow-Origin' },
+  'Access-Control-Expose-Headers': { $ref: '#/components/headers/Access-Control-Expose-Headers' },
 };
 const LIMITED_HEADERS = {
   'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
@@ -232,6 +281,7 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '413': { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the operation takes, or has more keys and items (its request body says how many)' },
   '415': { name: 'UnsupportedMediaType', description: '`invalid_request`: send the body as application/json' },
   '429': { name: 'TooManyRequests', description: '`rate_limited`: wait `Retry-After` seconds' },
+  '414': { name: 'UriTooLong', description: '`invalid_request`: a path parameter is over 500 characters' },
   '431': { name: 'HeadersTooLarge', description: '`invalid_request`: the request headers are over 16 KB' },
 };
 
@@ -274,3 +324,14 @@ export const link = (operationId: string, description: string, parameters?: Reco
   description,
   ...(parameters ? { parameters } : {}),
 });
+
+/** A record or contribution as JSON-LD, for a route's `answers` (the shapes are schema.org's and the W3C's). */
+export const jsonLdAnswer = (description: string) => ({
+  'application/ld+json': { schema: { type: 'object', description, additionalProperties: true } },
+});
+
+/** The cached answers of the embeds and embed.js: a validator, and 304 while it holds. */
+export const revalidatedAnswers: Answers = {
+  200: { headers: ['ETag', 'Cache-Control', 'Vary'] },
+  304: { description: 'Not modified: the `ETag` sent as `If-None-Match` still holds; no body', headers: ['ETag', 'Cache-Control'] },
+};

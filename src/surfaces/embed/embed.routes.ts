@@ -16,6 +16,7 @@ import { LANGS, pickLang } from './i18n.js';
 import { type EmbedAsk, type EmbedOutput, cachedEmbed, embedAsk, embedFor, etagOf } from './embed.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
 import { PageUrl } from '../vocabulary.js';
+import { revalidatedAnswers } from '../docs/openapi.js';
 
 /** The fixed headers of a cached answer: one frozen set for answers sent as they are, one for those negotiated. */
 interface FixedHeaders {
@@ -25,14 +26,15 @@ interface FixedHeaders {
 }
 
 /**
- * The fixed headers of a cached embed answer, open to every origin, with its Cache-Control; given to the reply, as
+ * The fixed headers of a cached embed answer: its Cache-Control; given to the reply, as
  * the security headers are (security-headers.ts: nothing on the raw response, so Node writes them in one pass).
  * `nosniff` and `Cross-Origin-Resource-Policy: cross-origin` (readers' browsers load these from every publisher's
  * site) come with the embeds' security set, on errors too (security-headers.ts). An answer too small to compress
  * is the same whatever the caller accepts, so it says no `Vary`.
  */
 function fixedHeaders(cacheControl: string): FixedHeaders {
-  const identity = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag', 'cache-control': cacheControl };
+  // Open to every origin through the public reads' set (security-headers.ts PUBLIC_READ_CORS), errors included.
+  const identity = { 'cache-control': cacheControl };
   return { identity: Object.freeze(identity), negotiated: Object.freeze({ ...identity, vary: 'Accept-Encoding' }) };
 }
 const EMBED_HEADERS = fixedHeaders('public, max-age=300');
@@ -121,6 +123,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         params: IdParam,
         querystring: Type.Object(EmbedQuery),
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String() })) },
+        answers: revalidatedAnswers,
       },
     },
     (req, reply) => {
@@ -140,6 +143,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
         querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, ...EmbedQuery }),
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() })) },
+        answers: revalidatedAnswers,
       },
     },
     (req, reply) => {
@@ -149,19 +153,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     },
   );
 
-  // A cross-origin fetch that sets If-None-Match itself is preflighted; embed.js lets the browser revalidate instead.
-  const preflight = async (_req: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .status(204)
-      .headers({
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET',
-        'Access-Control-Allow-Headers': 'If-None-Match',
-        'Access-Control-Max-Age': '86400',
-      })
-      .send();
-  app.options('/embed/article/:id', { config: { ...config, hidden: true } }, preflight);
-  app.options('/embed/by-url', { config: { ...config, hidden: true } }, preflight);
+  // A cross-origin fetch that sets If-None-Match itself is preflighted: app.ts answers it, as for every public read.
 }
 
 const EMBED_JS = new URL('../../../embed/embed.js', import.meta.url);
@@ -196,6 +188,7 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
         summary: 'The embeddable script (see the README for its data- attributes)',
         description: 'Pages load it from `{site}/embed.js`; this is the same script.',
         response: { 200: Type.String({ description: 'The script', 'x-credence-media': 'application/javascript' }) },
+        answers: revalidatedAnswers,
       },
     },
     (req, reply) => {

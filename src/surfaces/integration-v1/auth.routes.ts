@@ -73,6 +73,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
           'The answer is the same whether or not the email is registered already (emails are private): 202 and no session. Log in next with `POST /auth/login`. A taken username is a 409 (usernames are public).',
         body: SignupBody,
         response: { 202: Ok(SignupData) },
+        errors: ['409'],
       },
     },
     async (req, reply) => {

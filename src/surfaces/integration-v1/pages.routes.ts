@@ -15,7 +15,7 @@ import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './bat
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
 import { recordLines } from '../record-lines.js';
 import { PageUrl } from '../vocabulary.js';
-import { link } from '../docs/openapi.js';
+import { jsonLdAnswer, link } from '../docs/openapi.js';
 
 export const PageItem = Type.Object(
   {
@@ -78,7 +78,16 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         querystring: PublisherQuery,
         body: Batch(PageItem),
         response: { 200: Ok(Type.Union([ItemResultData, BatchResult])), 201: Ok(ItemResultData) },
-        links: { 200: registered, 201: registered },
+        // Links only where every answer of the status has `data.id` and `data.url`: a 200 is also an array's
+        // results, which no link expression can walk (issue 30). Its description says how to follow each item.
+        links: { 201: registered },
+        answers: {
+          200: {
+            description:
+              'One object already registered (`data.status` `updated` or `skipped`), or an array’s results. Each result’s ' +
+              '`id` is the `id` of `GET /articles/{id}`, its `url` the `url` of `GET /pages/lookup`',
+          },
+        },
       },
     },
     async (req, reply) => {
@@ -135,6 +144,9 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
           'an unregistered page is then 404 `not_found`, as there is nothing to describe.',
         querystring: LookupQuery,
         response: { 200: Ok(TrustRecord) },
+        answers: { 200: { media: jsonLdAnswer('`format=jsonld` or `Accept: application/ld+json`: the record as schema.org JSON-LD') } },
+        // Only as JSON-LD: a page nobody registered has nothing to describe.
+        errors: ['404'],
       },
     },
     (req, reply) => lookups.answer(req, reply, req.query.url, req.query.format),

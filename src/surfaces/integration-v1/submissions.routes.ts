@@ -27,7 +27,7 @@ export const SubmissionItem = Type.Object(
         before: Type.Optional(Type.String({ maxLength: 20_000 })),
         after: Type.Optional(Type.String({ maxLength: 20_000 })),
         reason: Type.String({ minLength: 1, maxLength: 5_000 }),
-        sources: Type.Array(PageUrl, { maxItems: 20, description: 'http(s) URLs of the sources' }),
+        sources: Type.Array(PageUrl, { maxItems: 20, description: 'http(s) URLs of the sources, without a user name or password; stored and answered as the WHATWG parser serialises each, percent-encoded where RFC 3986 wants it (`a b` → `a%20b`)' }),
       },
       { additionalProperties: false },
     ),

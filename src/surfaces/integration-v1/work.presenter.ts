@@ -7,6 +7,7 @@ import { Nullable, StringEnum } from '../../http/schemas.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { recordUrl } from '../urls.js';
 import { Decision, PageUrl, RequestStatus, ServiceUrl, SubmissionStatus, Verdict, WorkRole } from '../vocabulary.js';
+import { storedSources } from '../../domain/submissions/submission.service.js';
 
 const PageRef = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl });
 const PublisherRef = Type.Object({ slug: Type.String(), name: Type.String() });
@@ -91,7 +92,7 @@ export function presentApiSubmission(siteUrl: string, s: SubmissionRow) {
     page: { id: s.page_id, url: s.page_url, title: s.page_title, record_url: recordUrl(siteUrl, s.page_id) },
     publisher: { slug: s.publisher_slug, name: s.publisher_name },
     contributor: { username: s.username, name: s.name },
-    evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: JSON.parse(s.sources) as string[] },
+    evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: storedSources(s.sources) },
     decision:
       s.decided_at && (s.status === 'accepted' || s.status === 'rejected')
         ? { decision: s.status === 'accepted' ? ('accept' as const) : ('reject' as const), note: s.decision_note, decided_at: s.decided_at }

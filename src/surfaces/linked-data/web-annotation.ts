@@ -5,6 +5,7 @@ import type { getProof } from '../../domain/contributors/contributor.service.js'
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { profileUrl, proofUrl } from '../urls.js';
 import { JSON_LD_TYPE, preferredType } from './schema-org.js';
+import { storedSources } from '../../domain/submissions/submission.service.js';
 
 type Proof = Awaited<ReturnType<typeof getProof>>;
 
@@ -51,7 +52,7 @@ export function contributionAnnotation(siteUrl: string, p: Proof) {
   const verdict = p.role === 'fact_check' ? verdictOf(p.verdict) : null;
   if (verdict && p.claim) bodies.push(body(`${p.claim}: ${verdict.label}`, 'assessing'));
   if (p.reason) bodies.push(body(p.reason, 'commenting'));
-  for (const source of JSON.parse(p.sources ?? '[]') as string[]) bodies.push(source);
+  for (const source of storedSources(p.sources)) bodies.push(source);
   const selector = selectorOf(p);
   return {
     '@context': ANNO_CONTEXT,

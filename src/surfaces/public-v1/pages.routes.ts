@@ -12,6 +12,7 @@ import { jsonLdText, recordJsonLd } from '../linked-data/schema-org.js';
 import { V1PageRecord, presentV1Record } from './record.presenter.js';
 import { recordLines } from '../record-lines.js';
 import { PageUrl } from '../vocabulary.js';
+import { jsonLdAnswer } from '../docs/openapi.js';
 
 export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -40,6 +41,8 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
           'A page nobody registered, and a registered page with no accepted work yet, have no record: 404.',
         querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, format: Type.Optional(RecordFormat) }),
         response: { 200: V1PageRecord },
+        answers: { 200: { media: jsonLdAnswer('`format=jsonld` or `Accept: application/ld+json`: the record as schema.org JSON-LD') } },
+        errors: ['404'],
       },
     },
     (req, reply) => records.answer(req, reply, req.query.url, req.query.format),

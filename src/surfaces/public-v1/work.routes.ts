@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import * as contributors from '../../domain/contributors/contributor.service.js';
+import { memberPublisherForPage } from '../../domain/publishers/publisher.service.js';
 import type { Deps } from '../../domain/deps.js';
 import * as requests from '../../domain/requests/request.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import { V1_REQUEST_TYPES } from '../../domain/work-kinds.js';
-import { accountOf, actingPublisher, optional, publisherCaller } from '../../http/auth.js';
+import { accountOf, actingPublishers, optional, publisherCaller } from '../../http/auth.js';
 import { Nullable, PageQuery, pagination, V1List } from '../../http/schemas.js';
 import { contributionRef, profileUrl, proofUrl } from '../urls.js';
 import { link } from '../docs/openapi.js';
@@ -69,6 +70,10 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags: ['requests'],
         summary: 'Open a request for work on a page of a verified domain',
+        description:
+          'A publisher key opens it for its publication. A person’s session opens it for the one of their publications ' +
+          'that verified the page’s domain, so someone in several publications names none: a page on none of their ' +
+          'verified domains is 403 `page_not_verified`.',
         body: Type.Object(
           {
             url: { ...PageUrl, description: 'Full URL of the page, on a verified domain' },
@@ -82,7 +87,9 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
       },
     },
     async (req, reply) => {
-      const publisherId = await actingPublisher(deps, req);
+      const p = req.principal;
+      // A key acts for its own publication; a person for the one that verified the page's domain (issue 30).
+      const publisherId = p.kind === 'key' ? (await actingPublishers(deps, req))[0]! : await memberPublisherForPage(deps, accountOf(req), req.body.url);
       const [result] = await requests.openRequests(deps, publisherId, accountOf(req), [
         { index: 0, ok: true, value: { url: req.body.url, kind: req.body.type, topic: req.body.topic } },
       ]);
@@ -95,11 +102,17 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
     '/requests',
     {
       preValidation: [publisherCaller],
-      schema: { tags: ['requests'], summary: 'The caller publisher’s requests, newest first', querystring: PageQuery, response: { 200: V1List(V1Request) } },
+      schema: {
+        tags: ['requests'],
+        summary: 'The caller publisher’s requests, newest first',
+        description: 'A publisher key: its publication’s. A person’s session: those of every publication they belong to.',
+        querystring: PageQuery,
+        response: { 200: V1List(V1Request) },
+      },
     },
     async (req) => {
       const { page, perPage } = pagination(req.query);
-      const { rows, total } = await requests.listPublisherRequests(deps, await actingPublisher(deps, req), page, perPage);
+      const { rows, total } = await requests.listPublisherRequests(deps, await actingPublishers(deps, req), page, perPage);
       return { data: rows.map(presentV1Request), meta: { total, page, per_page: perPage } };
     },
   );

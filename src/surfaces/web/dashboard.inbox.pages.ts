@@ -22,7 +22,7 @@ const PER_PAGE = 20;
 const page = { config: { html: true } };
 
 function card(ctx: PageContext, pub: Publication, s: SubmissionRow, failure?: DomainError) {
-  const sources = JSON.parse(s.sources) as string[];
+  const sources = submissions.storedSources(s.sources);
   const kind = KIND_LABELS[s.kind] ?? s.kind;
   const own = s.account_id === pub.user.accountId;
   const hasChange = s.before_text !== null || s.after_text !== null;

@@ -86,7 +86,7 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
     const [domains, pageList, requestList, members, invitations] = await Promise.all([
       publishers.listDomains(deps, pub.user.accountId, pub.slug),
       pages.listPages(deps, pub.id, 1, 5),
-      requests.listPublisherRequests(deps, pub.id, 1, 5),
+      requests.listPublisherRequests(deps, [pub.id], 1, 5),
       publishers.listMembers(deps, pub.user.accountId, pub.slug),
       publishers.listInvitations(deps, pub.user.accountId, pub.slug),
     ]);

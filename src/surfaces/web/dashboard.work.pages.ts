@@ -225,7 +225,7 @@ ${record.contributions.map(
     const ctx = pageContext(deps, req, reply);
     const n = pageNumber(req);
     const [{ rows, total }, choices, expired] = await Promise.all([
-      requests.listPublisherRequests(deps, pub.id, n, PER_PAGE),
+      requests.listPublisherRequests(deps, [pub.id], n, PER_PAGE),
       pages.listPages(deps, pub.id, 1, 100),
       requests.publisherExpiredTakes(deps, pub.id),
     ]);

@@ -10,6 +10,7 @@ import { renderDiff } from './diff.js';
 import { html } from './html.js';
 import type { PageOptions } from './layout.js';
 import { date, empty, externalLink, levelBadge, percent, personLd, personLink, publisherLink, role, roleLabel } from './views.js';
+import { storedSources } from '../../domain/submissions/submission.service.js';
 
 type Proof = Awaited<ReturnType<typeof getProof>>;
 
@@ -76,7 +77,7 @@ function logSection(index: number, contributionId: number) {
 export function proofPage(siteUrl: string, p: Proof): PageOptions {
   const pageTitle = p.page_title || p.page_url;
   const named = p.submission_id === null;
-  const sources = JSON.parse(p.sources ?? '[]') as string[];
+  const sources = storedSources(p.sources);
   const hasChange = p.before_text !== null && p.after_text !== null && (p.before_text !== '' || p.after_text !== '');
   const decidedAt = p.decided_at ?? p.accepted_at;
   const verdict = p.role === 'fact_check' ? verdictOf(p.verdict) : null;

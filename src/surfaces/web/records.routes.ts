@@ -19,6 +19,8 @@ import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
 import { PageUrl, ProofDecision, ServiceUrl, WorkRole } from '../vocabulary.js';
+import { storedSources } from '../../domain/submissions/submission.service.js';
+import { jsonLdAnswer } from '../docs/openapi.js';
 
 /** A proof is addressed by the contribution's public id (`ctb_12`, as both APIs return it) or its bare number. */
 const ProofParam = Type.Object({
@@ -88,6 +90,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
         description: `With \`Accept: application/ld+json\`, schema.org JSON-LD (the HTML page embeds the same).${also('{site}/records/{id}')}`,
         params: IdParam,
         response: { 200: TrustRecord },
+        answers: { 200: { media: jsonLdAnswer('`Accept: application/ld+json`: the record as schema.org JSON-LD'), headers: ['Vary'] } },
       },
     },
     async (req, reply) => {
@@ -113,6 +116,9 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
           `\`application/ld+json\`), the contribution as a W3C Web Annotation.${also('{site}/proofs/{id}')}`,
         params: ProofParam,
         response: { 200: Proof },
+        answers: {
+          200: { media: jsonLdAnswer('`Accept: application/ld+json` (with or without the Web Annotation profile): the contribution as a W3C Web Annotation'), headers: ['Vary'] },
+        },
       },
     },
     async (req, reply) => {
@@ -133,7 +139,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
         ...(p.role === 'correction' && p.change_from !== null && p.change_to !== null ? { change: { from: p.change_from, to: p.change_to } } : {}),
         evidence:
           p.submission_id !== null && p.reason !== null
-            ? { before: p.before_text, after: p.after_text, reason: p.reason, sources: JSON.parse(p.sources ?? '[]') as string[] }
+            ? { before: p.before_text, after: p.after_text, reason: p.reason, sources: storedSources(p.sources) }
             : null,
         quote: presentQuote(p),
         claim_reviewed: p.claim,
