@@ -12,7 +12,8 @@ import { ROUTES, type RouteSpec, type World, fillPath, keyFor, makeWorld, routeN
 let t: TestApp;
 let w: World;
 beforeAll(async () => {
-  t = await startTestApp();
+  // One account makes a key and takes a request per probe: the per-account caps (issue 30) are tested in their own files.
+  t = await startTestApp({ apiKeysPerAccount: 100_000, requestsHeldPerAccount: 100_000 });
   w = await makeWorld(t);
 });
 afterAll(async () => t?.close());
