@@ -130,18 +130,24 @@ const eventOf =
  */
 function streamFeed(streams: FeedStreams, req: FastifyRequest, reply: FastifyReply, after: number, words: FeedWords): void {
   const release = streams.admit(FeedStreams.clientOf(req));
-  reply.hijack();
-  const raw = reply.raw;
-  const headers = answerHeaders(reply.request, reply.getHeaders()) as Record<string, string | number | string[]>;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-store',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
-  raw.write('retry: 2000\n\n');
-  streams.attach(raw, words, after, release);
+  try {
+    reply.hijack();
+    const raw = reply.raw;
+    const headers = answerHeaders(reply.request, reply.getHeaders()) as Record<string, string | number | string[]>;
+    raw.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-store',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    raw.write('retry: 2000\n\n');
+    streams.attach(raw, words, after, release);
+  } catch (err) {
+    // The place is given back whatever failed before the stream was attached.
+    release();
+    throw err;
+  }
 }
 
 /**

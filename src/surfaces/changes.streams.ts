@@ -116,7 +116,7 @@ export class FeedStreams {
    * Serve an admitted stream on `raw` (its head already written) from `after`: catch up from the log, then follow
    * the fan-out. `release` gives the place back when the stream ends.
    */
-  attach(raw: ServerResponse, words: FeedWords, after: number, release: () => void): () => void {
+  attach(raw: ServerResponse, words: FeedWords, after: number, release: () => void): void {
     const stream: Stream = {
       words,
       raw,
@@ -144,7 +144,6 @@ export class FeedStreams {
     this.heartbeats ??= setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref();
     raw.on('close', stream.end);
     void this.catchUp(stream);
-    return stream.end;
   }
 
   /** Write a chunk without waiting; a client that lets too much pile up is let go (it resumes by Last-Event-ID). */

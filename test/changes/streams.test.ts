@@ -196,3 +196,48 @@ describe('fan-out', () => {
     expect(metrics).toMatch(/^credence_change_log_entries_read_total \d+$/m);
   });
 });
+
+describe('a client that does not read', () => {
+  let t: TestApp;
+  let pub: TestPublisher;
+  beforeAll(async () => {
+    t = await startTestApp();
+    pub = await publisher(t);
+  });
+  afterAll(async () => t?.close());
+
+  it('is disconnected once its unsent bytes pass the bound, and holds up no other stream', async () => {
+    const registry = () => feedStreamsOf(t.runtime.deps)!;
+    const start = (await new Client(t.baseUrl).get('/api/v1/changes?limit=500')).body.meta.next_cursor as number;
+    // A client that reads nothing after the head: its socket's buffers fill, then the server's.
+    const stuck = await new Promise<http.IncomingMessage>((resolve) => {
+      const req = http.get(`${t.baseUrl}/api/v1/changes?after=${start}`, { agent: false, headers: { accept: 'text/event-stream', 'x-forwarded-for': randomIp() } }, (res) => {
+        res.pause();
+        res.socket.pause();
+        resolve(res);
+      });
+      req.on('error', () => {});
+    });
+    expect(stuck.statusCode).toBe(200);
+    const reader = await openStream(t, `/api/v1/changes?after=${start}`, randomIp());
+    await until(() => registry().caughtUp === 2);
+
+    const began = performance.now();
+    let batches = 0;
+    const title = 'A long title '.repeat(38);
+    while (registry().slowClosed === 0 && batches < 12) {
+      const res = await pub.api.post('/api/v1/pages', Array.from({ length: 500 }, (_, i) => ({ url: `https://${pub.domain}/slow/${batches}/${i}`, title })));
+      expect(res.status, res.text).toBe(200);
+      batches++;
+    }
+    expect(registry().slowClosed).toBe(1);
+    expect(performance.now() - began).toBeLessThan(30_000);
+    // The reader got every entry, in order, while the other was stuck.
+    const last = (await new Client(t.baseUrl).get(`/api/v1/changes?after=${start + batches * 500 - 1}`)).body.meta.next_cursor as number;
+    await reader.waitFor((ev) => ev.at(-1)?.id === last);
+    expect(reader.events.map((e) => e.id)).toEqual(Array.from({ length: last - start }, (_, i) => start + 1 + i));
+    expect(registry().open).toBe(1);
+    reader.close();
+    stuck.destroy();
+  }, 60_000);
+});

@@ -109,8 +109,9 @@ export class ChangeFollower {
   private async read(): Promise<void> {
     const startedAt = performance.now();
     const from = this.cursor;
-    // The entries between `from` and the new cursor, all of them, or null when the follower jumped over some.
-    let read: ChangeRow[] | null = [];
+    // The entries between `from` and the new cursor, all of them, or null when the follower jumped over some (or
+    // nobody listens: kept only for listeners).
+    let read: ChangeRow[] | null = this.listeners.size > 0 ? [] : null;
     try {
       if (this.cursor === null) {
         // A fresh process: nothing before now needs applying once the cache is empty.
