@@ -14,7 +14,7 @@ import type { ChangeRow } from '../domain/changes/change.store.js';
 import { readFeed } from '../domain/changes/feed.service.js';
 import type { AdvanceListener } from '../domain/changes/follower.js';
 import type { Deps } from '../domain/deps.js';
-import { AppError, rateLimited } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 
 export type FeedWords = 'v1' | 'api';
 
@@ -46,6 +46,8 @@ interface Stream {
 export class FeedStreams {
   private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
+  /** Places taken by admit() and not yet released (streams count from admission to their end). */
+  private admitted = 0;
   private unsubscribe: (() => void) | null = null;
   private heartbeats: NodeJS.Timeout | undefined;
   /** Reads of the log made by streams catching up (the fan-out makes none); also a metric. */
@@ -82,13 +84,12 @@ export class FeedStreams {
     const { feedStreamsPerClient, feedStreamsMax } = this.deps.config;
     const held = this.perClient.get(client) ?? 0;
     if (held >= feedStreamsPerClient) {
-      const err = rateLimited(RETRY_AFTER_SECONDS);
       throw new AppError(
         429,
         'rate_limited',
         `At most ${feedStreamsPerClient} live streams at once per caller; close one, or retry in ${RETRY_AFTER_SECONDS} s`,
         undefined,
-        err.headers,
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }
     if (this.admitted >= feedStreamsMax) {
@@ -108,9 +109,6 @@ export class FeedStreams {
       else this.perClient.set(client, n);
     };
   }
-
-  /** Places taken by admit() and not yet released (streams count from admission to their end). */
-  private admitted = 0;
 
   /**
    * Serve an admitted stream on `raw` (its head already written) from `after`: catch up from the log, then follow
