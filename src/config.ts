@@ -54,6 +54,12 @@ export const EnvSchema = Type.Object({
   // Memory grows with it (docs/performance.md states the resident size at 100,000 pages); size it to the pages read often.
   // Each cached route remembers as many request lines, to answer them again before validation (http/request-lines.ts).
   RECORD_CACHE_ENTRIES: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
+  // Live change-feed streams (Server-Sent Events on GET /v1/changes and /api/v1/changes) one caller may hold open at
+  // once in this process: per account when signed in (a key or a session), else per address. Each open stream holds
+  // a socket and a share of every change's fan-out, so one caller must not hold them all (issue 30).
+  FEED_STREAMS_PER_CLIENT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Live streams this process holds open at once, whoever asks: the backstop behind the per-caller cap.
+  FEED_STREAMS_MAX: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
@@ -98,6 +104,9 @@ export interface Config {
   workers: number;
   shutdownTimeoutMs: number;
   recordCacheEntries: number;
+  /** Live change-feed streams per caller (account, else address) and in all, in this process. */
+  feedStreamsPerClient: number;
+  feedStreamsMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +161,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     workers: e.WORKERS === undefined ? 1 : e.WORKERS === 'auto' ? 0 : Number(e.WORKERS),
     shutdownTimeoutMs: (e.SHUTDOWN_TIMEOUT === undefined ? 25 : Number(e.SHUTDOWN_TIMEOUT)) * 1000,
     recordCacheEntries: e.RECORD_CACHE_ENTRIES === undefined ? 20_000 : Number(e.RECORD_CACHE_ENTRIES),
+    feedStreamsPerClient: e.FEED_STREAMS_PER_CLIENT === undefined ? 10 : Number(e.FEED_STREAMS_PER_CLIENT),
+    feedStreamsMax: e.FEED_STREAMS_MAX === undefined ? 1000 : Number(e.FEED_STREAMS_MAX),
   };
 }
 

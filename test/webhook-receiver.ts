@@ -140,7 +140,11 @@ export class WebhookReceiver {
     } else if (typeof h['x-service-signature'] === 'string') {
       format = 'api_v1';
       timestamp = h['x-service-timestamp'] as string | undefined;
-      signatures = h['x-service-signature'].split(',').map((p) => p.trim().replace(/^sha256=/, ''));
+      // As the /api/v1 document reads: each header is exactly `sha256=<hex>`; anything else verifies nothing. The
+      // current secret's signature, then (for 24 h after a rotation) the previous secret's, docs/webhooks.md.
+      signatures = [h['x-service-signature'], h['x-service-signature-previous']]
+        .filter((v): v is string => typeof v === 'string')
+        .map((v) => (/^sha256=[0-9a-f]{64}$/.test(v) ? v.slice(7) : ''));
     }
     const signedBy: number[] = [];
     if (timestamp !== undefined) {

@@ -6099,8 +6099,10 @@ export interface operations {
                 "X-Service-Delivery": string;
                 /** @description The event name */
                 "X-Service-Event": "contribution.accepted";
-                /** @description `sha256=<hex>`: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. During a secret rotation one `sha256=` per valid secret, comma separated; accept the request when any matches. */
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
                 "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
                 /** @description Unix time in seconds; refuse one more than five minutes from your clock */
                 "X-Service-Timestamp": string;
             };
@@ -6174,8 +6176,10 @@ export interface operations {
                 "X-Service-Delivery": string;
                 /** @description The event name */
                 "X-Service-Event": "page.changed";
-                /** @description `sha256=<hex>`: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. During a secret rotation one `sha256=` per valid secret, comma separated; accept the request when any matches. */
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
                 "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
                 /** @description Unix time in seconds; refuse one more than five minutes from your clock */
                 "X-Service-Timestamp": string;
             };
@@ -6247,8 +6251,10 @@ export interface operations {
                 "X-Service-Delivery": string;
                 /** @description The event name */
                 "X-Service-Event": "page.registered";
-                /** @description `sha256=<hex>`: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. During a secret rotation one `sha256=` per valid secret, comma separated; accept the request when any matches. */
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
                 "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
                 /** @description Unix time in seconds; refuse one more than five minutes from your clock */
                 "X-Service-Timestamp": string;
             };
@@ -6307,8 +6313,10 @@ export interface operations {
                 "X-Service-Delivery": string;
                 /** @description The event name */
                 "X-Service-Event": "submission.received";
-                /** @description `sha256=<hex>`: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. During a secret rotation one `sha256=` per valid secret, comma separated; accept the request when any matches. */
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
                 "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
                 /** @description Unix time in seconds; refuse one more than five minutes from your clock */
                 "X-Service-Timestamp": string;
             };

@@ -266,9 +266,11 @@ export interface WebhooksTable {
   previous_secret_expires_at: string | null;
   enabled: Generated<number>;
   disabled_at: string | null;
-  /** `failures` (20 in a row) or `owner`. */
+  /** `failures` (20 in a row over at least 24 hours) or `owner`. */
   disabled_reason: (typeof DISABLED_REASONS)[number] | null;
   consecutive_failures: Generated<number>;
+  /** When the current run of failed scheduled attempts began; null while the last one got through. */
+  failing_since: string | null;
   last_attempt_at: string | null;
   last_success_at: string | null;
   last_failure_at: string | null;

@@ -26,7 +26,7 @@ export interface Deps {
   /** Fetches a publisher's own page when it asks (`fetch: true` on registration). */
   pageFetcher: PageFetcher;
   /** This process's reader of the change log; a service calls `committed()` after a transaction that appended. */
-  changes: Pick<ChangeFollower, 'committed' | 'catchUp' | 'onAdvance' | 'position'>;
+  changes: Pick<ChangeFollower, 'committed' | 'catchUp' | 'onAdvance' | 'position' | 'entriesRead'>;
 }
 
 export type Db = Kysely<DB>;

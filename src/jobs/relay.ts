@@ -270,7 +270,9 @@ export class WebhookRelay {
           }
         }
         await store.insertDeliveries(trx, deliveries);
-        await store.pullQueuesForward(trx, [...touched], now);
+        // Wake the endpoints' senders; a queue in backoff keeps its head's retry time (issue 30): were a new event
+        // to retry it at once, whoever can cause events could spend the endpoint's failures for it.
+        await store.markDue(trx, [...touched], now);
         if (touched.size > 0) this.dueMaybe = true;
         await store.markRelayed(
           trx,
@@ -377,7 +379,7 @@ export class WebhookRelay {
           this.attempts++;
           this.onAttempt('failure');
           if (recorded.disabled) {
-            this.log.info({ webhookId }, 'webhook disabled after 20 failed attempts in a row; its deliveries are held');
+            this.log.info({ webhookId }, 'webhook disabled after failing for 24 hours (20 failed attempts in a row or more); its deliveries are held');
             return;
           }
           endpoint = recorded.endpoint;

@@ -34,7 +34,7 @@ function reference() {
 }
 
 // Nothing here reads the database or the cache: their gauges answer "could not read" and are not compared.
-const deps = { recordCache: {}, db: null, clock: { now: () => new Date() } } as unknown as Deps;
+const deps = { recordCache: {}, changes: { entriesRead: 0 }, db: null, clock: { now: () => new Date() } } as unknown as Deps;
 const NAMES = ['credence_http_requests_total', 'credence_http_request_duration_seconds'];
 
 /** Requests on a few routes, statuses interleaved, durations on, between and past the bounds. */

@@ -5,6 +5,7 @@
 import { Counter, collectDefaultMetrics, Gauge, type Histogram, type MetricValueWithName, Registry } from 'prom-client';
 import type { Deps } from '../domain/deps.js';
 import { outboxBacklog, pendingDeliveries } from '../domain/webhooks/webhook.store.js';
+import { feedStreamsOf } from '../surfaces/changes.streams.js';
 
 export interface Metrics {
   registry: Registry;
@@ -65,6 +66,37 @@ export function createMetrics(deps: Deps): Metrics {
       this.inc({ result: 'miss' }, now.misses - seen.misses);
       seen.hits = now.hits;
       seen.misses = now.misses;
+    },
+  });
+
+  // The change feed's live streams (issue 30): how many are open, and what reading the log costs them. The follower
+  // reads each entry once for the whole process; streams read it themselves only to catch up from their cursor.
+  new Gauge({
+    name: 'credence_feed_streams_open',
+    help: 'Live change-feed streams (Server-Sent Events) open in this process',
+    registers: [registry],
+    collect() {
+      this.set(feedStreamsOf(deps)?.open ?? 0);
+    },
+  });
+  const logReads = { entries: 0, catchUps: 0 };
+  new Counter({
+    name: 'credence_change_log_entries_read_total',
+    help: 'Change-log entries read by this process’s change follower: once each, whatever number of live streams it is fanned out to',
+    registers: [registry],
+    collect() {
+      this.inc(deps.changes.entriesRead - logReads.entries);
+      logReads.entries = deps.changes.entriesRead;
+    },
+  });
+  new Counter({
+    name: 'credence_feed_catch_up_reads_total',
+    help: 'Change-log queries made by live streams catching up from their cursor (when they open, or over a gap); new entries reach caught-up streams without any',
+    registers: [registry],
+    collect() {
+      const n = feedStreamsOf(deps)?.catchUpReads ?? 0;
+      this.inc(n - logReads.catchUps);
+      logReads.catchUps = n;
     },
   });
 

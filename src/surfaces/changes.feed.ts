@@ -14,11 +14,9 @@ import { sendSerialised } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
 import { ChangeKind, Level, PageUrl, ServiceUrl, WorkRole } from './vocabulary.js';
+import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
-export type FeedWords = 'v1' | 'api';
-
-/** How often an idle stream sends a comment line, so proxies and clients know it is alive. */
-const HEARTBEAT_MS = 15_000;
+export type { FeedWords };
 
 const FeedQuery = Type.Object({
   after: Type.Optional(
@@ -119,80 +117,37 @@ function streamStart(req: FastifyRequest, after: number | undefined): number {
   return Number(value);
 }
 
-/** Open streams per app, ended before the server closes (a stream never ends by itself). */
-const openStreams = new WeakMap<FastifyInstance, Set<() => void>>();
-
-function closeStreamsOnShutdown(app: FastifyInstance): void {
-  const streams = new Set<() => void>();
-  openStreams.set(app, streams);
-  app.addHook('preClose', async () => {
-    for (const end of [...streams]) end();
-  });
-}
+/** One entry as an SSE event: its seq as the id, its kind as the event name. */
+const eventOf =
+  (siteUrl: string): PresentEvent =>
+  (row, words) =>
+    `id: ${row.seq}\nevent: ${row.kind}\ndata: ${presentEntry(siteUrl, row, words)}\n\n`;
 
 /**
  * Server-Sent Events: every entry after `after` (each event's `id` is its seq, its `event` the kind), then each new
- * one as this process's change follower sees it (within its poll interval), and a comment line every 15 s.
+ * one as this process's change follower reads it (within its poll interval), and a comment line every 15 s. The
+ * caller's place is taken before anything is written, so a refusal is an ordinary answer in the surface's envelope.
  */
-async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply, after: number, words: FeedWords): Promise<void> {
-  const streams = openStreams.get(app);
-  reply.hijack();
-  const raw = reply.raw;
-  const headers = answerHeaders(reply.request, reply.getHeaders()) as Record<string, string | number | string[]>;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-store',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
-  raw.write('retry: 2000\n\n');
-  let cursor = after;
-  let closed = false;
-  let pumping = false;
-  let again = false;
-  const write = async (chunk: string) => {
-    if (!raw.write(chunk)) await new Promise((resolve) => raw.once('drain', resolve).once('close', resolve));
-  };
-  const end = () => {
-    if (closed) return;
-    closed = true;
-    unsubscribe();
-    clearInterval(heartbeat);
-    streams?.delete(end);
-    raw.end();
-  };
-  const pump = async () => {
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = true;
-    try {
-      do {
-        again = false;
-        for (;;) {
-          const { rows, hasMore } = await readFeed(deps, cursor, 200);
-          for (const row of rows) {
-            if (closed) return;
-            await write(`id: ${row.seq}\nevent: ${row.kind}\ndata: ${presentEntry(deps.config.siteUrl, row, words)}\n\n`);
-            cursor = row.seq;
-          }
-          if (!hasMore) break;
-        }
-      } while (again && !closed);
-    } catch {
-      // The log cannot be read just now: end the stream; the client reconnects with Last-Event-ID.
-      end();
-    } finally {
-      pumping = false;
-    }
-  };
-  const unsubscribe = deps.changes.onAdvance(() => void pump());
-  const heartbeat = setInterval(() => void write(': heartbeat\n\n'), HEARTBEAT_MS);
-  streams?.add(end);
-  raw.on('close', end);
-  await pump();
+function streamFeed(streams: FeedStreams, req: FastifyRequest, reply: FastifyReply, after: number, words: FeedWords): void {
+  const release = streams.admit(FeedStreams.clientOf(req));
+  try {
+    reply.hijack();
+    const raw = reply.raw;
+    const headers = answerHeaders(reply.request, reply.getHeaders()) as Record<string, string | number | string[]>;
+    raw.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-store',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    });
+    raw.write('retry: 2000\n\n');
+    streams.attach(raw, words, after, release);
+  } catch (err) {
+    // The place is given back whatever failed before the stream was attached.
+    release();
+    throw err;
+  }
 }
 
 /**
@@ -201,7 +156,10 @@ async function streamFeed(app: FastifyInstance, deps: Deps, reply: FastifyReply,
  */
 export function changeRoutes(fastify: FastifyInstance, deps: Deps, surface: FeedWords): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  closeStreamsOnShutdown(fastify);
+  // One registry per process for both surfaces: the caps count a caller's streams on either.
+  const streams = feedStreams(deps, eventOf(deps.config.siteUrl));
+  // A stream never ends by itself: end them before the server closes.
+  fastify.addHook('preClose', async () => streams.closeAll());
   const list =
     surface === 'api'
       ? Type.Object({ success: Type.Literal(true), data: Type.Array(FeedEntry), meta: FeedMeta })
@@ -214,13 +172,13 @@ export function changeRoutes(fastify: FastifyInstance, deps: Deps, surface: Feed
         tags: ['changes'],
         summary: 'Changes to the public record, oldest first, after a cursor; with Accept: text/event-stream, a live stream',
         description:
-          'Each entry is one change to public data (a page registered or updated, accepted work, a contributor’s public fields, a publisher, a domain, a panel version). Go on with `after=meta.next_cursor`. Asked with `Accept: text/event-stream`, the answer is a Server-Sent Events stream: every entry after `after` (or after the `Last-Event-ID` header), then each new one; event id = seq, event name = kind, a comment line every 15 s.',
+          'Each entry is one change to public data (a page registered or updated, accepted work, a contributor’s public fields, a publisher, a domain, a panel version). Go on with `after=meta.next_cursor`. Asked with `Accept: text/event-stream`, the answer is a Server-Sent Events stream: every entry after `after` (or after the `Last-Event-ID` header), then each new one; event id = seq, event name = kind, a comment line every 15 s. A caller holds a few streams at once (per account when signed in, else per address: `FEED_STREAMS_PER_CLIENT`, 10 by default); one more is 429 `rate_limited` with `Retry-After`. A client that does not read its stream is disconnected and resumes with `Last-Event-ID`.',
         querystring: FeedQuery,
         response: { 200: list },
       },
     },
     async (req, reply) => {
-      if (wantsStream(req)) return streamFeed(fastify, deps, reply, streamStart(req, req.query.after), surface);
+      if (wantsStream(req)) return streamFeed(streams, req, reply, streamStart(req, req.query.after), surface);
       return sendSerialised(reply, await feedPage(deps, req.query, surface));
     },
   );

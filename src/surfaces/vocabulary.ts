@@ -53,7 +53,7 @@ export const KeyStatus = StringEnum(KEY_STATUSES);
 export const ItemStatus = StringEnum(ITEM_STATUSES);
 /** An event of either webhook format (a delivery's `event`; an endpoint's `events`). */
 export const EventType = StringEnum(EVENT_TYPES);
-export const DisabledReason = StringEnum(DISABLED_REASONS, { description: '`failures` (20 failed attempts in a row) or `owner`' });
+export const DisabledReason = StringEnum(DISABLED_REASONS, { description: '`failures` (20 failed attempts in a row, over at least 24 hours) or `owner`' });
 /** A change-feed entry's (and a transparency-log entry's) `kind`; docs/changes.md describes each. */
 export const ChangeKind = StringEnum(CHANGE_KINDS);
 

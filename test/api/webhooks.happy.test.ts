@@ -1,6 +1,7 @@
 // Account webhooks from registration to delivery (SPEC §10): both formats, every one of the eight events with
 // its payload and headers, signatures checked by an independent receiver, health, the attempt log, redelivery,
 // secret rotation, event selection and deletion.
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
 import type { TestPublisher, TestUser } from '../factories.js';
@@ -347,6 +348,10 @@ describe('changing a webhook', () => {
     const during = rx.at('/api').at(-1)!;
     expect(during.signatures).toHaveLength(2);
     expect(during.signedBy).toEqual([0, 1]);
+    // The documented header holds one `sha256=<hex>`, the new secret's; the old secret's is in a header of its own.
+    const hex = (key: string) => createHmac('sha256', key).update(`${during.timestamp}.`).update(during.raw).digest('hex');
+    expect(during.headers['x-service-signature']).toBe(`sha256=${hex(fresh)}`);
+    expect(during.headers['x-service-signature-previous']).toBe(`sha256=${hex(api.secret)}`);
 
     t.clock.advance(86_400_000 + 1000);
     await registerPage(pub);
@@ -354,6 +359,7 @@ describe('changing a webhook', () => {
     const after = rx.at('/api').at(-1)!;
     expect(after.signatures).toHaveLength(1);
     expect(after.signedBy).toEqual([0]);
+    expect(after.headers['x-service-signature-previous']).toBeUndefined();
     expect((await getHook(pub.owner, api.id)).previous_secret_expires_at).toBeNull();
     api.secret = fresh;
   });
@@ -404,7 +410,10 @@ describe('the OpenAPI documents', () => {
       'X-Service-Delivery',
       'X-Service-Timestamp',
       'X-Service-Signature',
+      'X-Service-Signature-Previous',
     ]);
+    const previous = apiDoc.webhooks['page.registered'].post.parameters.find((p: any) => p.name === 'X-Service-Signature-Previous');
+    expect(previous.required).toBe(false);
     expect(apiDoc.paths['/account/webhooks/{id}/deliveries/{delivery_id}/redeliver'].post.security).toEqual([{ bearer: [] }]);
   });
 });

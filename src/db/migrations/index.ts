@@ -8,6 +8,7 @@ import * as m0006 from './0006_change_log.js';
 import * as m0007 from './0007_transparency_log.js';
 import * as m0009 from './0009_linked_data_drift.js';
 import * as m0010 from './0010_security.js';
+import * as m0011 from './0011_webhook_failing_since.js';
 import * as m0012 from './0012_takes_and_invitations.js';
 import type { MigrationModule } from './helpers.js';
 
@@ -21,5 +22,6 @@ export const migrations: Record<string, MigrationModule> = {
   '0007_transparency_log': m0007,
   '0009_linked_data_drift': m0009,
   '0010_security': m0010,
+  '0011_webhook_failing_since': m0011,
   '0012_takes_and_invitations': m0012,
 };

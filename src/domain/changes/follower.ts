@@ -36,12 +36,20 @@ export function tagsOfChange(row: ChangeRow): string[] {
   return tags;
 }
 
+/**
+ * An advance of the follower's cursor from `from` to `to`: `rows` are every entry in between, in order, or null when
+ * the follower jumped over entries without reading them (far behind); a listener then reads them itself.
+ */
+export type AdvanceListener = (advance: { from: number; to: number; rows: readonly ChangeRow[] | null }) => void;
+
 export class ChangeFollower {
   private cursor: number | null = null;
   private current: Promise<void> | null = null;
   private next: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
-  private readonly listeners = new Set<(seq: number) => void>();
+  private readonly listeners = new Set<AdvanceListener>();
+  /** Entries read from the log by this follower: each committed entry once, whatever listens (issue 30). */
+  entriesRead = 0;
   /** Set by a shared bus: tell the other processes this one committed (a wake-up, never needed for correctness). */
   wake: (() => void) | undefined;
 
@@ -67,8 +75,11 @@ export class ChangeFollower {
     this.timer = undefined;
   }
 
-  /** Hear of every advance of the cursor (the feed's live streams). Returns the unsubscribe. */
-  onAdvance(listener: (seq: number) => void): () => void {
+  /**
+   * Hear of every advance of the cursor, with the entries read (the feed's live streams fan them out, so an entry
+   * is read from the database once per process however many streams are open). Returns the unsubscribe.
+   */
+  onAdvance(listener: AdvanceListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -98,6 +109,9 @@ export class ChangeFollower {
   private async read(): Promise<void> {
     const startedAt = performance.now();
     const from = this.cursor;
+    // The entries between `from` and the new cursor, all of them, or null when the follower jumped over some (or
+    // nobody listens: kept only for listeners).
+    let read: ChangeRow[] | null = this.listeners.size > 0 ? [] : null;
     try {
       if (this.cursor === null) {
         // A fresh process: nothing before now needs applying once the cache is empty.
@@ -108,6 +122,8 @@ export class ChangeFollower {
         let applied = 0;
         for (;;) {
           const rows = await listChangesAfter(this.db, this.cursor, batch);
+          this.entriesRead += rows.length;
+          if (read) read.push(...rows);
           for (const row of rows) this.cache.invalidate(tagsOfChange(row));
           if (rows.length > 0) this.cursor = rows[rows.length - 1]!.seq;
           applied += rows.length;
@@ -116,6 +132,7 @@ export class ChangeFollower {
             // Emptied after the read, so no answer loaded before it survives; later entries come next time.
             this.cursor = await lastSeq(this.db);
             this.cache.invalidateAll();
+            read = null;
             break;
           }
         }
@@ -127,6 +144,6 @@ export class ChangeFollower {
       this.opts.onError?.(err);
       return;
     }
-    if (from !== null && this.cursor !== from) for (const l of this.listeners) l(this.cursor);
+    if (from !== null && this.cursor !== from) for (const l of this.listeners) l({ from, to: this.cursor, rows: read });
   }
 }

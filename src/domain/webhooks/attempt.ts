@@ -3,7 +3,7 @@
 // nothing of events or payloads (the presenters built the body at fan-out); it signs, sends, records and backs off.
 import type { Deps } from '../deps.js';
 import { signedHeaders } from './signature.js';
-import { DISABLE_AFTER, nextAttemptMs } from './schedule.js';
+import { disableForFailures, nextAttemptMs } from './schedule.js';
 import * as store from './webhook.store.js';
 import { fetchSmall, type KeepAliveAgents, type Resolve } from '../../net/safe-fetch.js';
 
@@ -89,8 +89,8 @@ export interface Recorded {
 
 /**
  * Record a scheduled attempt in one transaction: the attempt, the delivery's next state (done, retried later, or
- * given up after its 24 hours), the endpoint's health, and the endpoint's disabling after 20 failures in a row, its
- * deliveries then held.
+ * given up after its 24 hours), the endpoint's health, and the endpoint's disabling after 20 failures in a row
+ * spanning at least 24 hours (schedule.ts), its deliveries then held.
  */
 export async function recordScheduled(
   deps: Deps,
@@ -141,7 +141,7 @@ export async function recordScheduled(
       counts: true,
     });
     let disabled = false;
-    if (health && health.enabled === 1 && health.consecutive_failures >= DISABLE_AFTER) {
+    if (health?.enabled === 1 && health.failing_since && disableForFailures(health.consecutive_failures, Date.parse(health.failing_since), times.started.getTime())) {
       disabled = await store.disableForFailures(trx, delivery.webhook_id, now);
       if (disabled) {
         await store.holdDeliveries(trx, delivery.webhook_id, now);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextAttemptMs, RETRY_WINDOW_MS } from './schedule.js';
+import { disableForFailures, nextAttemptMs, RETRY_WINDOW_MS } from './schedule.js';
 
 const S = 1000;
 const H = 3_600_000;
@@ -38,5 +38,14 @@ describe('nextAttemptMs', () => {
     // First attempt at 10 h: the window ends at 34 h, so an 8-hour wait from 26 h is the last that fits.
     expect(nextAttemptMs(10 * H, 9, 26 * H, 0.5)).toBe(34 * H);
     expect(nextAttemptMs(10 * H, 9, 26 * H + 1, 0.5)).toBeNull();
+  });
+});
+
+describe('disableForFailures', () => {
+  it('needs 20 failures in a row and 24 hours of failing, both', () => {
+    expect(disableForFailures(20, 0, 24 * H)).toBe(true);
+    expect(disableForFailures(500, 0, 24 * H - 1)).toBe(false); // a burst, however long
+    expect(disableForFailures(19, 0, 72 * H)).toBe(false); // a slow trickle
+    expect(disableForFailures(21, 10 * H, 34 * H)).toBe(true);
   });
 });

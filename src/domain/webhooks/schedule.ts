@@ -5,8 +5,19 @@
 export const RETRY_DELAYS_MS = [30e3, 120e3, 600e3, 1_800e3, 3_600e3, 7_200e3, 14_400e3, 28_800e3] as const;
 export const RETRY_WINDOW_MS = 24 * 3_600e3;
 export const JITTER = 0.1;
-/** Failed attempts in a row that disable an endpoint. */
+/** Failed attempts in a row that disable an endpoint… */
 export const DISABLE_AFTER = 20;
+/** …when they also span at least this long: failing over time, not a burst (issue 30). */
+export const DISABLE_AFTER_FAILING_MS = 24 * 3_600e3;
+
+/**
+ * Whether an endpoint is disabled for failures: `failures` scheduled attempts in a row have failed, the first of them
+ * at `failingSinceMs`, and it has been failing for the whole span since. Both, so that neither a burst of attempts
+ * (however they were caused) nor one slow failure disables a receiver that is only briefly down.
+ */
+export function disableForFailures(failures: number, failingSinceMs: number, nowMs: number): boolean {
+  return failures >= DISABLE_AFTER && nowMs - failingSinceMs >= DISABLE_AFTER_FAILING_MS;
+}
 
 /**
  * The time of the next attempt after failed attempt number `failures` (1 for the first failure) of a delivery

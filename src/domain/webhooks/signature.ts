@@ -1,5 +1,8 @@
 // The signature of a delivery (SPEC §10): hex HMAC-SHA256, keyed with the whole secret (`whsec_…`), over
-// "<unix seconds>.<raw body>", the exact bytes sent. During a rotation every valid secret signs.
+// "<unix seconds>.<raw body>", the exact bytes sent. During a rotation both secrets sign, each surface as its
+// document reads (issue 30): /v1's `Service-Signature` is a list by SPEC (`t=…,sha256=<new>,sha256=<old>`, as
+// Stripe's `v1=`), but /api/v1's `X-Service-Signature` is documented as one `sha256=<hex>`, so it carries the
+// current secret's alone and the previous secret's goes in `X-Service-Signature-Previous` (docs/decisions.md).
 import { createHmac, randomBytes } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
@@ -13,10 +16,12 @@ export function signatureHex(secret: string, timestamp: number, body: Buffer): s
 /** The signing headers of one attempt, in the scheme of the endpoint's format. */
 export function signedHeaders(
   format: 'v1' | 'api_v1',
+  /** The current secret first, then the previous one during its overlap. */
   e: { eventId: number; eventType: string; timestamp: number; body: Buffer; secrets: string[] },
 ): Record<string, string> {
-  const signatures = e.secrets.map((s) => `sha256=${signatureHex(s, e.timestamp, e.body)}`).join(',');
+  const [current, previous] = e.secrets.map((s) => `sha256=${signatureHex(s, e.timestamp, e.body)}`);
   if (format === 'v1') {
+    const signatures = previous ? `${current},${previous}` : current;
     return {
       'Service-Event': e.eventType,
       // /v1 ids are strings with a type prefix (SPEC §15); the same on every retry.
@@ -28,6 +33,7 @@ export function signedHeaders(
     'X-Service-Event': e.eventType,
     'X-Service-Delivery': String(e.eventId),
     'X-Service-Timestamp': String(e.timestamp),
-    'X-Service-Signature': signatures,
+    'X-Service-Signature': current!,
+    ...(previous ? { 'X-Service-Signature-Previous': previous } : {}),
   };
 }

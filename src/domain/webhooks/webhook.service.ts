@@ -162,6 +162,7 @@ export async function changeWebhook(
       await store.updateWebhook(trx, row.account_id, id, {
         enabled: 1,
         consecutive_failures: 0,
+        failing_since: null,
         disabled_at: null,
         disabled_reason: null,
         updated_at: now,

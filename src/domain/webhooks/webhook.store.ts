@@ -22,6 +22,7 @@ const webhookColumns = [
   'w.disabled_at',
   'w.disabled_reason',
   'w.consecutive_failures',
+  'w.failing_since',
   'w.last_attempt_at',
   'w.last_success_at',
   'w.last_failure_at',
@@ -107,6 +108,7 @@ export async function updateWebhook(
     disabled_at: string | null;
     disabled_reason: WebhooksTable['disabled_reason'];
     consecutive_failures: number;
+    failing_since: string | null;
     updated_at: string;
   }>,
 ): Promise<void> {
@@ -281,8 +283,9 @@ export async function insertDeliveries(
 }
 
 /**
- * SPEC §10: a new event for an endpoint also retries its waiting deliveries first. Every pending delivery of the
- * endpoint becomes due now (the queue order decides which goes first), and so does the endpoint.
+ * The owner's redelivery of a queued delivery: every pending delivery of the endpoint becomes due now (the queue
+ * order decides which goes first), and so does the endpoint. A new event does not do this (issue 30): it waits for
+ * the endpoint's backoff (`markDue` only wakes a sender).
  */
 export async function pullQueuesForward(db: Db, webhookIds: number[], now: string): Promise<void> {
   if (webhookIds.length === 0) return;
@@ -457,21 +460,25 @@ export async function recordEndpointOutcome(
   db: Db,
   id: number,
   o: { success: boolean; statusCode: number | null; now: string; counts: boolean },
-): Promise<(SendEndpoint & { consecutive_failures: number }) | undefined> {
+): Promise<(SendEndpoint & { consecutive_failures: number; failing_since: string | null }) | undefined> {
   return db
     .updateTable('webhooks')
     .set((eb) => ({
       last_attempt_at: o.now,
       last_status_code: o.statusCode,
       ...(o.success ? { last_success_at: o.now } : { last_failure_at: o.now }),
-      ...(o.counts ? { consecutive_failures: o.success ? sql<number>`0` : eb('consecutive_failures', '+', 1) } : {}),
+      ...(o.counts
+        ? o.success
+          ? { consecutive_failures: sql<number>`0`, failing_since: null }
+          : { consecutive_failures: eb('consecutive_failures', '+', 1), failing_since: eb.fn.coalesce('failing_since', eb.val(o.now)) }
+        : {}),
     }))
     .where('id', '=', id)
-    .returning(['id', 'format', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'enabled', 'wake_seq', 'consecutive_failures'])
+    .returning(['id', 'format', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'enabled', 'wake_seq', 'consecutive_failures', 'failing_since'])
     .executeTakeFirst();
 }
 
-/** Disable after too many failures in a row (only if still enabled: the owner may have acted meanwhile). */
+/** Disable after failing too long (only if still enabled: the owner may have acted meanwhile). */
 export async function disableForFailures(db: Db, id: number, now: string): Promise<boolean> {
   const r = await db
     .updateTable('webhooks')

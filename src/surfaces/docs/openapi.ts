@@ -28,8 +28,8 @@ export interface WebhookDoc {
   summary: string;
   description?: string;
   body: unknown;
-  /** A header's value is free text unless `event` says it is the event's name. */
-  headers: { name: string; description: string; event?: boolean }[];
+  /** A header's value is free text unless `event` says it is the event's name; `optional`: not on every request. */
+  headers: { name: string; description: string; event?: boolean; optional?: boolean }[];
 }
 
 /**
@@ -128,7 +128,7 @@ export class OpenApiCollector {
           parameters: w.headers.map((h) => ({
             name: h.name,
             in: 'header',
-            required: true,
+            required: !h.optional,
             description: h.description,
             schema: h.event ? { type: 'string', const: name } : { type: 'string' },
           })),

@@ -172,9 +172,15 @@ export function documentApiWebhooks(openapi: OpenApiCollector): void {
     {
       name: 'X-Service-Signature',
       description:
-        '`sha256=<hex>`: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over ' +
-        '`<timestamp>.<raw body>`, compared in constant time. During a secret rotation one `sha256=` per valid secret, ' +
-        'comma separated; accept the request when any matches.',
+        '`sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over ' +
+        '`<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation.',
+    },
+    {
+      name: 'X-Service-Signature-Previous',
+      optional: true,
+      description:
+        'Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, ' +
+        'for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold.',
     },
   ];
   for (const [name, p] of Object.entries(API_WEBHOOK_PAYLOADS)) {

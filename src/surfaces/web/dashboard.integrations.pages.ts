@@ -176,7 +176,7 @@ ${others.map((k) => {
     const body = html`${notice(req, { deleted: 'The webhook is deleted.' })}
 ${opts.secret ? secretCard('Your webhook’s signing secret', opts.secret, 'Check every delivery’s signature with it: an HMAC-SHA256 of “timestamp.body”.') : ''}
 <h2>Webhooks</h2>
-<p class="lede">Your systems hear about new pages, new work and decisions as they happen, signed with a secret only you and we know. Failed deliveries are retried for a day; 20 failures in a row pause the endpoint until you re-enable it.</p>
+<p class="lede">Your systems hear about new pages, new work and decisions as they happen, signed with a secret only you and we know. Failed deliveries are retried for a day; an endpoint still failing after that (20 failures in a row over at least 24 hours) is paused until you re-enable it.</p>
 ${
   list.length === 0
     ? html`<p class="muted">No webhooks yet.</p>`
