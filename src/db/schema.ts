@@ -139,6 +139,45 @@ export interface ContributionsTable extends QuotedWork {
   correction_missing: number | null;
   /** The `changes` entry that published it (its index in the transparency log is log_seq − 1); null before the log. */
   log_seq: Generated<number | null>;
+  /** Who said it in public (issue 31): a publication naming an author, the person submitting work, an operator. */
+  asserted_by: Generated<AssertedBy>;
+  /** How the person agreed; `not_asked` only for authorships named before consent existed (migration 0013). */
+  consent: Generated<Consent>;
+}
+
+export type AssertedBy = 'publisher' | 'contributor' | 'operator';
+export type Consent = 'confirmed' | 'standing_permission' | 'submitted' | 'operator' | 'not_asked';
+export type ClaimState = 'pending' | 'confirmed' | 'declined' | 'withdrawn';
+export type ClaimPreference = 'permit' | 'refuse';
+
+/** A publication naming a person as a page's author: said in public only once the person agrees (issue 31). */
+export interface AuthorClaimsTable {
+  id: Generated<number>;
+  page_id: number;
+  publisher_id: number;
+  account_id: number;
+  state: ClaimState;
+  created_at: string;
+  decided_at: string | null;
+}
+
+/** A person's standing answer to one publication's claims. */
+export interface ClaimPreferencesTable {
+  account_id: number;
+  publisher_id: number;
+  preference: ClaimPreference;
+  created_at: string;
+}
+
+/** Work whose person took their name back; never read by a public route. */
+export interface WithdrawnContributionsTable {
+  id: number;
+  page_id: number;
+  account_id: number;
+  role: WorkKind;
+  accepted_at: string;
+  withdrawn_at: string;
+  log_seq: number | null;
 }
 
 export type WorkKind = 'review' | 'fact_check' | 'edit' | 'correction' | 'source' | 'author';
@@ -373,6 +412,9 @@ export interface DB {
   api_keys: ApiKeysTable;
   pages: PagesTable;
   contributions: ContributionsTable;
+  author_claims: AuthorClaimsTable;
+  claim_preferences: ClaimPreferencesTable;
+  withdrawn_contributions: WithdrawnContributionsTable;
   events: EventsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;

@@ -13,6 +13,8 @@ export interface ItemOutcome {
   url?: string;
   /** Decisions: the public contribution an acceptance created. */
   contributionId?: number | null;
+  /** Registrations: what naming each author did (issue 31: a claim until the person confirms it). */
+  authors?: { username: string; status: string }[];
 }
 
 export interface ItemResult extends ItemOutcome {

@@ -39,6 +39,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'page.updated',
   'page.changed',
   'contribution.accepted',
+  'contribution.withdrawn',
   'contributor.created',
   'contributor.updated',
   'publisher.created',

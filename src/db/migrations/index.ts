@@ -10,6 +10,7 @@ import * as m0009 from './0009_linked_data_drift.js';
 import * as m0010 from './0010_security.js';
 import * as m0011 from './0011_webhook_failing_since.js';
 import * as m0012 from './0012_takes_and_invitations.js';
+import * as m0013 from './0013_consent.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0010_security': m0010,
   '0011_webhook_failing_since': m0011,
   '0012_takes_and_invitations': m0012,
+  '0013_consent': m0013,
 };

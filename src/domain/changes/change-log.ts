@@ -10,6 +10,7 @@ export type ChangeKind =
   | 'page.updated'
   | 'page.changed'
   | 'contribution.accepted'
+  | 'contribution.withdrawn'
   | 'contributor.created'
   | 'contributor.updated'
   | 'publisher.created'

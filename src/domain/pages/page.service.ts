@@ -15,6 +15,8 @@ import { type PageRecord, buildRecords, loadRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
 import { applyVersion, type NewVersion } from './drift.js';
 import { contentHashOf } from './page-text.js';
+import { authorshipEntry, Namings, type NamingStatus } from '../consent/consent.service.js';
+import { insertClaims } from '../consent/consent.store.js';
 
 export interface PageInput {
   url: string;
@@ -53,6 +55,8 @@ interface Checked {
   title: string | undefined;
   topic: string | undefined;
   authors: number[];
+  /** The authors as the call named them, in the order of `authors`. */
+  authorNames: string[];
   /** The page version the item brings (content hash, text or fetch; issue 14), or null. */
   version: NewVersion | null;
 }
@@ -72,7 +76,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
       return id;
     });
     const version = await versionOf(deps, url.url, input);
-    checked.push({ index, url, title: input.title?.trim(), topic: input.topic?.trim().toLowerCase(), authors, version });
+    checked.push({ index, url, title: input.title?.trim(), topic: input.topic?.trim().toLowerCase(), authors, authorNames: (input.authors ?? []).map((u) => u.toLowerCase()), version });
     return { status: 'skipped' }; // placeholder, replaced below by the item's outcome
   });
   if (checked.length === 0) return results;
@@ -127,6 +131,10 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
     pages.set(p.lookup_key, { id: p.id, original: { title: p.title, topic: p.topic }, url: p.url, title: p.title, topic: p.topic, authors });
   }
   const outcomes = new Map<number, ItemOutcome>();
+  // Naming an author is a claim until the person confirms it (issue 31): decided here against stored claims and
+  // the person's standing answer to this publication; only what is published counts below.
+  const namings = await Namings.load(trx, publisherId, [...existing.values()].map((p) => p.id), [...new Set(items.flatMap((i) => i.authors))], now);
+  const decided = new Map<string, NamingStatus>();
   const created: { index: number; key: string; row: store.NewPageRow }[] = [];
   const newAuthors: { key: string; accountId: number }[] = [];
   // Change-log entries, item by item as if sent one by one (docs/changes.md): the page as that item left it.
@@ -166,14 +174,24 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
       }
     }
     let added = false;
-    for (const accountId of item.authors) {
-      if (state.authors.has(accountId)) continue;
-      state.authors.add(accountId);
-      newAuthors.push({ key, accountId });
-      added = true;
-    }
+    const authors: { username: string; status: string }[] = [];
+    item.authors.forEach((accountId, i) => {
+      const pair = `${key}:${accountId}`;
+      let naming = decided.get(pair);
+      if (naming === undefined) {
+        naming = state.authors.has(accountId) ? 'published' : namings.decide(key, state.id, accountId);
+        decided.set(pair, naming);
+        if (naming === 'published' && !state.authors.has(accountId)) {
+          state.authors.add(accountId);
+          newAuthors.push({ key, accountId });
+          added = true;
+        }
+      }
+      authors.push({ username: item.authorNames[i]!, status: naming });
+    });
+    // Only a published authorship changes the public record; a claim waits unseen.
     if (added && status === 'skipped') status = 'updated';
-    outcomes.set(item.index, { status, url: item.url.url });
+    outcomes.set(item.index, { status, url: item.url.url, ...(authors.length ? { authors } : {}) });
     if (status !== 'skipped') {
       pageEntries.push({ key, kind: status === 'created' ? 'page.registered' : 'page.updated', title: state.title, topic: state.topic, url: state.url });
     }
@@ -191,6 +209,11 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
     const o = outcomes.get(item.index)!;
     if (o.status !== 'failed' && o.id === undefined) o.id = idOf(item.url.lookupKey);
   }
+  await insertClaims(
+    trx,
+    namings.claims.map((c) => ({ page_id: idOf(c.key), publisher_id: publisherId, account_id: c.accountId, state: c.state })),
+    now,
+  );
   const changes: ReputationChange[] = [];
   for (const [, p] of pages) {
     if (!p.original || (p.original.title === p.title && p.original.topic === p.topic)) continue;
@@ -220,25 +243,16 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
   const first = await takeSeqs(trx);
   const authorshipIds = await store.insertAuthors(
     trx,
-    newAuthors.map((a, i) => ({ page_id: idOf(a.key), account_id: a.accountId, summary: 'Wrote this page', log_seq: first + i })),
+    newAuthors.map((a, i) => ({ page_id: idOf(a.key), account_id: a.accountId, summary: 'Wrote this page', log_seq: first + i, consent: 'standing_permission' as const })),
     now,
   );
+  // Published now only by a standing permission of the person's (a confirmation publishes on its own path).
   const authorshipEntries = newAuthors.map((a): Change => {
     const pageId = idOf(a.key);
     const p = pages.get(a.key)!;
     // Every new author's reputation moved just now, so its public fields are at hand.
-    const { username, name } = contributors.get(a.accountId)!;
-    return {
-      kind: 'contribution.accepted',
-      ids: { pageId, accountId: a.accountId, publisherId },
-      data: {
-        page: { id: pageId, url: p.url, title: p.title },
-        publisher,
-        contribution: { id: authorshipIds.get(`${pageId}:${a.accountId}`)!, role: 'author', summary: 'Wrote this page', accepted_at: now },
-        contributor: { username, name },
-      },
-      now,
-    };
+    const authorship = { pageId, url: p.url, title: p.title, topic: p.topic, accountId: a.accountId };
+    return authorshipEntry(authorship, publisherId, publisher, authorshipIds.get(`${pageId}:${a.accountId}`)!, 'standing_permission', contributors.get(a.accountId)!, now);
   });
   const entries = [
     ...authorshipEntries,

@@ -154,7 +154,7 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
  */
 export async function insertAuthors(
   db: Db,
-  rows: { page_id: number; account_id: number; summary: string; log_seq: number }[],
+  rows: { page_id: number; account_id: number; summary: string; log_seq: number; consent: 'confirmed' | 'standing_permission' }[],
   now: string,
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
@@ -173,6 +173,8 @@ export async function insertAuthors(
           created_at: now,
           submission_id: null,
           log_seq: r.log_seq,
+          asserted_by: 'publisher' as const,
+          consent: r.consent,
         })),
       )
       .returning(['id', 'page_id', 'account_id'])

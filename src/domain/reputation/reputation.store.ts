@@ -31,6 +31,15 @@ export const acceptedWork = (accountId: number, role: string, topic: string): Re
   topics: topic ? [{ topic, weight: weightOf(role), accepted: 1 }] : [],
 });
 
+/** Accepted work its person withdrew (issue 31): exactly what acceptedWork added, taken back. */
+export const withdrawnWork = (accountId: number, role: string, topic: string): ReputationChange => ({
+  accountId,
+  accepted: -1,
+  rejected: 0,
+  score: -weightOf(role),
+  topics: topic ? [{ topic, weight: -weightOf(role), accepted: -1 }] : [],
+});
+
 export const rejectedWork = (accountId: number): ReputationChange => ({ accountId, accepted: 0, rejected: 1, score: 0, topics: [] });
 
 /** Accepted work whose page changed topic: its weight moves from one topic to the other. */

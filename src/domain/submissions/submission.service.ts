@@ -164,6 +164,9 @@ function submissionFacts(s: store.SubmissionRow) {
 }
 
 /** The change-log entry of accepted work: only what the public record shows (no reason, no sources, no note). */
+/** Work the person submitted and the publication accepted: agreed by submitting (issue 31). */
+const SUBMITTED = { asserted_by: 'contributor', consent: 'submitted' } as const;
+
 function acceptedEntry(s: store.SubmissionRow, contributionId: number, now: string) {
   return {
     page: { id: s.page_id, url: s.page_url, title: s.page_title },
@@ -174,6 +177,7 @@ function acceptedEntry(s: store.SubmissionRow, contributionId: number, now: stri
       summary: s.summary,
       accepted_at: now,
       change: s.kind === 'correction' && s.before_text !== null && s.after_text !== null ? { from: s.before_text, to: s.after_text } : undefined,
+      provenance: SUBMITTED,
     },
     contributor: { username: s.username, name: s.name },
   };

@@ -163,7 +163,7 @@ export async function insertContributions(
   for (let i = 0; i < rows.length; i += 200) {
     const inserted = await db
       .insertInto('contributions')
-      .values(rows.slice(i, i + 200).map((r) => ({ ...r, accepted_at: now, created_at: now })))
+      .values(rows.slice(i, i + 200).map((r) => ({ ...r, accepted_at: now, created_at: now, asserted_by: 'contributor' as const, consent: 'submitted' as const })))
       .returning(['id', 'submission_id'])
       .execute();
     for (const r of inserted) ids.set(r.submission_id!, r.id);

@@ -1,0 +1,270 @@
+// Consent (issue 31): nothing is said in public about a person until they agree, and they can always take their
+// name back. A publication naming an author makes a claim; the person confirms it (then it is published, as any
+// accepted work is: the contribution, its change-log entry, their scores) or declines it (the publication cannot
+// name them on that page again). A person may let one publication of theirs publish its claims at once, or refuse
+// all of a publication's claims. Any public contribution of theirs can be withdrawn: it leaves every public read,
+// their scores move back, and the feed and the log get an entry saying the named person withdrew.
+import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
+import { isoNow } from '../clock.js';
+import type { Db, Deps } from '../deps.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { appendEvent } from '../events/outbox.js';
+import { insertAuthors } from '../pages/page.store.js';
+import { requireMember } from '../publishers/publisher.service.js';
+import { acceptedWork, applyReputationChanges, withdrawnWork } from '../reputation/reputation.store.js';
+import type { ClaimPreference } from '../../db/schema.js';
+import * as store from './consent.store.js';
+
+/** What naming an author did, as the publisher sees it in the registration's answer. */
+export type NamingStatus = 'published' | 'pending' | 'declined' | 'withdrawn' | 'refused' | 'limited';
+
+/**
+ * Claims a publication may have waiting on one person, and make in a day (issue 31 item 7): a publication cannot
+ * flood someone's list. Past either, the naming is answered `limited` and nothing is made.
+ */
+export const CLAIM_LIMITS = { pendingPerPerson: 20, perPublicationPerDay: 1_000 };
+
+/** The provenance of a public contribution: who said it, and how its person agreed (fields of every record). */
+export interface Provenance {
+  asserted_by: 'publisher' | 'contributor' | 'operator';
+  consent: 'confirmed' | 'standing_permission' | 'submitted' | 'operator' | 'not_asked';
+}
+
+/**
+ * The decisions for one registration call's namings, made against what is stored and what the call itself did
+ * before (its own claims count towards the limits). `decide` says what naming `accountId` on the page does;
+ * `pageId` is null for a page the call creates (no claim can exist yet).
+ */
+export class Namings {
+  /** Claims to write once the pages have ids: by the registration's page key. */
+  readonly claims: { key: string; accountId: number; state: 'pending' | 'confirmed' }[] = [];
+  private constructor(
+    private readonly existing: Map<string, { state: string }>,
+    private readonly preferences: Map<number, ClaimPreference>,
+    private readonly members: Set<number>,
+    private readonly pending: Map<number, number>,
+    private madeToday: number,
+  ) {}
+
+  static async load(trx: Db, publisherId: number, pageIds: number[], accountIds: number[], now: string): Promise<Namings> {
+    const since = new Date(Date.parse(now) - 86_400_000).toISOString();
+    const [existing, preferences, members, pending, madeToday] = await Promise.all([
+      store.claimsFor(trx, pageIds, accountIds),
+      store.preferencesOf(trx, publisherId, accountIds),
+      store.membersAmong(trx, publisherId, accountIds),
+      store.pendingCounts(trx, publisherId, accountIds),
+      store.claimsMadeSince(trx, publisherId, since),
+    ]);
+    return new Namings(existing, preferences, members, pending, madeToday);
+  }
+
+  decide(key: string, pageId: number | null, accountId: number): NamingStatus {
+    const claim = pageId === null ? undefined : this.existing.get(store.pairKey(pageId, accountId));
+    if (claim) return claim.state === 'pending' ? 'pending' : claim.state === 'withdrawn' ? 'withdrawn' : 'declined';
+    const preference = this.preferences.get(accountId);
+    if (preference === 'refuse') return 'refused';
+    // A standing permission holds only while the person is a member of the publication (item 3).
+    if (preference === 'permit' && this.members.has(accountId)) {
+      this.claims.push({ key, accountId, state: 'confirmed' });
+      return 'published';
+    }
+    const waiting = this.pending.get(accountId) ?? 0;
+    if (waiting >= CLAIM_LIMITS.pendingPerPerson || this.madeToday >= CLAIM_LIMITS.perPublicationPerDay) return 'limited';
+    this.pending.set(accountId, waiting + 1);
+    this.madeToday++;
+    this.claims.push({ key, accountId, state: 'pending' });
+    return 'pending';
+  }
+}
+
+/** One authorship to publish: its page (as public entries show it) and its person. */
+export interface Authorship {
+  pageId: number;
+  url: string;
+  title: string;
+  topic: string;
+  accountId: number;
+}
+
+/**
+ * The change-log entry that publishes an authorship, with its provenance. `contributor` is the person's public
+ * face as their reputation left it in the same transaction.
+ */
+export function authorshipEntry(
+  a: Authorship,
+  publisherId: number,
+  publisher: PublicPublisher,
+  contributionId: number,
+  consent: 'confirmed' | 'standing_permission',
+  contributor: PublicContributor,
+  now: string,
+): Change {
+  return {
+    kind: 'contribution.accepted',
+    ids: { pageId: a.pageId, accountId: a.accountId, publisherId },
+    data: {
+      page: { id: a.pageId, url: a.url, title: a.title },
+      publisher,
+      contribution: {
+        id: contributionId,
+        role: 'author',
+        summary: 'Wrote this page',
+        accepted_at: now,
+        provenance: { asserted_by: 'publisher', consent } satisfies Provenance,
+      },
+      contributor: { username: contributor.username, name: contributor.name },
+    },
+    now,
+  };
+}
+
+/** The claims of the signed-in person, newest first (at most 200), optionally of one state. */
+export async function listMyClaims(deps: Deps, accountId: number, state?: 'pending' | 'confirmed' | 'declined' | 'withdrawn') {
+  return store.listClaimsOf(deps.db, accountId, state);
+}
+
+async function ownClaim(db: Db, accountId: number, id: number) {
+  const claim = await store.findClaimOf(db, accountId, id);
+  if (!claim) throw notFound('Claim');
+  return claim;
+}
+
+/** The person confirms a claim: the authorship is published, as accepted work is, within the transaction. */
+export async function confirmClaim(deps: Deps, accountId: number, id: number) {
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    const claim = await ownClaim(trx, accountId, id);
+    if (!(await store.settleClaim(trx, claim.id, 'confirmed', now))) throw conflict(`This claim is ${claim.state} already`);
+    const a: Authorship = { pageId: claim.page_id, url: claim.page_url, title: claim.page_title, topic: claim.page_topic, accountId };
+    const contributors = new Map<number, PublicContributor>();
+    const contributorEntries = await applyReputationChanges(trx, [acceptedWork(accountId, 'author', a.topic)], now, contributors);
+    const first = await takeSeqs(trx);
+    const ids = await insertAuthors(trx, [{ page_id: a.pageId, account_id: accountId, summary: 'Wrote this page', log_seq: first, consent: 'confirmed' }], now);
+    const publisher = { slug: claim.publisher_slug, name: claim.publisher_name };
+    const entry = authorshipEntry(a, claim.publisher_id, publisher, ids.get(`${a.pageId}:${accountId}`)!, 'confirmed', contributors.get(accountId)!, now);
+    await appendChangesFrom(trx, first, [entry, ...contributorEntries]);
+  });
+  await deps.changes.committed();
+  return ownClaim(deps.db, accountId, id);
+}
+
+/** The person declines a claim: nothing was public, nothing becomes so; the publication cannot name them there again. */
+export async function declineClaim(deps: Deps, accountId: number, id: number) {
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    const claim = await ownClaim(trx, accountId, id);
+    if (!(await store.settleClaim(trx, claim.id, 'declined', now))) throw conflict(`This claim is ${claim.state} already`);
+  });
+  return ownClaim(deps.db, accountId, id);
+}
+
+/**
+ * A person's standing answer to a publication: `permit` (its claims publish at once; only for the publication's
+ * members, never on by default), `refuse` (no claims from it at all), or null (ask each time). Permitting does not
+ * confirm claims already waiting; withdrawing a permission leaves what it published until the person takes it back.
+ */
+export async function setClaimPreference(deps: Deps, accountId: number, slug: string, preference: ClaimPreference | null) {
+  const now = isoNow(deps.clock);
+  const publisher = await publisherBySlug(deps, accountId, slug, preference === 'permit');
+  if (preference === null) await store.deletePreference(deps.db, accountId, publisher.id);
+  else await store.setPreference(deps.db, accountId, publisher.id, preference, now);
+  return { publisher: { slug: publisher.slug, name: publisher.name }, preference };
+}
+
+async function publisherBySlug(deps: Deps, accountId: number, slug: string, mustBeMember: boolean) {
+  if (mustBeMember) {
+    try {
+      return (await requireMember(deps, accountId, slug)).publisher;
+    } catch {
+      throw forbidden('A standing permission is for a publication you are a member of');
+    }
+  }
+  const p = await deps.db.selectFrom('publishers').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst();
+  if (!p) throw notFound('Publication');
+  return p;
+}
+
+export const listMyPreferences = (deps: Deps, accountId: number) => store.listPreferencesOf(deps.db, accountId);
+
+/**
+ * The person takes their name back from a public contribution of theirs (any role): it leaves the record, the
+ * embed, the profile and their scores at once, the feed and the log get a `contribution.withdrawn` entry, and the
+ * publication's /v1 webhooks hear of it. An authorship's claim ends `withdrawn`: the publication cannot name them
+ * on that page again.
+ */
+export async function withdrawContribution(deps: Deps, accountId: number, id: number) {
+  const now = isoNow(deps.clock);
+  await deps.db.transaction().execute(async (trx) => {
+    const c = await store.findContributionOf(trx, accountId, id);
+    if (!c) throw notFound('Contribution');
+    await takeOff(trx, c, 'withdrawn', now);
+  });
+  await deps.changes.committed();
+  return { id, withdrawn_at: now };
+}
+
+/**
+ * Take a contribution off the public record inside `trx`: scores back, the row out of `contributions`, one entry
+ * in the change log, and the publication's event. `withdrawn`: the person did it. `unconfirmed`: an authorship
+ * named before consent existed, taken off until its person confirms it (its claim waits for them).
+ */
+async function takeOff(trx: Db, c: store.OwnContribution, reason: 'withdrawn' | 'unconfirmed', now: string): Promise<void> {
+  const contributors = new Map<number, PublicContributor>();
+  const contributorEntries = await applyReputationChanges(trx, [withdrawnWork(c.account_id, c.role, c.page_topic)], now, contributors);
+  if (c.role === 'author') {
+    if (reason === 'withdrawn') await store.markClaimWithdrawn(trx, c.page_id, c.publisher_id, c.account_id, now);
+    else await store.insertClaims(trx, [{ page_id: c.page_id, publisher_id: c.publisher_id, account_id: c.account_id, state: 'pending' }], now);
+  }
+  const person = contributors.get(c.account_id)!;
+  await appendEvent(trx, {
+    type: 'contribution.withdrawn',
+    publisherId: c.publisher_id,
+    pageId: c.page_id,
+    payload: {
+      withdrawn: { contribution_id: c.id, role: c.role, summary: c.summary, accepted_at: c.accepted_at, reason },
+      contributor: { username: person.username, name: person.name },
+      page: { id: c.page_id, url: c.page_url, title: c.page_title },
+    },
+    now,
+  });
+  const first = await takeSeqs(trx);
+  await store.moveToWithdrawn(trx, c, now, first);
+  await appendChangesFrom(trx, first, [
+    {
+      kind: 'contribution.withdrawn',
+      ids: { pageId: c.page_id, accountId: c.account_id, publisherId: c.publisher_id },
+      data: {
+        page: { id: c.page_id, url: c.page_url, title: c.page_title },
+        publisher: { slug: c.publisher_slug, name: c.publisher_name },
+        contribution: { id: c.id, role: c.role, withdrawn_at: now, reason },
+        contributor: { username: person.username, name: person.name },
+      },
+      now,
+    },
+    ...contributorEntries,
+  ]);
+}
+
+/**
+ * Authorships named before consent existed (migration 0013 marks them `not_asked`) leave the public record, each
+ * with its public entry, and wait as claims for their person. Run by `serve` and `migrate` after the migrations;
+ * safe to run twice and on several instances (each row is taken off in its own transaction, once).
+ */
+export async function retractNotAsked(deps: Deps): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const batch = await store.listNotAsked(deps.db, 100);
+    if (batch.length === 0) break;
+    for (const row of batch) {
+      const now = isoNow(deps.clock);
+      await deps.db.transaction().execute(async (trx) => {
+        const c = await store.findContributionOf(trx, row.account_id, row.id);
+        if (!c) return; // another instance took it off
+        await takeOff(trx, c, 'unconfirmed', now);
+        done++;
+      });
+    }
+  }
+  if (done > 0) await deps.changes.committed();
+  return done;
+}
