@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
+import { retractNotAsked } from './domain/consent/consent.service.js';
 import { migrate } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/deps.js';
@@ -75,6 +76,9 @@ export async function createRuntime(
     pageFetcher: overrides.pageFetcher ?? systemPageFetcher({ allowPrivate: config.webhookAllowPrivate }),
     changes,
   };
+  // Authorships named before consent existed leave the public record until their person confirms (issue 31): done
+  // once, through the domain's path, by whichever process starts first after the migration.
+  await retractNotAsked(deps);
   return {
     deps,
     database,

@@ -71,3 +71,18 @@ export async function addMember(owner: Client, slug: string, user: TestUser, rol
   const ok = await user.client.post(`/api/v1/account/publisher-invitations/${id}/accept`);
   expect(ok.status, ok.text).toBe(200);
 }
+
+/**
+ * The people named as authors confirm every claim waiting for them (issue 31: naming is a claim until the person
+ * agrees), as each would on /me or through the API. For tests about what happens once authors are public.
+ */
+export async function confirmClaims(...people: TestUser[]): Promise<void> {
+  for (const person of people) {
+    const claims = await person.client.get('/api/v1/account/claims?state=pending');
+    expect(claims.status, claims.text).toBe(200);
+    for (const claim of claims.body.data as { id: number }[]) {
+      const done = await person.client.post(`/api/v1/account/claims/${claim.id}/confirm`);
+      expect(done.status, done.text).toBe(200);
+    }
+  }
+}

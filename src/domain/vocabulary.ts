@@ -1,7 +1,8 @@
 // The domain's fixed lists as values (SPEC §2, §4, §13): states, kinds, levels, event and change names. Each is
 // checked against the type it lists, both ways, so a value added to one and forgotten in the other breaks the
 // build. The surfaces make their schema enums from these (src/surfaces/vocabulary.ts); nothing restates them.
-import type { DomainsTable, PublisherMembersTable, RequestsTable, SubmissionsTable, WorkKind } from '../db/schema.js';
+import type { AssertedBy, ClaimPreference, ClaimState, Consent, DomainsTable, PublisherMembersTable, RequestsTable, SubmissionsTable, WorkKind } from '../db/schema.js';
+import type { NamingStatus } from './consent/consent.service.js';
 import type { KeyStatus } from './api-keys/api-key.service.js';
 import type { ItemStatus } from './batch.js';
 import type { ChangeKind } from './changes/change-log.js';
@@ -48,6 +49,13 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'domain.revoked',
   'panel.issued',
 ]);
+/** Consent (issue 31): who asserted a public contribution, how its person agreed, a claim's states, a person's
+ * standing answers to a publication, and what naming an author at registration did. */
+export const ASSERTERS = every<AssertedBy>()(['publisher', 'contributor', 'operator']);
+export const CONSENTS = every<Consent>()(['confirmed', 'standing_permission', 'submitted', 'operator', 'not_asked']);
+export const CLAIM_STATES = every<ClaimState>()(['pending', 'confirmed', 'declined', 'withdrawn']);
+export const CLAIM_PREFERENCES = every<ClaimPreference>()(['permit', 'refuse']);
+export const NAMING_STATUSES = every<NamingStatus>()(['published', 'pending', 'declined', 'withdrawn', 'refused', 'limited']);
 /** Decisions on submitted work (SPEC §4). */
 export const DECISIONS = ['accept', 'reject'] as const;
 /** Why a webhook is disabled: 20 failed attempts in a row, or its owner paused it. */

@@ -10,10 +10,10 @@ import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, readFeed } from '../domain/changes/
 import type { Deps } from '../domain/deps.js';
 import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
-import { sendSerialised } from '../http/schemas.js';
+import { sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
-import { ChangeKind, Level, PageUrl, ServiceUrl, WorkRole } from './vocabulary.js';
+import { ChangeKind, Level, PageUrl, Provenance, ServiceUrl, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
 export type { FeedWords };
@@ -39,9 +39,16 @@ const FeedEntry = Type.Object(
       Type.Object({
         id: Type.Union([Type.Integer(), Type.String()], { description: 'An integer on /api/v1, `ctb_<id>` on /v1' }),
         role: WorkRole,
-        summary: Type.String(),
-        accepted_at: Type.String({ format: 'date-time' }),
+        summary: Type.Optional(Type.String({ description: 'On `contribution.accepted`' })),
+        accepted_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `contribution.accepted`' })),
         change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
+        provenance: Type.Optional({ ...Provenance, description: 'On `contribution.accepted` (since issue 31): who asserted it, how its person agreed' }),
+        withdrawn_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `contribution.withdrawn`' })),
+        reason: Type.Optional(
+          StringEnum(['withdrawn', 'unconfirmed'] as const, {
+            description: 'On `contribution.withdrawn`: `withdrawn` (the named person took their name back) or `unconfirmed` (named before consent existed; off the record until they confirm)',
+          }),
+        ),
       }),
     ),
     contributor: Type.Optional(

@@ -7,7 +7,11 @@ import { MAX_URL_LENGTH } from '../domain/pages/url-keys.js';
 import { MAX_WEBHOOK_URL } from '../domain/webhooks/target.js';
 import { VERDICT_LABELS, VERDICTS } from '../domain/submissions/verdicts.js';
 import {
+  ASSERTERS,
   CHANGE_KINDS,
+  CLAIM_PREFERENCES,
+  CLAIM_STATES,
+  CONSENTS,
   DECISIONS,
   DISABLED_REASONS,
   DOMAIN_METHODS,
@@ -17,6 +21,7 @@ import {
   KEY_STATUSES,
   LEVELS,
   MEMBER_ROLES,
+  NAMING_STATUSES,
   REQUEST_STATUSES,
   SUBMISSION_STATUSES,
   WORK_KINDS,
@@ -24,6 +29,7 @@ import {
 import { SUBMITTABLE_ROLES, V1_REQUEST_TYPES } from '../domain/work-kinds.js';
 import { DRIFTING_ROLES } from '../domain/pages/drift.js';
 import { StringEnum } from '../http/schemas.js';
+import type { AssertedBy, Consent } from '../db/schema.js';
 
 /** A page record's `status` (SPEC §4): `verified` while the page's host is under a verified domain of its publisher. */
 export const RECORD_STATUSES = ['verified', 'unverified'] as const;
@@ -54,6 +60,24 @@ export const ItemStatus = StringEnum(ITEM_STATUSES);
 /** An event of either webhook format (a delivery's `event`; an endpoint's `events`). */
 export const EventType = StringEnum(EVENT_TYPES);
 export const DisabledReason = StringEnum(DISABLED_REASONS, { description: '`failures` (20 failed attempts in a row, over at least 24 hours) or `owner`' });
+/** Who said a contribution in public, and how its person agreed (issue 31). */
+export const Provenance = Type.Object(
+  {
+    asserted_by: StringEnum(ASSERTERS, { description: '`publisher` (the publication named them), `contributor` (they submitted the work), `operator`' }),
+    consent: StringEnum(CONSENTS, {
+      description: '`confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`',
+    }),
+  },
+  { description: 'Who asserted this contribution and how its person agreed' },
+);
+/** A contribution's provenance, field by field. */
+export const provenanceOf = (c: { asserted_by: AssertedBy; consent: Consent }) => ({ asserted_by: c.asserted_by, consent: c.consent });
+export const ClaimState = StringEnum(CLAIM_STATES, { description: '`pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)' });
+export const ClaimPreference = StringEnum(CLAIM_PREFERENCES, { description: '`permit`: this publication’s claims publish at once (members only); `refuse`: no claims from it' });
+export const NamingStatus = StringEnum(NAMING_STATUSES, {
+  description:
+    '`published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)',
+});
 /** A change-feed entry's (and a transparency-log entry's) `kind`; docs/changes.md describes each. */
 export const ChangeKind = StringEnum(CHANGE_KINDS);
 

@@ -1,7 +1,6 @@
 // Issue 31 (consent): who asserted each public contribution and how its person agreed; a publisher naming an author
 // is a claim until the person confirms it; a person can take their name back (the row moves out of
 // `contributions`, so every public read stays as it is), refuse a publication's claims, or let one publish them.
-import { sql } from 'kysely';
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';
 

@@ -184,6 +184,10 @@ async function publisherBySlug(deps: Deps, accountId: number, slug: string, must
   return p;
 }
 
+/** A publication's claims (all its pages, or one), newest first: what it named and what each person answered. */
+export const listPublisherClaims = (deps: Deps, publisherId: number, pageId?: number) =>
+  store.listClaimsOfPublisher(deps.db, publisherId, pageId === undefined ? undefined : [pageId]);
+
 export const listMyPreferences = (deps: Deps, accountId: number) => store.listPreferencesOf(deps.db, accountId);
 
 /**

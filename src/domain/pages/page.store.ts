@@ -1,7 +1,7 @@
 // All SQL about pages and their accepted contributions. Owned reads take the publisher.
 import type { FixedQuery, FixedReader } from '../../db/client.js';
 import type { Db } from '../deps.js';
-import type { WorkKind } from '../../db/schema.js';
+import type { AssertedBy, Consent, WorkKind } from '../../db/schema.js';
 import type { Level } from '../reputation/scores.js';
 
 const pageColumns = [
@@ -136,6 +136,8 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
       'c.page_changed_at',
       'c.correction_missing',
       'c.log_seq',
+      'c.asserted_by',
+      'c.consent',
       'a.id as account_id',
       'a.username',
       'a.name',
@@ -215,6 +217,8 @@ export interface RecordLoadRow extends PageRow {
   page_changed_at: string | null;
   correction_missing: number | null;
   log_seq: number | null;
+  asserted_by: AssertedBy | null;
+  consent: Consent | null;
   account_id: number | null;
   username: string | null;
   name: string | null;
@@ -237,6 +241,7 @@ const recordSql = (where: string) => `select
     and (p.host = d.domain or substr(p.host, length(p.host) - length(d.domain)) = '.' || d.domain)) as verified,
   c.id as c_id, c.role, c.summary, c.change_from, c.change_to, c.accepted_at,
   c.quote_exact, c.quote_prefix, c.quote_suffix, c.claim, c.verdict, c.page_hash, c.page_changed_at, c.correction_missing, c.log_seq,
+  c.asserted_by, c.consent,
   a.id as account_id, a.username, a.name, a.level, a.trust_score
 from pages p
 join publishers pub on pub.id = p.publisher_id

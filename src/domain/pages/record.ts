@@ -88,6 +88,8 @@ const contributionOf = (r: RecordLoadRow): RecordContributionRow => ({
   page_changed_at: r.page_changed_at,
   correction_missing: r.correction_missing!,
   log_seq: r.log_seq,
+  asserted_by: r.asserted_by!,
+  consent: r.consent!,
   account_id: r.account_id!,
   username: r.username!,
   name: r.name!,

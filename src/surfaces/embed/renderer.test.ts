@@ -12,6 +12,8 @@ const contribution = (over: Partial<PageRecord['contributions'][number]> = {}): 
   change_to: null,
   accepted_at: '2026-03-05T09:00:00.000Z',
   log_seq: null,
+  asserted_by: 'contributor',
+  consent: 'submitted',
   account_id: 3,
   username: 'ada',
   name: 'Ada Lovelace',

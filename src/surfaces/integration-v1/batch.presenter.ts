@@ -3,7 +3,8 @@ import Type from 'typebox';
 import type { FastifyReply } from 'fastify';
 import { type ItemResult, summarise } from '../../domain/batch.js';
 import { ItemError } from '../../http/schemas.js';
-import { ItemStatus, PageUrl } from '../vocabulary.js';
+import type { Static } from 'typebox';
+import { ItemStatus, NamingStatus, PageUrl } from '../vocabulary.js';
 
 export const ItemResultData = Type.Object({
   index: Type.Integer(),
@@ -11,6 +12,11 @@ export const ItemResultData = Type.Object({
   id: Type.Optional(Type.Integer()),
   url: Type.Optional(PageUrl),
   error: Type.Optional(ItemError),
+  authors: Type.Optional(
+    Type.Array(Type.Object({ username: Type.String(), status: NamingStatus }), {
+      description: 'Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31)',
+    }),
+  ),
 });
 
 export const BatchResult = Type.Object({
@@ -30,6 +36,7 @@ export function presentItemResult(r: ItemResult) {
     ...(typeof r.id === 'number' ? { id: r.id } : {}),
     ...(typeof r.url === 'string' ? { url: r.url } : {}),
     ...(r.error ? { error: r.error.toBody() } : {}),
+    ...(r.authors ? { authors: r.authors as { username: string; status: Static<typeof NamingStatus> }[] } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface
 import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
+import { consentRoutes } from './consent.routes.js';
 import { adminPanelRoutes } from './admin-panels.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { pageRoutes } from './pages.routes.js';
@@ -40,6 +41,7 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     publisherRoutes(app, deps);
     requestRoutes(app, deps);
     submissionRoutes(app, deps);
+    consentRoutes(app, deps);
     contributorRoutes(app, deps);
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);

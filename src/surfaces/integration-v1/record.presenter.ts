@@ -5,7 +5,7 @@ import { Nullable } from '../../http/schemas.js';
 import { LogLink, presentLogLink } from '../log-link.js';
 import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
-import { Level, PageUrl, RecordStatus, ServiceUrl, Verdict } from '../vocabulary.js';
+import { Level, PageUrl, Provenance, RecordStatus, ServiceUrl, Verdict, provenanceOf } from '../vocabulary.js';
 import type { Static } from 'typebox';
 import type { Level as LevelName } from '../../domain/reputation/scores.js';
 
@@ -24,6 +24,7 @@ export const ContributorEntry = Type.Object({
     Type.String({ format: 'date-time', description: 'When the page’s text changed after the proof’s contribution (reviews, fact checks, corrections); null while it has not' }),
   ),
   correction_missing: Nullable(Type.Boolean({ description: 'Corrections: true when the corrected text no longer appears on the page; null when unknown' })),
+  provenance: { ...Provenance, description: 'Who asserted the proof’s contribution and how its person agreed' },
 });
 
 export const TrustRecord = Type.Object({
@@ -110,6 +111,7 @@ function entryOf(siteUrl: string, c: PageRecord['contributions'][number]) {
     log: presentLogLink(siteUrl, c.log_seq),
     ...claimOf(c),
     ...driftOf(c),
+    provenance: provenanceOf(c),
   } as {
     username: string;
     name: string;
@@ -123,5 +125,6 @@ function entryOf(siteUrl: string, c: PageRecord['contributions'][number]) {
     page_changed_since: string | null;
     correction_missing: boolean | null;
     log: ReturnType<typeof presentLogLink>;
+    provenance: ReturnType<typeof provenanceOf>;
   };
 }

@@ -5,7 +5,7 @@ import { LogLink, presentLogLink } from '../log-link.js';
 import { Nullable } from '../../http/schemas.js';
 import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, proofUrl } from '../urls.js';
-import { PageUrl, RecordStatus, ServiceUrl, Verdict, WorkRole } from '../vocabulary.js';
+import { PageUrl, Provenance, RecordStatus, ServiceUrl, Verdict, WorkRole, provenanceOf } from '../vocabulary.js';
 
 export const V1Contribution = Type.Object({
   id: Type.String({ description: '`ctb_<id>`' }),
@@ -22,6 +22,7 @@ export const V1Contribution = Type.Object({
     Type.String({ format: 'date-time', description: 'Reviews, fact checks and corrections: when the page’s text changed after this work; null while it has not' }),
   ),
   correction_missing: Nullable(Type.Boolean({ description: 'Corrections: true when the corrected text no longer appears on the page; null when unknown' })),
+  provenance: Provenance,
 });
 
 export const V1PageRecord = Type.Object({
@@ -51,6 +52,7 @@ export function presentV1Record(siteUrl: string, record: PageRecord) {
       log: presentLogLink(siteUrl, c.log_seq),
       ...claimOf(c),
       ...driftOf(c),
+      provenance: provenanceOf(c),
     })),
   };
 }
