@@ -76,12 +76,13 @@ export async function addMember(owner: Client, slug: string, user: TestUser, rol
  * The people named as authors confirm every claim waiting for them (issue 31: naming is a claim until the person
  * agrees), as each would on /me or through the API. For tests about what happens once authors are public.
  */
-export async function confirmClaims(...people: TestUser[]): Promise<void> {
+export async function confirmClaims(...people: ({ client: Client } | { api: Client })[]): Promise<void> {
   for (const person of people) {
-    const claims = await person.client.get('/api/v1/account/claims?state=pending');
+    const client = 'client' in person ? person.client : person.api;
+    const claims = await client.get('/api/v1/account/claims?state=pending');
     expect(claims.status, claims.text).toBe(200);
     for (const claim of claims.body.data as { id: number }[]) {
-      const done = await person.client.post(`/api/v1/account/claims/${claim.id}/confirm`);
+      const done = await client.post(`/api/v1/account/claims/${claim.id}/confirm`);
       expect(done.status, done.text).toBe(200);
     }
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../test/client.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
 import type { DB } from '../db/schema.js';
+import { DEMO_CONSENT_PAGES } from './consent.js';
 import { planDemo } from './demo-plan.js';
 import { seedDemo } from './seed.js';
 import { WORK_END_BEFORE } from './work.js';
@@ -66,10 +67,12 @@ describe('seedDemo', () => {
       accounts: plan.people.length,
       publishers: plan.publishers.length,
       domains: plan.publishers.length,
-      pages: plan.pages.length,
+      // The consent states (demo/consent.ts) add pages: one authorship published by a standing permission, one
+      // withdrawn, so as many authorships as the plan names.
+      pages: plan.pages.length + DEMO_CONSENT_PAGES,
       contributions: plan.pages.reduce((n, p) => n + p.authors.length, 0),
       // One page.registered event per page, written by the service.
-      events: plan.pages.length,
+      events: plan.pages.length + DEMO_CONSENT_PAGES,
     });
 
     const work = async () => ({
@@ -109,7 +112,7 @@ describe('seedDemo', () => {
     await db.deleteFrom('contributions').where('page_id', 'in', pageIds).execute();
     await db.deleteFrom('events').where('page_id', 'in', pageIds).execute();
     await db.deleteFrom('pages').where('publisher_id', '=', publisher.id).execute();
-    expect((await counts()).pages).toBe(plan.pages.length - last.pages);
+    expect((await counts()).pages).toBe(plan.pages.length + DEMO_CONSENT_PAGES - last.pages);
 
     const lines = await seed();
     expect(lines[0]).not.toMatch(/already present/);
@@ -152,6 +155,19 @@ describe('the demo work', () => {
       .select(['p.url', 'c.accepted_at', 'p.created_at'])
       .whereRef('c.accepted_at', '<', 'p.created_at')
       .execute();
-    expect(early).toEqual([]);
+    expect(early, JSON.stringify(early)).toEqual([]);
+  });
+});
+
+describe('the demo consent', () => {
+  it('shows every state: a standing permission, a pending claim, a declined one and a withdrawn authorship', async () => {
+    await seed();
+    const db = t.runtime.deps.db;
+    const states = (await db.selectFrom('author_claims').select('state').distinct().execute()).map((r) => r.state).sort();
+    expect(states).toEqual(['confirmed', 'declined', 'pending', 'withdrawn']);
+    expect(await db.selectFrom('claim_preferences').select('preference').execute()).toEqual([{ preference: 'permit' }]);
+    const consents = (await db.selectFrom('contributions').select('consent').where('role', '=', 'author').distinct().execute()).map((r) => r.consent).sort();
+    expect(consents).toEqual(['confirmed', 'standing_permission']);
+    expect(await count('withdrawn_contributions')).toBe(1);
   });
 });

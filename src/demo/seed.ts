@@ -21,6 +21,7 @@ import { DEMO_PASSWORD, demoEmail } from './demo-data.js';
 import { type DemoPage, type DemoPlan, planDemo } from './demo-plan.js';
 import { seedDemoPanels } from './panels.js';
 import { seedDemoWork } from './work.js';
+import { confirmDemoClaims, seedDemoConsent } from './consent.js';
 
 // The accounts and publications "joined" before the first demo page was written.
 const JOINED_AT = '2025-11-01T09:00:00.000Z';
@@ -37,15 +38,17 @@ export async function seedDemo(deps: Deps, log: (line: string) => void): Promise
     // Each later part has its own marker, so a database seeded before it existed gains it now.
     await seedDemoPanels(deps, log);
     await seedDemoWork(deps, log);
+    await seedDemoConsent(deps, log);
     tryIt(deps, log, example);
     return;
   }
   const progress = new Progress(log, plan);
   const accountIds = await ensureAccounts(deps, plan, progress);
   const publisherIds = await ensurePublishers(deps, plan, accountIds, progress);
-  await ensurePages(deps, plan, publisherIds, progress);
+  await ensurePages(deps, plan, publisherIds, accountIds, progress);
   await seedDemoPanels(deps, log);
   await seedDemoWork(deps, log);
+  await seedDemoConsent(deps, log);
   log(`demo data ready in ${((Date.now() - started) / 1000).toFixed(1)} s (every demo account's password is ${DEMO_PASSWORD})`);
   tryIt(deps, log, example);
 }
@@ -109,7 +112,7 @@ async function ensurePublishers(deps: Deps, plan: DemoPlan, accountIds: Map<stri
   return ids;
 }
 
-async function ensurePages(deps: Deps, plan: DemoPlan, publisherIds: Map<string, number>, progress: Progress) {
+async function ensurePages(deps: Deps, plan: DemoPlan, publisherIds: Map<string, number>, accountIds: Map<string, number>, progress: Progress) {
   // One call per publisher and day, so each page (and its authors' credit) carries its own date. A day rarely has
   // more than a few pages of one publisher, far below the batch limit of 500.
   const groups = new Map<string, DemoPage[]>();
@@ -127,6 +130,9 @@ async function ensurePages(deps: Deps, plan: DemoPlan, publisherIds: Map<string,
     const results = await registerPages(at(deps, first.registeredAt), publisherIds.get(first.publisher)!, items);
     const failed = results.find((r) => r.status === 'failed');
     if (failed) throw new Error(`demo page ${pages[failed.index]!.url} could not be registered: ${failed.error?.message ?? 'unknown error'}`);
+    // Naming an author is a claim until they confirm it (issue 31); the demo's authors wrote their pages, and say so.
+    const pageIds = new Set(results.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+    for (const author of new Set(pages.flatMap((p) => p.authors))) await confirmDemoClaims(at(deps, first.registeredAt), accountIds.get(author)!, pageIds);
     for (let i = 0; i < pages.length; i++) progress.step('pages');
   }
 }

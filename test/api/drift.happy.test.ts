@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentHashOf, normaliseText, textOfHtml } from '../../src/domain/pages/page-text.js';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
 import { Client } from '../client.js';
-import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmClaims, contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { registerHook, relayFor } from './webhooks.fixtures.js';
@@ -116,6 +116,7 @@ describe('a changed text', () => {
 
   it('flags exactly the work done on the older version, with when', async () => {
     expect((await pub.api.post('/api/v1/pages', { url: url(), title: 'Measles', text: V1, authors: [users.author!.username] })).status).toBe(201);
+    await confirmClaims(users.author!);
     ids.review = await accept(users.reviewer!, url(), { role: 'review', summary: 'Numbers hold', evidence });
     ids.correction = await accept(users.corrector!, url(), {
       role: 'correction',

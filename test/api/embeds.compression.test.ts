@@ -4,7 +4,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publisher, signup, type TestPublisher } from '../factories.js';
+import { confirmClaims, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -39,6 +39,7 @@ beforeAll(async () => {
     authors: authors.map((a) => a.username),
   });
   expect(res.status, res.text).toBeLessThan(300);
+  await confirmClaims(...authors);
   embedPath = `/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/standard-oil`)}`;
 });
 afterAll(async () => t?.close());
@@ -81,6 +82,7 @@ describe('compressed embeds', () => {
     }
     const another = await signup(t, { name: 'Lincoln Steffens' });
     await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/standard-oil`, title: 'The History of the Standard Oil Company', authors: [another.username] });
+    await confirmClaims(another);
     const after = await get(embedPath, { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
     expect(after.status).toBe(200);
     expect(decode('br', after.body)).toContain('Lincoln Steffens');
@@ -94,6 +96,7 @@ describe('compressed embeds', () => {
     // A block of one author, its stylesheet linked rather than carried, is under 1 KB.
     const author = await signup(t, { name: 'Nellie Bly' });
     await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/ten-days`, title: 'Ten Days in a Mad-House', authors: [author.username] });
+    await confirmClaims(author);
     const one = await get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/ten-days`)}`, { 'accept-encoding': 'br, gzip' });
     expect(JSON.parse(one.body.toString('utf8')).html).toContain('Nellie Bly');
     expect(one.body.length).toBeLessThan(1024);
@@ -109,6 +112,7 @@ describe('compressed embeds', () => {
     const author = await signup(t, { name: 'Zoë Ørsted-Łukasiewicz' });
     const title = 'Über „Fakten“ — ✓ 事実確認 😀';
     await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/fakten`, title, authors: [author.username] });
+    await confirmClaims(author);
     const base = `/api/v1/embed/by-url?url=${encodeURIComponent(`https://${pub.domain}/fakten`)}`;
     for (const [query, accept] of [['', ''], ['&format=jsonld', ''], ['&format=jsonld', 'br'], ['&format=js', 'gzip']] as const) {
       const res = await get(`${base}${query}`, accept ? { 'accept-encoding': accept } : {});

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION } from '../../src/surfaces/embed/renderer.js';
 import { Client } from '../client.js';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -19,6 +19,7 @@ beforeAll(async () => {
   author = await signup(t, { name: 'Nellie Bly' });
   anon = new Client(t.baseUrl);
   const reg = await pub.api.post('/api/v1/pages', { url: `https://www.${pub.domain}/story/?ref=1`, title: 'The Story', authors: [author.username] });
+  await confirmClaims(author);
   pageId = reg.body.data.id;
 });
 afterAll(async () => t?.close());
@@ -96,6 +97,7 @@ describe('embed by URL', () => {
   it('shows nothing once the site is no longer verified', async () => {
     const other = await publisher(t);
     await other.api.post('/api/v1/pages', { url: `https://${other.domain}/gone`, title: 'Gone', authors: [author.username] });
+    await confirmClaims(author);
     expect((await byUrl(`https://${other.domain}/gone`)).body.html).not.toBe('');
     const taker = await publisher(t);
     await verifyDomainByOperator(t.runtime.deps, taker.slug, other.domain);

@@ -3,7 +3,7 @@
 // against the Web Annotation test suite's schemas; fact-check claims and verdicts; quotes of the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmClaims, contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { annotationMustFailures, expand, schemaOrgTerms, termsUsed } from '../linked-data/linked-data.js';
 
@@ -38,6 +38,7 @@ beforeAll(async () => {
   };
   pageUrl = `https://${pub.domain}/health/measles`;
   const reg = await pub.api.post('/api/v1/pages', { url: pageUrl, title: 'Measles cases rise', topic: 'health', authors: [people.author.username] });
+  await confirmClaims(people.author);
   pageId = reg.body.data.id;
   const evidence = { reason: 'Checked against the CDC table', sources: ['https://cdc.example/measles'] };
   proofs.edit = await submitAndAccept(people.editor, { role: 'edit', summary: 'Tightened the lede', evidence });
@@ -171,6 +172,7 @@ describe('schema.org JSON-LD of a record', () => {
   it('escapes values so that nothing can end the script element', async () => {
     const sneaky = `https://${pub.domain}/sneaky`;
     await pub.api.post('/api/v1/pages', { url: sneaky, title: '</script><script>alert(1)</script>', authors: [people.author.username] });
+    await confirmClaims(people.author);
     const res = await anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(sneaky)}&format=jsonld`);
     expect(res.text).not.toContain('</script><script>');
     expect(JSON.parse(/^<script type="application\/ld\+json">(.*)<\/script>\n$/s.exec(res.text)![1]!).headline).toBe('</script><script>alert(1)</script>');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { contributorKey, publisher, signup } from '../factories.js';
+import { confirmClaims, contributorKey, publisher, signup } from '../factories.js';
 import { addChanges } from '../transparency/changes.js';
 import * as rfc from '../transparency/rfc9162.js';
 
@@ -137,6 +137,7 @@ describe('the transparency log', () => {
     const author = await signup(t);
     const url = `https://${pub.domain}/news/linked`;
     const reg = await pub.api.post('/api/v1/pages', { url, title: 'Linked', topic: 'health', authors: [author.username] });
+    await confirmClaims(author);
     expect(reg.status, reg.text).toBe(201);
     const fixer = await signup(t);
     const key = await contributorKey(fixer);

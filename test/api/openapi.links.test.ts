@@ -2,7 +2,7 @@
 // root addresses are reachable by a client based at the surface; the script answers name their media type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { publisher, signup } from '../factories.js';
+import { confirmClaims, publisher, signup } from '../factories.js';
 import { type TestApp, startTestApp } from '../harness.js';
 
 type Node = Record<string, any>;
@@ -20,6 +20,7 @@ async function makePublisherWithPage(app: TestApp) {
   const pub = await publisher(app);
   const author = await signup(app);
   const reg = await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/story`, title: 'The Story', authors: [author.username] });
+  await confirmClaims(author);
   expect(reg.status, reg.text).toBe(201);
   const record = await new Client(app.baseUrl).get(`/api/v1/articles/${reg.body.data.id}`);
   const proofUrl = record.body.data.contributors.author[0].proof_url as string;

@@ -1,7 +1,7 @@
 // Page registration (upsert, batches, authors, the outbox) and trust records on both surfaces (SPEC §3, §9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { publisher, signup, type TestPublisher } from '../factories.js';
+import { confirmClaims, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -92,6 +92,7 @@ describe('records', () => {
     const author = await signup(t, { name: 'Rosalind F.' });
     const url = `https://www.${pub.domain}/science/dna/?ref=home`;
     const reg = await pub.api.post('/api/v1/pages', { url, title: 'DNA', topic: 'science', authors: [author.username] });
+    await confirmClaims(author);
     expect(reg.status).toBe(201);
     const rec = await lookup(url);
     expect(rec.body.data).toMatchObject({
@@ -119,6 +120,7 @@ describe('records', () => {
     expect(v1.body.contributions[0].change).toBeUndefined();
     // Registering the same author again changes nothing.
     const again = await pub.api.post('/api/v1/pages', { url, title: 'DNA', topic: 'science', authors: [author.username] });
+    await confirmClaims(author);
     expect(again.body.data.status).toBe('skipped');
   });
 
@@ -161,6 +163,7 @@ describe('records', () => {
     // Naming an author makes the record, on both surfaces at once (the cache is invalidated by the write).
     const author = await signup(t);
     await pub.api.post('/api/v1/pages', { url, title: 'Quiet', authors: [author.username] });
+    await confirmClaims(author);
     expect((await lookup(url)).body.data.has_record).toBe(true);
     expect((await v1Record(url)).status).toBe(200);
   });
@@ -183,6 +186,7 @@ describe('records', () => {
     const other = await publisher(t);
     const writer = await signup(t);
     const reg = await other.api.post('/api/v1/pages', { url: `https://${other.domain}/lapse`, title: 'Lapse', authors: [writer.username] });
+    await confirmClaims(writer);
     expect((await anon.get(`/api/v1/articles/${reg.body.data.id}`)).body.data.status).toBe('verified');
     // Another publisher proves control of the domain: the first one's verification lapses.
     const newcomer = await publisher(t, { domain: `x-${other.domain}` });

@@ -2,7 +2,7 @@
 // ones; issuing fires panel.updated with the changed fields; linked panellists are experts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { publisher, signup } from '../factories.js';
+import { confirmClaims, publisher, signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { makeAdmin, panelEvents, statementBody, type TestAdmin, unique, versionBody, versionCount } from './panels.fixtures.js';
 
@@ -266,6 +266,7 @@ describe('panellists are experts', () => {
     const pub = await publisher(t);
     const url = `https://${pub.domain}/health/a-new-medicine`;
     const reg = await pub.api.post('/api/v1/pages', { url, title: 'A new medicine', topic: 'health', authors: [expert.username] });
+    await confirmClaims(expert);
     expect(reg.status, reg.text).toBe(201);
     const level = async () => {
       const rec = await anon.get(`/api/v1/articles/${reg.body.data.id}`);

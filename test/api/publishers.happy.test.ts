@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { addMember, signup, type TestUser } from '../factories.js';
+import { addMember, confirmClaims, signup, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -156,6 +156,7 @@ describe('publisher detail', () => {
       { url: `https://${pub.domain}/one`, title: 'One', topic: 'economy', authors: [author.username] },
       { url: `https://${pub.domain}/two`, title: 'Two', authors: [author.username] },
     ]);
+    await confirmClaims(author);
     const res = await new Client(t.baseUrl).get(`/api/v1/publishers/${pub.slug}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ slug: pub.slug, domains: [pub.domain], pages: 2 });

@@ -621,6 +621,9 @@ export async function makeWorld(t: TestApp): Promise<World> {
   const owner = await signup(t);
   const pub = await publisher(t, { owner });
   const url = `https://${pub.domain}/world/front-page`;
+  // The owner lets the publication publish the authorships it names at once (a standing permission, issue 31).
+  const permit = await owner.client.req('PUT', `/api/v1/account/claim-preferences/${pub.slug}`, { body: { preference: 'permit' } });
+  expect(permit.status, permit.text).toBe(200);
   const reg = await pub.api.post('/api/v1/pages', { url, title: 'Front page', topic: 'health', authors: [owner.username] });
   expect(reg.status, reg.text).toBe(201);
   const record = await new Client(t.baseUrl, randomIp()).get(`/v1/pages/record?url=${encodeURIComponent(url)}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { publisher, signup } from '../factories.js';
+import { confirmClaims, publisher, signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -14,6 +14,7 @@ describe('smoke', () => {
     const author = await signup(t);
     const pub = await publisher(t);
     const reg = await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/a/`, title: 'A', topic: 'health', authors: [author.username] });
+    await confirmClaims(author);
     expect(reg.status, reg.text).toBe(201);
     const look = await new Client(t.baseUrl).get(`/api/v1/pages/lookup?url=${encodeURIComponent(`HTTPS://${pub.domain.toUpperCase()}/a`)}`);
     expect(look.status, look.text).toBe(200);

@@ -4,7 +4,7 @@
 // record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -20,6 +20,7 @@ beforeAll(async () => {
   anon = new Client(t.baseUrl);
   url = `https://${pub.domain}/warm`;
   const reg = await pub.api.post('/api/v1/pages', { url, title: 'Warm', authors: [author.username] });
+  await confirmClaims(author);
   expect(reg.status, reg.text).toBeLessThan(300);
 });
 afterAll(async () => t?.close());
@@ -103,6 +104,7 @@ describe('a warm request line', () => {
     const later = `https://${pub.domain}/later`;
     for (let i = 0; i < 2; i++) expect((await anon.get(record(later))).status).toBe(404);
     await pub.api.post('/api/v1/pages', { url: later, title: 'Later', authors: [author.username] });
+    await confirmClaims(author);
     const now = await anon.get(record(later));
     expect(now.status).toBe(200);
     expect(now.body.title).toBe('Later');
@@ -112,6 +114,7 @@ describe('a warm request line', () => {
     // Asked for twice: a line is remembered once the handler answered it from the cache.
     for (const path of [lookup(url), record(url), embed(url)]) for (let i = 0; i < 2; i++) await anon.get(path);
     const changed = await pub.api.post('/api/v1/pages', { url, title: 'Warm, renamed', authors: [author.username] });
+    await confirmClaims(author);
     expect(changed.status, changed.text).toBeLessThan(300);
     expect((await anon.get(lookup(url))).body.data.title).toBe('Warm, renamed');
     expect((await anon.get(record(url))).body.title).toBe('Warm, renamed');

@@ -10,6 +10,7 @@ import type { WebhookRelay } from '../../src/jobs/relay.js';
 import { statementBody } from '../api/panels.fixtures.js';
 import { relayFor } from '../api/webhooks.fixtures.js';
 import { startTestApp, type TestApp } from '../harness.js';
+import { confirmClaims } from '../factories.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { registerPage, submitCorrection, type WebPublication, webAdmin, webPublication, webUser, type WebUser } from '../web/dashboard.fixtures.js';
 import { AXE_SOURCE, hasChromium, cspViolations, launch } from './chromium.js';
@@ -52,6 +53,7 @@ beforeAll(async () => {
   expect(pending.status, pending.text).toBe(202);
   const reg = await pub.owner.api.post('/api/v1/pages', { url: `https://${pub.domain}/health/measles`, title: 'Measles cases rise in three states', topic: 'health', authors: [author.username] });
   pageId = reg.body.data.id;
+  await confirmClaims(author);
   await registerPage(t, pub, 'health/vaccines', 'Vaccination rates fall');
   const accepted = await submitCorrection(specialist, `https://${pub.domain}/health/measles`);
   await pub.owner.api.post('/api/v1/submissions/decide', { submission_id: accepted, decision: 'accept', note: 'Thanks' });

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { AXE_SOURCE, hasChromium, cspViolations, launch } from './chromium.js';
 
@@ -27,6 +27,7 @@ beforeAll(async () => {
   author = await signup(t, { name: 'Nellie Bly' });
   articleUrl = `https://${pub.domain}/story`;
   await pub.api.post('/api/v1/pages', { url: articleUrl, title: 'The Story', authors: [author.username] });
+  await confirmClaims(author);
   // The publisher's own site: another origin (localhost vs the service's 127.0.0.1).
   host = http.createServer((_req, res) =>
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(hostCsp ? { 'content-security-policy': hostCsp } : {}) }).end(pageHtml),

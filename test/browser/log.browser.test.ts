@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrate } from '../../src/domain/transparency/log.service.js';
-import { publisher, signup } from '../factories.js';
+import { confirmClaims, publisher, signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { hasChromium, launch } from './chromium.js';
 
@@ -21,6 +21,7 @@ beforeAll(async () => {
   const author = await signup(t);
   const url = `https://${pub.domain}/news/checked-in-the-browser`;
   const reg = await pub.api.post('/api/v1/pages', { url, title: 'Checked in the browser', authors: [author.username] });
+  await confirmClaims(author);
   expect(reg.status, reg.text).toBe(201);
   await integrate(t.runtime.deps);
   const record = await pub.api.get(`/v1/pages/record?url=${encodeURIComponent(url)}`);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/changes/canonical-json.js';
 import { createStatement } from '../../src/domain/panels/panel.service.js';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
-import { contributorKey, publisher, signup, type TestPublisher } from '../factories.js';
+import { confirmClaims, contributorKey, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { statementBody } from '../api/panels.fixtures.js';
 
@@ -36,6 +36,7 @@ describe('the change log', () => {
     const id = created.body.data.id;
     await pub.api.post('/api/v1/pages', { url, title: 'One' });
     await pub.api.post('/api/v1/pages', { url, title: 'One again', authors: [author.username] });
+    await confirmClaims(author);
     const rows = await after(from);
     // Entries of one transaction are contiguous; their order inside it carries no meaning (docs/changes.md).
     expect(rows[0]!.kind).toBe('page.registered');

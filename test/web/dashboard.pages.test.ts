@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
+import { confirmClaims } from '../factories.js';
 import { FormClient } from './browser-client.js';
 import { count, registerPage, submitCorrection, unique, type WebPublication, webPublication, webUser, type WebUser } from './dashboard.fixtures.js';
 
@@ -276,6 +277,7 @@ describe('pages', () => {
     const author = await webUser(t, 'Nellie Bly');
     const ok = await pub.owner.b.post(`${pub.base}/pages`, { url: `https://${pub.domain}/a`, title: 'The <A> story', topic: 'Health', authors: author.username });
     expect(ok.location).toBe(`${pub.base}/pages?done=created`);
+    await confirmClaims(author);
     const again = await pub.owner.b.post(`${pub.base}/pages`, { url: `https://${pub.domain}/a/`, title: 'The <A> story', topic: 'health', authors: '' });
     expect(again.location).toBe(`${pub.base}/pages?done=skipped`);
     const list = await pub.owner.b.get(`${pub.base}/pages?done=created`);
@@ -486,6 +488,7 @@ describe('the embed generator', () => {
     expect(empty.text).toContain('Register a page first.');
     await pub.owner.b.get(`${pub.base}/pages`);
     await pub.owner.b.post(`${pub.base}/pages`, { url: `https://${pub.domain}/e`, title: 'Embedded', authors: author.username });
+    await confirmClaims(author);
     const { id } = await t.runtime.deps.db.selectFrom('pages').select('id').where('lookup_key', '=', `${pub.domain}/e`).executeTakeFirstOrThrow();
     const page = await pub.owner.b.get(`${pub.base}/embed?page=${id}&style=compact&lang=de`);
     expect(page.status).toBe(200);

@@ -2,7 +2,7 @@
 // and the public records answer JSON to curl and HTML to a browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { publisher, signup } from '../factories.js';
+import { confirmClaims, publisher, signup } from '../factories.js';
 import { type TestApp, startTestApp } from '../harness.js';
 
 let t: TestApp;
@@ -42,6 +42,7 @@ describe('records and proofs', () => {
     const pub = await publisher(t);
     const author = await signup(t);
     const reg = await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/first-hour`, title: 'First hour', authors: [author.username] });
+    await confirmClaims(author);
     expect(reg.status, reg.text).toBe(201);
     const id = reg.body.data.id;
     const curl = await c.get(`/records/${id}`, { headers: { accept: '*/*' } });

@@ -3,7 +3,7 @@
 // panel statement issued twice. Built through the API and the services, as people and operators would.
 import { expect } from 'vitest';
 import { createStatement, issueVersion } from '../../src/domain/panels/panel.service.js';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
 import { FormClient } from './browser-client.js';
 
@@ -33,6 +33,7 @@ export async function makePagesWorld(t: TestApp): Promise<PagesWorld> {
   const url = `https://${pub.domain}/news/measles-outbreak`;
   const title = 'Measles cases rise in the north';
   const reg = await pub.api.post('/api/v1/pages', { url, title, topic: 'health', authors: [author.username] });
+  await confirmClaims(author);
   expect(reg.status, reg.text).toBe(201);
   const pageId = reg.body.data.id as number;
   await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/climate/explainer`, title: 'The climate explainer', topic: 'climate' });
