@@ -239,6 +239,30 @@ describe('the eight events, delivered', () => {
     expect(rx.at('/elsewhere')).toHaveLength(0);
   });
 
+  it('taking one’s name back from accepted work fires contribution.withdrawn (v1) with the record it left (issue 31)', async () => {
+    const before = rx.requests.length;
+    const res = await ada.client.post(`/api/v1/account/contributions/${contributionId}/withdraw`);
+    expect(res.status, res.text).toBe(200);
+    await relay.tick();
+    const fresh = rx.requests.slice(before);
+    expect(fresh.map((r) => `${r.path} ${r.event}`)).toEqual(['/v1 contribution.withdrawn']);
+    expect(fresh[0]!.verified).toBe(true);
+    expect(fresh[0]!.json).toEqual({
+      event: 'contribution.withdrawn',
+      created: expect.any(String),
+      page: page.url,
+      contribution: {
+        id: `sub_${submissionId}`,
+        type: 'correction',
+        contributor: ada.username,
+        status: 'withdrawn',
+        summary: expect.any(String),
+        record_id: `ctb_${contributionId}`,
+        withdrawn_by: 'contributor',
+      },
+    });
+  });
+
   it('every request was signed, and each delivery header is its event id', async () => {
     expect(rx.requests.every((r) => r.verified)).toBe(true);
     for (const r of rx.requests) {

@@ -13,6 +13,7 @@ import { insertAuthors } from '../pages/page.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
 import { acceptedWork, applyReputationChanges, withdrawnWork } from '../reputation/reputation.store.js';
 import type { ClaimPreference } from '../../db/schema.js';
+import type { WithdrawnFacts } from '../webhooks/facts.js';
 import * as store from './consent.store.js';
 
 /** What naming an author did, as the publisher sees it in the registration's answer. */
@@ -225,10 +226,10 @@ async function takeOff(trx: Db, c: store.OwnContribution, reason: 'withdrawn' | 
     publisherId: c.publisher_id,
     pageId: c.page_id,
     payload: {
-      withdrawn: { contribution_id: c.id, role: c.role, summary: c.summary, accepted_at: c.accepted_at, reason },
+      withdrawn: { contribution_id: c.id, submission_id: c.submission_id, role: c.role, summary: c.summary, accepted_at: c.accepted_at, reason },
       contributor: { username: person.username, name: person.name },
       page: { id: c.page_id, url: c.page_url, title: c.page_title },
-    },
+    } satisfies WithdrawnFacts,
     now,
   });
   const first = await takeSeqs(trx);

@@ -177,6 +177,7 @@ export function findContributionOf(db: Db, accountId: number, id: number) {
       'c.accepted_at',
       'c.log_seq',
       'c.account_id',
+      'c.submission_id',
       'p.id as page_id',
       'p.url as page_url',
       'p.title as page_title',

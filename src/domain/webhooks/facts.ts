@@ -26,6 +26,24 @@ export interface AcceptedFacts extends SubmissionFacts {
   contribution: { id: number; role: WorkKind; accepted_at: string; change: { from: string | null; to: string | null } | null };
 }
 
+/**
+ * Published work its person took their name back from (issue 31), or an authorship named before consent existed
+ * taken off until its person confirms (`unconfirmed`). The /v1 `contribution.withdrawn` event covers it beside a
+ * pending submission withdrawn (SubmissionFacts).
+ */
+export interface WithdrawnFacts {
+  withdrawn: {
+    contribution_id: number;
+    submission_id: number | null;
+    role: WorkKind;
+    summary: string;
+    accepted_at: string;
+    reason: 'withdrawn' | 'unconfirmed';
+  };
+  contributor: { username: string; name: string };
+  page: PageFacts;
+}
+
 export interface RequestTakenFacts {
   request: { id: number; kind: WorkKind; status: string; taken_by: string | null; topic: string };
   page: PageFacts;

@@ -4,8 +4,8 @@
 import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
-import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
-import { Nullable } from '../../http/schemas.js';
+import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts, WithdrawnFacts } from '../../domain/webhooks/facts.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { contributionRef, proofUrl } from '../urls.js';
 import { DriftingRole, PageUrl, RequestableKind, RequestStatus, ServiceUrl, SubmissionStatus } from '../vocabulary.js';
@@ -48,8 +48,23 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
     }),
   },
   'contribution.withdrawn': {
-    summary: 'The contributor withdraws the contribution',
-    schema: ContributionEvent('contribution.withdrawn'),
+    summary:
+      'The contributor withdraws the contribution: a pending submission (`sub_<id>`), or published work the named person took their name back from (with `record_id`; `id` is `sub_<id>` for submitted work, `ctb_<id>` for an authorship)',
+    schema: Type.Object({
+      event: Type.Literal('contribution.withdrawn'),
+      ...Base,
+      contribution: Type.Object({
+        ...Contribution,
+        id: Type.String({ description: '`sub_<id>` for submitted work (as on `submitted` and `accepted`), `ctb_<id>` for an authorship' }),
+        type: Type.Union([RequestableKind, Type.Literal('author')], { description: 'The kind of work; `author` for an authorship' }),
+        record_id: Type.Optional(Type.String({ description: 'Published work: `ctb_<id>`, the contribution that left the record' })),
+        withdrawn_by: Type.Optional(
+          StringEnum(['contributor', 'consent_migration'] as const, {
+            description: 'Published work: `contributor` (the named person took their name back) or `consent_migration` (an authorship named before people confirmed their names, off the record until they do)',
+          }),
+        ),
+      }),
+    }),
   },
   'request.taken': {
     summary: 'A specialist takes an open request',
@@ -108,11 +123,31 @@ function contribution(f: SubmissionFacts, status: string) {
   };
 }
 
+/** Published work its person took their name back from (issue 31): `contribution.withdrawn` with its record id. */
+function presentWithdrawnWork(f: WithdrawnFacts, created: string) {
+  const w = f.withdrawn;
+  return {
+    event: 'contribution.withdrawn',
+    created,
+    page: f.page.url,
+    contribution: {
+      id: w.submission_id !== null ? submissionRef(w.submission_id) : contributionRef(w.contribution_id),
+      type: w.role,
+      contributor: f.contributor.username,
+      status: 'withdrawn',
+      summary: w.summary,
+      record_id: contributionRef(w.contribution_id),
+      withdrawn_by: w.reason === 'withdrawn' ? 'contributor' : 'consent_migration',
+    },
+  };
+}
+
 /** The /v1 payload of an event, or null when /v1 endpoints do not receive it. */
 export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown {
   switch (e.type) {
     case 'contribution.submitted':
     case 'contribution.withdrawn': {
+      if ('withdrawn' in (e.facts as object)) return presentWithdrawnWork(e.facts as WithdrawnFacts, e.createdAt);
       const f = e.facts as SubmissionFacts;
       const status = e.type === 'contribution.submitted' ? 'pending' : 'withdrawn';
       return { event: e.type, created: e.createdAt, page: f.page.url, contribution: contribution(f, status) };
