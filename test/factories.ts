@@ -63,7 +63,7 @@ export async function contributorKey(user: TestUser): Promise<string> {
  * Make `user` a member of a publication the way people do (issue 15): an owner invites, the person accepts. Returns
  * nothing; fails the test when either step is refused.
  */
-export async function addMember(owner: Client, slug: string, user: TestUser, role: 'owner' | 'editor' = 'editor'): Promise<void> {
+export async function addMember(owner: Client, slug: string, user: Pick<TestUser, 'username' | 'client'>, role: 'owner' | 'editor' = 'editor'): Promise<void> {
   const inv = await owner.post(`/api/v1/account/publishers/${slug}/members`, { username: user.username, role });
   expect(inv.status, inv.text).toBe(202);
   const mine = await user.client.get('/api/v1/account/publisher-invitations');

@@ -11,6 +11,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
 import { insertAuthors } from '../pages/page.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
+import { listMemberships } from '../publishers/publisher.store.js';
 import { acceptedWork, applyReputationChanges, withdrawnWork } from '../reputation/reputation.store.js';
 import type { ClaimPreference } from '../../db/schema.js';
 import type { WithdrawnFacts } from '../webhooks/facts.js';
@@ -188,6 +189,11 @@ async function publisherBySlug(deps: Deps, accountId: number, slug: string, must
 /** A publication's claims (all its pages, or one), newest first: what it named and what each person answered. */
 export const listPublisherClaims = (deps: Deps, publisherId: number, pageId?: number) =>
   store.listClaimsOfPublisher(deps.db, publisherId, pageId === undefined ? undefined : [pageId]);
+
+/** The publications the person belongs to: where a standing permission may be given. */
+export const listMyPublications = (deps: Deps, accountId: number) => listMemberships(deps.db, accountId);
+
+export const listMyContributions = (deps: Deps, accountId: number) => store.listContributionsOf(deps.db, accountId);
 
 export const listMyPreferences = (deps: Deps, accountId: number) => store.listPreferencesOf(deps.db, accountId);
 

@@ -201,6 +201,20 @@ export async function moveToWithdrawn(db: Db, c: OwnContribution, now: string, s
   await db.deleteFrom('contributions').where('id', '=', c.id).execute();
 }
 
+/** A person's public contributions, newest first (at most 500): what they can take their name back from. */
+export function listContributionsOf(db: Db, accountId: number) {
+  return db
+    .selectFrom('contributions as c')
+    .innerJoin('pages as p', 'p.id', 'c.page_id')
+    .innerJoin('publishers as pub', 'pub.id', 'p.publisher_id')
+    .select(['c.id', 'c.role', 'c.summary', 'c.accepted_at', 'c.asserted_by', 'c.consent', 'p.id as page_id', 'p.url as page_url', 'p.title as page_title', 'pub.name as publisher_name'])
+    .where('c.account_id', '=', accountId)
+    .orderBy('c.accepted_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(500)
+    .execute();
+}
+
 /** Authorships named before consent existed (migration 0013 marked them); the service retracts them at start. */
 export function listNotAsked(db: Db, limit: number) {
   return db.selectFrom('contributions').select(['id', 'account_id']).where('consent', '=', 'not_asked').orderBy('id').limit(limit).execute();

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import * as accounts from '../../domain/accounts/account.service.js';
 import * as apiKeys from '../../domain/api-keys/api-key.service.js';
+import * as consent from '../../domain/consent/consent.service.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { Deps } from '../../domain/deps.js';
 import type { RequestRow, TakeExpiryRow } from '../../domain/requests/request.store.js';
@@ -47,6 +48,7 @@ const TABS = [
   ['/me/requests', 'Requests'],
   ['/me/submit', 'Submit work'],
   ['/me/submissions', 'My submissions'],
+  ['/me/names', 'Your name'],
   ['/me/profile', 'Profile'],
   ['/me/keys', 'API keys'],
   ['/me/security', 'Password and sessions'],
@@ -152,12 +154,13 @@ export function mePages(fastify: FastifyInstance, deps: Deps) {
 
   app.get('/me', page, async (req, reply) => {
     const user = requireUser(req);
-    const [{ account }, taken, pending, invitations, expired] = await Promise.all([
+    const [{ account }, taken, pending, invitations, expired, claims] = await Promise.all([
       accounts.getOwnAccount(deps, user.accountId),
       requests.listTakenRequests(deps, user.accountId),
       submissions.listOwnSubmissions(deps, user.accountId, 'pending', 1, 5),
       publishers.myInvitations(deps, user.accountId),
       requests.myExpiredTakes(deps, user.accountId),
+      consent.listMyClaims(deps, user.accountId, 'pending'),
     ]);
     return frame(req, reply, 'My work', (ctx) => html`${notice(req, {
       welcome: `Welcome to Credence, ${account.name}. Take a request below, or submit work on any registered page.`,
@@ -172,6 +175,11 @@ ${
 <form method="post" action="/me/invitations/${i.id}/accept" class="inline">${csrfField(ctx)}<button type="submit" class="small">Accept<span class="sr-only"> the invitation to ${i.name}</span></button></form>
 <form method="post" action="/me/invitations/${i.id}/decline" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Decline<span class="sr-only"> the invitation to ${i.name}</span></button></form></li>`,
       )}</ul></section>`
+    : ''
+}
+${
+  claims.length > 0
+    ? html`<section class="card" aria-labelledby="claims-h"><h2 id="claims-h">Named as an author</h2><p>${claims.length === 1 ? 'A publication names' : `${claims.length} times, publications name`} you as an author. Nothing is shown in public until you confirm. <a href="/me/names">Answer on Your name</a>.</p></section>`
     : ''
 }
 <p class="muted">Your public profile: <a href="/contributors/${encodeURIComponent(account.username)}">/contributors/${account.username}</a></p>
@@ -433,6 +441,88 @@ ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics
     }
     return reply.redirect('/me/profile?done=saved', 303);
   });
+
+  // ---- Your name (issue 31): claims to answer, public work to take one's name back from, standing answers ----
+
+  app.get('/me/names', page, async (req, reply) => {
+    const user = requireUser(req);
+    const [claims, work, preferences, memberships] = await Promise.all([
+      consent.listMyClaims(deps, user.accountId, 'pending'),
+      consent.listMyContributions(deps, user.accountId),
+      consent.listMyPreferences(deps, user.accountId),
+      consent.listMyPublications(deps, user.accountId),
+    ]);
+    const answered = new Map(preferences.map((p) => [p.slug, p.preference]));
+    const form = (ctx: PageContext, action: string, label: SafeHtml | string, cls = 'small') =>
+      html`<form method="post" action="${action}" class="inline">${csrfField(ctx)}<button type="submit" class="${cls}">${label}</button></form>`;
+    return frame(req, reply, 'Your name', (ctx) => html`${notice(req, {
+      confirmed: 'Confirmed: the page now names you as its author.',
+      declined: 'Declined: nothing was shown, and that publication cannot name you on that page again.',
+      withdrawn: 'Your name is off that work: the record, the embed, your profile and your scores no longer count it.',
+      saved: 'Saved.',
+    })}
+<h1>Your name</h1>
+<p class="lede">Nothing is said about you in public until you agree, and you can take your name back from any work at any time.</p>
+<h2>Waiting for your answer</h2>
+${
+  claims.length === 0
+    ? empty('No publication is waiting for you.')
+    : html`<ul class="cards">${claims.map(
+        (c) => html`<li class="card"><p class="who"><strong>${c.publisher_name}</strong> names you as the author of</p>
+<p>${recordLink({ id: c.page_id, title: c.page_title, url: c.page_url })} <span class="muted">${date(c.created_at)}</span></p>
+<p class="actions">${form(ctx, `/me/claims/${c.id}/confirm`, html`Confirm<span class="sr-only"> authorship of “${c.page_title}”</span>`)}
+${form(ctx, `/me/claims/${c.id}/decline`, html`Decline<span class="sr-only"> authorship of “${c.page_title}”</span>`, 'small secondary')}
+${answered.get(c.publisher_slug) === 'refuse' ? '' : form(ctx, `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, html`Refuse all from ${c.publisher_name}`, 'small danger')}</p></li>`,
+      )}</ul>`
+}
+<h2>Your public work</h2>
+${
+  work.length === 0
+    ? empty('Nothing public names you yet.')
+    : html`<ul class="cards">${work.map(
+        (w) => html`<li class="card"><p class="who">${role(w.role)} <span class="muted">${w.publisher_name}, ${date(w.accepted_at)}</span></p>
+<p>${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })}</p>
+${form(ctx, `/me/contributions/${w.id}/withdraw`, html`Take my name off<span class="sr-only"> “${w.page_title}”</span>`, 'small danger')}</li>`,
+      )}</ul>`
+}
+<h2>Standing answers</h2>
+<p>A publication you belong to can publish what it names you in at once, if you let it. You can refuse all claims from any publication.</p>
+<ul class="plain list">${memberships.map((m) =>
+      answered.get(m.slug) === 'permit'
+        ? html`<li><strong>${m.name}</strong> publishes what it names you in at once. ${form(ctx, `/me/claim-preferences/${encodeURIComponent(m.slug)}/clear`, 'Ask me each time', 'small secondary')}</li>`
+        : html`<li><strong>${m.name}</strong> asks you each time. ${form(ctx, `/me/claim-preferences/${encodeURIComponent(m.slug)}/permit`, html`Let ${m.name} publish at once`, 'small secondary')}</li>`,
+    )}${preferences
+      .filter((p) => p.preference === 'refuse')
+      .map((p) => html`<li>You refuse every claim from <strong>${p.name}</strong>. ${form(ctx, `/me/claim-preferences/${encodeURIComponent(p.slug)}/clear`, 'Ask me each time', 'small secondary')}</li>`)}</ul>`);
+  });
+
+  for (const [action, run, done] of [
+    ['confirm', consent.confirmClaim, 'confirmed'],
+    ['decline', consent.declineClaim, 'declined'],
+  ] as const) {
+    app.post(`/me/claims/:id/${action}`, withId, async (req, reply) => {
+      const { user } = formUser(req);
+      await run(deps, user.accountId, req.params.id);
+      return reply.redirect(`/me/names?done=${done}`, 303);
+    });
+  }
+
+  app.post('/me/contributions/:id/withdraw', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await consent.withdrawContribution(deps, user.accountId, req.params.id);
+    return reply.redirect('/me/names?done=withdrawn', 303);
+  });
+
+  app.post(
+    '/me/claim-preferences/:slug/:answer',
+    { config: { html: true }, schema: { params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }), answer: Type.Union([Type.Literal('permit'), Type.Literal('refuse'), Type.Literal('clear')]) }) } },
+    async (req, reply) => {
+      const { user } = formUser(req);
+      const { slug, answer } = req.params;
+      await consent.setClaimPreference(deps, user.accountId, slug, answer === 'clear' ? null : answer);
+      return reply.redirect('/me/names?done=saved', 303);
+    },
+  );
 
   // ---- Invitations to publications (issue 15): membership needs the person's consent ----
 

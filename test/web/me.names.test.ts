@@ -1,0 +1,66 @@
+// /me/names (issue 31) over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and
+// answered on Your name, public work a person takes their name off, and standing answers to a publication.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../client.js';
+import { addMember, publisher, type TestPublisher } from '../factories.js';
+import { startTestApp, type TestApp } from '../harness.js';
+import { webUser } from './dashboard.fixtures.js';
+
+let t: TestApp;
+let pub: TestPublisher;
+beforeAll(async () => {
+  t = await startTestApp({ rateLimitAllowlist: ['127.0.0.1'] });
+  pub = await publisher(t);
+});
+afterAll(async () => t?.close());
+
+const lookup = async (path: string) =>
+  (await new Client(t.baseUrl).get(`/api/v1/pages/lookup?url=${encodeURIComponent(`https://${pub.domain}/${path}`)}`)).body.data;
+
+describe('Your name', () => {
+  it('a claim is answered from /me/names; confirmed work can be taken back', async () => {
+    const person = await webUser(t, 'Ida Tarbell');
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/named`, title: 'Named here', authors: [person.username] });
+    const overview = await person.b.get('/me');
+    expect(overview.text).toContain('Named as an author');
+    const names = await person.b.get('/me/names');
+    expect(names.text).toContain('Named here');
+    const claim = /action="\/me\/claims\/(\d+)\/confirm"/.exec(names.text)![1];
+    expect((await person.b.post(`/me/claims/${claim}/confirm`, {})).location).toBe('/me/names?done=confirmed');
+    expect((await lookup('named')).contributors.author).toMatchObject([{ username: person.username }]);
+
+    const after = await person.b.get('/me/names');
+    const id = /action="\/me\/contributions\/(\d+)\/withdraw"/.exec(after.text)![1];
+    expect((await person.b.post(`/me/contributions/${id}/withdraw`, {})).location).toBe('/me/names?done=withdrawn');
+    expect((await lookup('named')).contributors).toEqual({});
+  });
+
+  it('a post without the form’s token changes nothing', async () => {
+    const person = await webUser(t);
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/csrf`, title: 'Guarded', authors: [person.username] });
+    const names = await person.b.get('/me/names');
+    const claim = /action="\/me\/claims\/(\d+)\/confirm"/.exec(names.text)![1];
+    const forged = await new Client(t.baseUrl).req('POST', `/me/claims/${claim}/confirm`, {
+      raw: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `credence_session=${person.b.cookie('credence_session')}` },
+    });
+    expect(forged.status).toBe(403);
+    expect((await lookup('csrf')).contributors).toEqual({});
+  });
+
+  it('standing answers: a member lets its publication publish at once; anyone can refuse a publication', async () => {
+    const person = await webUser(t);
+    await addMember(pub.owner.client, pub.slug, { username: person.username, client: person.api });
+    const names = await person.b.get('/me/names');
+    expect(names.text).toContain(`Let The ${pub.slug} publish at once`);
+    expect((await person.b.post(`/me/claim-preferences/${pub.slug}/permit`, {})).location).toBe('/me/names?done=saved');
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/staff`, title: 'By staff', authors: [person.username] });
+    expect((await lookup('staff')).contributors.author).toMatchObject([{ username: person.username, provenance: { consent: 'standing_permission' } }]);
+
+    const other = await webUser(t);
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/unwanted`, title: 'Unwanted', authors: [other.username] });
+    expect((await other.b.post(`/me/claim-preferences/${pub.slug}/refuse`, {})).location).toBe('/me/names?done=saved');
+    const res = await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/unwanted-2`, title: 'Unwanted again', authors: [other.username] });
+    expect(res.body.data.authors).toEqual([{ username: other.username, status: 'refused' }]);
+  });
+});
