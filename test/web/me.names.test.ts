@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { addMember, publisher, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { webUser } from './dashboard.fixtures.js';
+import { webPublication, webUser } from './dashboard.fixtures.js';
 
 let t: TestApp;
 let pub: TestPublisher;
@@ -62,5 +62,16 @@ describe('Your name', () => {
     expect((await other.b.post(`/me/claim-preferences/${pub.slug}/refuse`, {})).location).toBe('/me/names?done=saved');
     const res = await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/unwanted-2`, title: 'Unwanted again', authors: [other.username] });
     expect(res.body.data.authors).toEqual([{ username: other.username, status: 'refused' }]);
+  });
+
+  it('the publisher’s dashboard shows who was asked and has not answered', async () => {
+    const site = await webPublication(t);
+    const person = await webUser(t, 'Nellie Bly');
+    await site.owner.b.get(`${site.base}/pages`);
+    const made = await site.owner.b.post(`${site.base}/pages`, { url: `https://${site.domain}/asked`, title: 'Asked', authors: person.username });
+    expect(made.status).toBe(303);
+    const list = await site.owner.b.get(`${site.base}/pages`);
+    expect(list.text).toContain('Authors asked to confirm (1)');
+    expect(list.text).toContain(person.username);
   });
 });

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
+import * as consent from '../../domain/consent/consent.service.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import * as requests from '../../domain/requests/request.service.js';
@@ -101,7 +102,8 @@ export function workPages(app: FastifyInstance, deps: Deps) {
   const pagesPage = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, view: PagesView = {}, status = 200) => {
     const ctx = pageContext(deps, req, reply);
     const n = pageNumber(req);
-    const { total, records } = await pages.listPages(deps, pub.id, n, PER_PAGE);
+    const [{ total, records }, claims] = await Promise.all([pages.listPages(deps, pub.id, n, PER_PAGE), consent.listPublisherClaims(deps, pub.id)]);
+    const waiting = claims.filter((c) => c.state === 'pending');
     const v = view.values ?? {};
     const e = view.errors ?? {};
     const results = view.batch
@@ -128,7 +130,7 @@ ${results}
 ${field({ name: 'url', label: 'URL', type: 'url', value: v.url, error: e.url, required: true, hint: 'https://…' })}
 ${field({ name: 'title', label: 'Title', value: v.title, error: e.title })}
 ${field({ name: 'topic', label: 'Topic', value: v.topic, error: e.topic, hint: 'e.g. health; specialists find requests by topic' })}
-${field({ name: 'authors', label: 'Authors', value: v.authors, error: e.authors, hint: 'Usernames, separated by commas (optional)' })}
+${field({ name: 'authors', label: 'Authors', value: v.authors, error: e.authors, hint: 'Usernames, separated by commas (optional). Each is asked to confirm before the page names them in public' })}
 <div><label class="check"><input type="checkbox" name="fetch" value="true"${v.fetch === 'true' ? html` checked` : ''} aria-describedby="f-fetch-hint"> Record the page’s current version</label>
 <p class="hint" id="f-fetch-hint">Credence fetches the page once and keeps a fingerprint of its text, so reviews can say when the page changed after them.</p>${e.fetch ? html`<p class="field-error" role="alert">${e.fetch}</p>` : ''}</div>
 <div><button type="submit">Register page</button></div></form></section>
@@ -137,6 +139,13 @@ ${field({ name: 'authors', label: 'Authors', value: v.authors, error: e.authors,
 ${field({ name: 'lines', label: 'Pages, one per line', textarea: true, value: view.list, error: e.lines, required: true, hint: `URL, or URL | title | topic; at most ${MAX_BATCH} lines` })}
 <div><button type="submit">Register the list</button></div></form></section>
 </div>
+${
+  waiting.length > 0
+    ? html`<section class="card" aria-labelledby="claims-h"><h3 id="claims-h">Authors asked to confirm (${waiting.length})</h3><p class="hint">A person you name is shown as the author only once they confirm it.</p><ul class="plain list">${waiting
+        .slice(0, 50)
+        .map((c) => html`<li><strong>${c.username}</strong> on <a href="${pub.base}/pages/${c.page_id}">${c.page_title || c.page_url}</a> <span class="badge warn">pending</span></li>`)}</ul></section>`
+    : ''
+}
 <h3>On record (${total})</h3>
 ${
   records.length === 0
