@@ -12,7 +12,7 @@ import { appendEvent } from '../events/outbox.js';
 import { insertAuthors } from '../pages/page.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
 import { listMemberships } from '../publishers/publisher.store.js';
-import { acceptedWork, applyReputationChanges, withdrawnWork } from '../reputation/reputation.store.js';
+import { acceptedWork, applyReputationChanges, publicContributor, recomputeReputation, workPositions } from '../reputation/reputation.store.js';
 import type { ClaimPreference } from '../../db/schema.js';
 import type { WithdrawnFacts } from '../webhooks/facts.js';
 import * as store from './consent.store.js';
@@ -139,7 +139,8 @@ export async function confirmClaim(deps: Deps, accountId: number, id: number) {
     if (!(await store.settleClaim(trx, claim.id, 'confirmed', now))) throw conflict(`This claim is ${claim.state} already`);
     const a: Authorship = { pageId: claim.page_id, url: claim.page_url, title: claim.page_title, topic: claim.page_topic, accountId };
     const contributors = new Map<number, PublicContributor>();
-    const contributorEntries = await applyReputationChanges(trx, [acceptedWork(accountId, 'author', a.topic)], now, contributors);
+    const position = await workPositions(trx, [{ accountId, publisherId: claim.publisher_id }]);
+    const contributorEntries = await applyReputationChanges(trx, [acceptedWork(accountId, 'author', a.topic, position(accountId, claim.publisher_id))], now, contributors);
     const first = await takeSeqs(trx);
     const ids = await insertAuthors(trx, [{ page_id: a.pageId, account_id: accountId, summary: 'Wrote this page', log_seq: first, consent: 'confirmed' }], now);
     const publisher = { slug: claim.publisher_slug, name: claim.publisher_name };
@@ -220,13 +221,16 @@ export async function withdrawContribution(deps: Deps, accountId: number, id: nu
  * named before consent existed, taken off until its person confirms it (its claim waits for them).
  */
 async function takeOff(trx: Db, c: store.OwnContribution, reason: 'withdrawn' | 'unconfirmed', now: string): Promise<void> {
-  const contributors = new Map<number, PublicContributor>();
-  const contributorEntries = await applyReputationChanges(trx, [withdrawnWork(c.account_id, c.role, c.page_topic)], now, contributors);
+  const before = await publicContributor(trx, c.account_id);
+  // Out of `contributions`, then the person's scores recounted: the work after it on the same publication moves up
+  // a place, so its weight may change too (SPEC §13's diminishing returns).
+  await store.moveToWithdrawn(trx, c, now);
+  await recomputeReputation(trx, [c.account_id], now, new Map([[c.account_id, before]]));
+  const person = (await publicContributor(trx, c.account_id))!;
   if (c.role === 'author') {
     if (reason === 'withdrawn') await store.markClaimWithdrawn(trx, c.page_id, c.publisher_id, c.account_id, now);
     else await store.insertClaims(trx, [{ page_id: c.page_id, publisher_id: c.publisher_id, account_id: c.account_id, state: 'pending' }], now);
   }
-  const person = contributors.get(c.account_id)!;
   await appendEvent(trx, {
     type: 'contribution.withdrawn',
     publisherId: c.publisher_id,
@@ -239,7 +243,7 @@ async function takeOff(trx: Db, c: store.OwnContribution, reason: 'withdrawn' | 
     now,
   });
   const first = await takeSeqs(trx);
-  await store.moveToWithdrawn(trx, c, now, first);
+  await store.linkWithdrawal(trx, c.id, first);
   await appendChangesFrom(trx, first, [
     {
       kind: 'contribution.withdrawn',
@@ -252,7 +256,6 @@ async function takeOff(trx: Db, c: store.OwnContribution, reason: 'withdrawn' | 
       },
       now,
     },
-    ...contributorEntries,
   ]);
 }
 

@@ -193,12 +193,17 @@ export function findContributionOf(db: Db, accountId: number, id: number) {
 export type OwnContribution = NonNullable<Awaited<ReturnType<typeof findContributionOf>>>;
 
 /** The contribution leaves every public read: its row moves to `withdrawn_contributions` (one statement each). */
-export async function moveToWithdrawn(db: Db, c: OwnContribution, now: string, seq: number): Promise<void> {
+export async function moveToWithdrawn(db: Db, c: OwnContribution, now: string): Promise<void> {
   await db
     .insertInto('withdrawn_contributions')
-    .values({ id: c.id, page_id: c.page_id, account_id: c.account_id, role: c.role, accepted_at: c.accepted_at, withdrawn_at: now, log_seq: seq })
+    .values({ id: c.id, page_id: c.page_id, account_id: c.account_id, role: c.role, accepted_at: c.accepted_at, withdrawn_at: now, log_seq: null })
     .execute();
   await db.deleteFrom('contributions').where('id', '=', c.id).execute();
+}
+
+/** The withdrawal's entry in the change log (and so the transparency log). */
+export async function linkWithdrawal(db: Db, id: number, seq: number): Promise<void> {
+  await db.updateTable('withdrawn_contributions').set({ log_seq: seq }).where('id', '=', id).execute();
 }
 
 /** A person's public contributions, newest first (at most 500): what they can take their name back from. */

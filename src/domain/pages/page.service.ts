@@ -8,7 +8,7 @@ import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
 import { publisherWithDomains } from '../publishers/publisher.store.js';
 import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
-import { acceptedWork, applyReputationChanges, movedWork, type ReputationChange } from '../reputation/reputation.store.js';
+import { acceptedWork, applyReputationChanges, recomputeReputation, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
 import { recordTags, tag } from './cache-tags.js';
 import * as store from './page.store.js';
 import { type PageRecord, buildRecords, loadRecords } from './record.js';
@@ -214,16 +214,16 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
     namings.claims.map((c) => ({ page_id: idOf(c.key), publisher_id: publisherId, account_id: c.accountId, state: c.state })),
     now,
   );
-  const changes: ReputationChange[] = [];
+  // The page's accepted work now counts towards its new topic: its people are recounted once everything is written
+  // (each work's weight depends on its place among the person's work for this publication, SPEC §13).
+  const moved = new Set<number>();
   for (const [, p] of pages) {
     if (!p.original || (p.original.title === p.title && p.original.topic === p.topic)) continue;
     await store.updatePage(trx, publisherId, p.id!, { title: p.title, topic: p.topic, updated_at: now });
-    // The page's accepted work now counts towards its new topic.
-    if (p.original.topic !== p.topic) {
-      for (const c of before) if (c.page_id === p.id) changes.push(movedWork(c.account_id, c.role, p.original.topic, p.topic));
-    }
+    if (p.original.topic !== p.topic) for (const c of before) if (c.page_id === p.id) moved.add(c.account_id);
   }
-  for (const a of newAuthors) changes.push(acceptedWork(a.accountId, 'author', pages.get(a.key)!.topic));
+  const position = await workPositions(trx, newAuthors.map((a) => ({ accountId: a.accountId, publisherId })));
+  const changes: ReputationChange[] = newAuthors.map((a) => acceptedWork(a.accountId, 'author', pages.get(a.key)!.topic, position(a.accountId, publisherId)));
   const contributors = new Map<number, PublicContributor>();
   const contributorEntries = await applyReputationChanges(trx, changes, now, contributors);
   await appendEvents(
@@ -239,7 +239,7 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
   // The change log last: its lock is held to commit, so it is taken after every other write but the authorships,
   // which are written under it already linked to their entries in the transparency log (issue 12): the first seqs,
   // in order. (Written earlier, each would need an update once its seq was known.)
-  if (newAuthors.length + pageEntries.length + contributorEntries.length === 0) return outcomes; // nothing changed
+  if (newAuthors.length + pageEntries.length + contributorEntries.length + moved.size === 0) return outcomes; // nothing changed
   const first = await takeSeqs(trx);
   const authorshipIds = await store.insertAuthors(
     trx,
@@ -265,6 +265,7 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
     ...contributorEntries,
   ];
   await appendChangesFrom(trx, first, entries);
+  if (moved.size > 0) await recomputeReputation(trx, [...moved], now);
   return outcomes;
 }
 

@@ -8,7 +8,7 @@ import { canonicalJson } from '../changes/canonical-json.js';
 import { appendChange, type Change, type PublicContributor } from '../changes/change-log.js';
 import type { Db } from '../deps.js';
 import { isPanellist, panellistOf } from '../panels/panel.store.js';
-import { contributionScore, level, ROLE_WEIGHTS, topicAuthority, trustScore } from './scores.js';
+import { counted, level, topicAuthority, trustScore } from './scores.js';
 
 /** One account's change in counters. Topic '' (a page without a topic) counts towards no topic. */
 export interface ReputationChange {
@@ -20,35 +20,53 @@ export interface ReputationChange {
   topics: { topic: string; weight: number; accepted: number }[];
 }
 
-const weightOf = (role: string) => ROLE_WEIGHTS[role] ?? 0;
+/**
+ * Accepted work (a decision or a confirmed authorship), the `position`-th of its person's on its publication's pages
+ * (`workPositions`): what it counts for, by SPEC §13's diminishing returns (`counted`), in its page's topic.
+ */
+export function acceptedWork(accountId: number, role: string, topic: string, position: number): ReputationChange {
+  const c = counted(role, position);
+  return {
+    accountId,
+    accepted: c.accepted,
+    rejected: 0,
+    score: c.weight,
+    topics: topic && (c.weight !== 0 || c.accepted !== 0) ? [{ topic, weight: c.weight, accepted: c.accepted }] : [],
+  };
+}
 
-/** Accepted work (a decision or a named authorship): +1 accepted, its role's weight in its page's topic. */
-export const acceptedWork = (accountId: number, role: string, topic: string): ReputationChange => ({
-  accountId,
-  accepted: 1,
-  rejected: 0,
-  score: weightOf(role),
-  topics: topic ? [{ topic, weight: weightOf(role), accepted: 1 }] : [],
-});
+/** The next position of a person's accepted work on a publication's pages, for each work a call accepts in turn. */
+export type Positions = (accountId: number, publisherId: number) => number;
 
-/** Accepted work its person withdrew (issue 31): exactly what acceptedWork added, taken back. */
-export const withdrawnWork = (accountId: number, role: string, topic: string): ReputationChange => ({
-  accountId,
-  accepted: -1,
-  rejected: 0,
-  score: -weightOf(role),
-  topics: topic ? [{ topic, weight: -weightOf(role), accepted: -1 }] : [],
-});
+/**
+ * Where new accepted work comes in each person's order per publication (by acceptance: contribution ids), counting
+ * what is stored (one grouped read) and what the call counted before. Call before inserting the new rows.
+ */
+export async function workPositions(db: Db, pairs: { accountId: number; publisherId: number }[]): Promise<Positions> {
+  const counts = new Map<string, number>();
+  const accountIds = [...new Set(pairs.map((p) => p.accountId))];
+  const publisherIds = [...new Set(pairs.map((p) => p.publisherId))];
+  for (let i = 0; i < accountIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('contributions as c')
+      .innerJoin('pages as p', 'p.id', 'c.page_id')
+      .select((eb) => ['c.account_id', 'p.publisher_id', eb.fn.countAll<number>().as('n')])
+      .where('c.account_id', 'in', accountIds.slice(i, i + 500))
+      .where('p.publisher_id', 'in', publisherIds)
+      .groupBy(['c.account_id', 'p.publisher_id'])
+      .execute();
+    for (const r of rows) counts.set(`${r.account_id}:${r.publisher_id}`, Number(r.n));
+  }
+  return (accountId, publisherId) => {
+    const key = `${accountId}:${publisherId}`;
+    const next = (counts.get(key) ?? 0) + 1;
+    counts.set(key, next);
+    return next;
+  };
+}
 
 export const rejectedWork = (accountId: number): ReputationChange => ({ accountId, accepted: 0, rejected: 1, score: 0, topics: [] });
 
-/** Accepted work whose page changed topic: its weight moves from one topic to the other. */
-export function movedWork(accountId: number, role: string, from: string, to: string): ReputationChange {
-  const topics = [];
-  if (from) topics.push({ topic: from, weight: -weightOf(role), accepted: -1 });
-  if (to) topics.push({ topic: to, weight: weightOf(role), accepted: 1 });
-  return { accountId, accepted: 0, rejected: 0, score: 0, topics };
-}
 
 /**
  * Apply counter changes and refresh each touched account's derived figures, once per account however many changes
@@ -258,21 +276,28 @@ async function recomputeScores(db: Db, accountIds: number[], now: string): Promi
   for (const accountId of accountIds) {
     const account = await db.selectFrom('accounts').select(['topics']).where('id', '=', accountId).executeTakeFirst();
     if (!account) continue;
-    // The database does the sums: one row per role and topic, not one per contribution.
-    const work = await db
+    // Each work in the order it was accepted (ids), counted by its place among the person's work on its
+    // publication's pages (SPEC §13's diminishing returns).
+    const rows = await db
       .selectFrom('contributions as c')
       .innerJoin('pages as p', 'p.id', 'c.page_id')
-      .select((eb) => ['c.role', 'p.topic', eb.fn.countAll<number>().as('n')])
+      .select(['c.role', 'p.topic', 'p.publisher_id'])
       .where('c.account_id', '=', accountId)
-      .groupBy(['c.role', 'p.topic'])
+      .orderBy('c.id')
       .execute();
+    const place = new Map<number, number>();
+    const work = rows.map((r) => {
+      const k = (place.get(r.publisher_id) ?? 0) + 1;
+      place.set(r.publisher_id, k);
+      return { topic: r.topic, ...counted(r.role, k) };
+    });
     const rejected = await db
       .selectFrom('submissions')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('account_id', '=', accountId)
       .where('status', '=', 'rejected')
       .executeTakeFirstOrThrow();
-    const accepted = work.reduce((s, r) => s + Number(r.n), 0);
+    const accepted = work.reduce((s, r) => s + r.accepted, 0);
     const rejectedCount = Number(rejected.n);
     const trust = trustScore(accepted, rejectedCount);
     await db
@@ -281,7 +306,7 @@ async function recomputeScores(db: Db, accountIds: number[], now: string): Promi
         accepted_count: accepted,
         rejected_count: rejectedCount,
         trust_score: trust,
-        contribution_score: work.reduce((s, r) => s + contributionScore([r.role]) * Number(r.n), 0),
+        contribution_score: work.reduce((s, r) => s + r.weight, 0),
         level: level({ accepted, trust, panellist: await isPanellist(db, accountId) }),
         updated_at: now,
       })
@@ -292,10 +317,11 @@ async function recomputeScores(db: Db, accountIds: number[], now: string): Promi
     const topics = new Map<string, { weight: number; accepted: number }>();
     for (const t of JSON.parse(account.topics) as string[]) topics.set(t, { weight: 0, accepted: 0 });
     for (const r of work) {
-      if (!r.topic) continue;
+      // Work that counts for nothing makes no topic (as the incremental path writes none).
+      if (!r.topic || (r.weight === 0 && r.accepted === 0)) continue;
       const t = topics.get(r.topic) ?? { weight: 0, accepted: 0 };
-      t.weight += weightOf(r.role) * Number(r.n);
-      t.accepted += Number(r.n);
+      t.weight += r.weight;
+      t.accepted += r.accepted;
       topics.set(r.topic, t);
     }
     await db.deleteFrom('account_topics').where('account_id', '=', accountId).execute();

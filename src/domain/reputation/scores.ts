@@ -21,6 +21,22 @@ export function trustScore(accepted: number, rejected: number): number {
   return round2(Math.max(0, lower));
 }
 
+/**
+ * Work one publication accepted for one person counts with diminishing returns (issue 31; docs/decisions.md), so
+ * one publication cannot make an expert: the k-th of their contributions on its pages, in the order they were
+ * accepted, counts in full up to the 3rd, then as one accepted work at half its role's weight (rounded down) up to
+ * the 9th, and not at all after. Nine accepted works from one publication stay below `trusted` (10).
+ */
+export const FULL_FROM_ONE_PUBLICATION = 3;
+export const COUNTED_FROM_ONE_PUBLICATION = 9;
+
+export function counted(role: string, k: number): { accepted: number; weight: number } {
+  const weight = ROLE_WEIGHTS[role] ?? 0;
+  if (k <= FULL_FROM_ONE_PUBLICATION) return { accepted: 1, weight };
+  if (k <= COUNTED_FROM_ONE_PUBLICATION) return { accepted: 1, weight: Math.floor(weight / 2) };
+  return { accepted: 0, weight: 0 };
+}
+
 export function contributionScore(roles: string[]): number {
   return roles.reduce((sum, role) => sum + (ROLE_WEIGHTS[role] ?? 0), 0);
 }

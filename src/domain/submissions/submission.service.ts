@@ -10,7 +10,7 @@ import { appendEvent, appendEvents } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
 import { moveRequest, findRequest } from '../requests/request.store.js';
-import { acceptedWork, applyReputationChanges, rejectedWork, type ReputationChange } from '../reputation/reputation.store.js';
+import { acceptedWork, applyReputationChanges, rejectedWork, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
 import type { WorkKind } from '../work-kinds.js';
 import * as store from './submission.store.js';
 import { type Verdict, VERDICTS, verdictValue } from './verdicts.js';
@@ -265,12 +265,14 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
     );
     const accepted: Found[] = [];
     const changes: ReputationChange[] = [];
+    // Each acceptance's place among its person's work for the publication (SPEC §13's diminishing returns).
+    const position = await workPositions(trx, [...tried.values()].map(({ s }) => ({ accountId: s.account_id, publisherId: s.publisher_id })));
     for (const { input, s } of tried.values()) {
       if (!moved.has(s.id)) continue; // decided by a concurrent call since it was read
       s.status = input.decision === 'accept' ? 'accepted' : 'rejected';
       if (s.status === 'accepted') {
         accepted.push(s);
-        changes.push(acceptedWork(s.account_id, s.kind, s.page_topic));
+        changes.push(acceptedWork(s.account_id, s.kind, s.page_topic, position(s.account_id, s.publisher_id)));
         if (s.request_id !== null) await moveRequest(trx, s.request_id, ['taken', 'open'], { status: 'fulfilled', updated_at: now });
       } else {
         changes.push(rejectedWork(s.account_id));
