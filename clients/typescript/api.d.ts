@@ -4895,7 +4895,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        /** @description At most 5 MB, and 25,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -5535,7 +5535,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        /** @description At most 5 MB, and 25,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -5930,7 +5930,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        /** @description At most 5 MB, and 25,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {

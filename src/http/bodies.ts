@@ -5,6 +5,9 @@
 // in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of their number.
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import { AppError } from './errors.js';
+import { BATCH_MARK, MAX_DEPTH } from './validation.js';
+
+export { MAX_DEPTH };
 import { routeConfig } from './route-config.js';
 
 export type BodyClass = 'small' | 'standard' | 'large';
@@ -21,12 +24,10 @@ export const BODY_LIMITS: Record<BodyClass, BodyLimits> = {
   small: { bytes: 16 * 1024, members: 50 },
   // Every other route: its largest field (a correction's before and after, 20,000 characters each, escaped) fits.
   standard: { bytes: 256 * 1024, members: 2_000 },
-  // Batch registration (SPEC §9): 500 pages, each with a title, authors and up to 2 MB of text, 5 MB in all.
+  // Batch calls (SPEC §9): 500 pages with their text, 500 submissions with their evidence; 5 MB in all.
   large: { bytes: 5 * 1024 * 1024, members: 25_000 },
 };
 
-/** Deeper input than any route accepts is refused before anything walks it (the validator checks it again). */
-export const MAX_DEPTH = 32;
 
 const MB = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`);
 
@@ -41,10 +42,14 @@ export function tooLarge(req: FastifyRequest): AppError {
 
 /**
  * Sets each route's byte limit from its body class (an onRoute hook: read once, when the route is added), and on
- * routes that take a body, reads through one that says it is too large before answering 413.
+ * routes that take a body, reads through one that says it is too large before answering 413. A route that takes a
+ * batch (SPEC §9: up to 500 items) is `large` unless it says otherwise.
  */
 export function applyBodyClass(route: RouteOptions): void {
-  const body = (route.config as { body?: BodyClass } | undefined)?.body ?? 'standard';
+  const config = (route.config ?? {}) as { body?: BodyClass };
+  const batch = Boolean((route.schema?.body as Record<string, unknown> | undefined)?.[BATCH_MARK]);
+  const body = config.body ?? (batch ? 'large' : 'standard');
+  route.config = { ...config, body };
   route.bodyLimit ??= BODY_LIMITS[body].bytes;
   if (([] as string[]).concat(route.method).some((m) => m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS')) {
     route.preParsing = [readThroughOversize, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])];

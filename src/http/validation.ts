@@ -6,7 +6,6 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError, type ErrorDetail } from './errors.js';
-import { MAX_DEPTH } from './bodies.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -44,8 +43,11 @@ export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, http
   return withoutNul(httpPart === 'body' ? strictAjv.compile(schema) : lenientAjv.compile(schema));
 };
 
-// Deeper input than any route accepts is refused before anything walks it: a JSON body by the parser's count
-// (http/bodies.ts, whose MAX_DEPTH this is), everything else by findUnstorable below.
+/**
+ * Deeper input than any route accepts is refused before anything walks it: a JSON body by the parser's count
+ * (http/bodies.ts), everything else by findUnstorable below.
+ */
+export const MAX_DEPTH = 32;
 
 type Unstorable = { path: string; why: 'nul' | 'depth' };
 

@@ -101,12 +101,20 @@ describe('JSON', () => {
     }
   });
 
+  it('every batch route takes 500 items (SPEC §9): a batch is a large body whatever the route', async () => {
+    const pub = await publisher(t);
+    const items = Array.from({ length: 500 }, (_, i) => ({ url: `https://${pub.domain}/req/${i}`, request_type: 'fact_checker', title: `Check ${i}`, brief: 'Please check the numbers', topic: 'health' }));
+    const res = await pub.api.post('/api/v1/requests', items);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.summary.failed, JSON.stringify(res.body.data.results[0])).toBe(0);
+  });
+
   it('registration still takes a batch of 500 pages with their text; other routes take 256 KB', async () => {
     const pub = await publisher(t);
     const pages = Array.from({ length: 500 }, (_, i) => ({ url: `https://${pub.domain}/batch/${i}`, title: `Page ${i}`, text: 'word '.repeat(1_000) }));
     const res = await pub.api.post('/api/v1/pages', pages);
     expect(res.status, res.text).toBe(200);
-    const big = await pub.api.post('/api/v1/requests', { url: `https://${pub.domain}/batch/1`, request_type: 'fact_check', brief: 'x'.repeat(300 * 1024) });
+    const big = await pub.owner.client.post('/api/v1/account/publishers', { name: 'x'.repeat(300 * 1024), slug: 'too-big' });
     expect(big.status).toBe(413);
     expect(big.body.error.message).toMatch(/256 KB/);
   });
@@ -133,7 +141,7 @@ describe('a client that sends its whole body before it reads', () => {
   it('gets its 413, not a reset, and the connection goes on to the next request', async () => {
     const pub = await publisher(t);
     expect(await naive('/api/v1/pages', 6 * 1024 * 1024, pub.key)).toEqual(['HTTP/1.1 413 Payload Too Large', 'HTTP/1.1 200 OK']);
-    expect(await naive('/api/v1/requests', 1024 * 1024, pub.key)).toEqual(['HTTP/1.1 413 Payload Too Large', 'HTTP/1.1 200 OK']);
+    expect(await naive('/api/v1/account/publishers', 1024 * 1024, pub.owner.token)).toEqual(['HTTP/1.1 413 Payload Too Large', 'HTTP/1.1 200 OK']);
   });
 });
 
