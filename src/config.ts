@@ -38,6 +38,11 @@ export const EnvSchema = Type.Object({
   // Requests one account may hold at once (taken, no work submitted yet); one more take is refused with 409. Without
   // a cap one fresh account could take every open request of the marketplace.
   REQUESTS_HELD_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Author claims (issue 31) one publication may have waiting on one person at once, and make in a day: naming
+  // someone sends them a claim to answer, and a publication must not flood anyone's list. Past either, the naming
+  // is answered `limited` and nothing is made.
+  CLAIMS_PENDING_PER_PERSON: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  CLAIMS_PER_PUBLICATION_PER_DAY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
   // Hours a take lasts without submitted work; then the request reopens and the specialist and publisher are told.
   REQUEST_TAKE_HOURS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Prometheus metrics are never public by default. METRICS_PORT serves /metrics on a listener of its own (on
@@ -89,6 +94,8 @@ export interface Config {
   apiKeysPerAccount: number;
   requestsHeldPerAccount: number;
   requestTakeHours: number;
+  /** CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY. */
+  claimLimits: { pendingPerPerson: number; perPublicationPerDay: number };
   logLevel: string;
   logSigningKey: string | undefined;
   logOrigin: string | undefined;
@@ -151,6 +158,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiKeysPerAccount: e.API_KEYS_PER_ACCOUNT === undefined ? 20 : Number(e.API_KEYS_PER_ACCOUNT),
     requestsHeldPerAccount: e.REQUESTS_HELD_PER_ACCOUNT === undefined ? 3 : Number(e.REQUESTS_HELD_PER_ACCOUNT),
     requestTakeHours: e.REQUEST_TAKE_HOURS === undefined ? 72 : Number(e.REQUEST_TAKE_HOURS),
+    claimLimits: {
+      pendingPerPerson: e.CLAIMS_PENDING_PER_PERSON === undefined ? 20 : Number(e.CLAIMS_PENDING_PER_PERSON),
+      perPublicationPerDay: e.CLAIMS_PER_PUBLICATION_PER_DAY === undefined ? 1_000 : Number(e.CLAIMS_PER_PUBLICATION_PER_DAY),
+    },
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,

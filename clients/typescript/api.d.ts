@@ -64,6 +64,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/claim-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s standing answers to publications’ claims */
+        get: operations["getAccountClaimPreferences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/claim-preferences/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Let a publication’s claims publish at once (`permit`, members only), or refuse all its claims (`refuse`) */
+        put: operations["putAccountClaimPreferencesBySlug"];
+        post?: never;
+        /** Go back to being asked about each claim */
+        delete: operations["deleteAccountClaimPreferencesBySlug"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Publications’ claims naming the caller as an author, newest first (at most 200) */
+        get: operations["getAccountClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/claims/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a claim: the authorship is published (record, embed, profile, scores, the feed and the log) */
+        post: operations["postAccountClaimsByIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/claims/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a claim: nothing is published, and the publication cannot name the caller on that page again */
+        post: operations["postAccountClaimsByIdDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/contributions/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take one’s name back from a public contribution of one’s own (authorship or accepted work) */
+        post: operations["postAccountContributionsByIdWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/password": {
         parameters: {
             query?: never;
@@ -707,6 +810,23 @@ export interface paths {
         };
         /** The trust record of a page, by URL (an unknown page is has_record: false, not an error) */
         get: operations["getPagesLookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publisher-auth/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publication’s author claims and their states (pending until the person answers), newest first */
+        get: operations["getPublisherAuthClaims"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1442,6 +1562,427 @@ export interface operations {
                             revoked_at: string | null;
                             /** @enum {string} */
                             status: "active" | "revoked" | "expired";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountClaimPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description null: each claim is asked */
+                            preference: ("permit" | "refuse") | null;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAccountClaimPreferencesBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `permit`: this publication’s claims publish at once (members only); `refuse`: no claims from it
+                     * @enum {string}
+                     */
+                    preference: "permit" | "refuse";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description null: each claim is asked */
+                            preference: ("permit" | "refuse") | null;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountClaimPreferencesBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description null: each claim is asked */
+                            preference: ("permit" | "refuse") | null;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountClaims: {
+        parameters: {
+            query?: {
+                /** @description `pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back) */
+                state?: "pending" | "confirmed" | "declined" | "withdrawn";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            decided_at: string | null;
+                            id: number;
+                            page: {
+                                id: number;
+                                title: string;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /**
+                             * @description `pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "withdrawn";
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountClaimsByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            decided_at: string | null;
+                            id: number;
+                            page: {
+                                id: number;
+                                title: string;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /**
+                             * @description `pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "withdrawn";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountClaimsByIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            decided_at: string | null;
+                            id: number;
+                            page: {
+                                id: number;
+                                title: string;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /**
+                             * @description `pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "withdrawn";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountContributionsByIdWithdraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** Format: date-time */
+                            withdrawn_at: string;
                         };
                         /** @constant */
                         success: true;
@@ -3527,6 +4068,19 @@ export interface operations {
                                     profile_url: string;
                                     /** Format: uri */
                                     proof_url: string;
+                                    /** @description Who asserted the proof’s contribution and how its person agreed */
+                                    provenance: {
+                                        /**
+                                         * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                         * @enum {string}
+                                         */
+                                        asserted_by: "publisher" | "contributor" | "operator";
+                                        /**
+                                         * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                         * @enum {string}
+                                         */
+                                        consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                                    };
                                     summary: string;
                                     trust_score: number;
                                     username: string;
@@ -3829,17 +4383,44 @@ export interface operations {
                     "application/json": {
                         data: {
                             contribution?: {
-                                /** Format: date-time */
-                                accepted_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `contribution.accepted`
+                                 */
+                                accepted_at?: string;
                                 change?: {
                                     from: string;
                                     to: string;
                                 };
                                 /** @description An integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;
+                                /** @description On `contribution.accepted` (since issue 31): who asserted it, how its person agreed */
+                                provenance?: {
+                                    /**
+                                     * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                     * @enum {string}
+                                     */
+                                    asserted_by: "publisher" | "contributor" | "operator";
+                                    /**
+                                     * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                     * @enum {string}
+                                     */
+                                    consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                                };
+                                /**
+                                 * @description On `contribution.withdrawn`: `withdrawn` (the named person took their name back) or `unconfirmed` (named before consent existed; off the record until they confirm)
+                                 * @enum {string}
+                                 */
+                                reason?: "withdrawn" | "unconfirmed";
                                 /** @enum {string} */
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
-                                summary: string;
+                                /** @description On `contribution.accepted` */
+                                summary?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `contribution.withdrawn`
+                                 */
+                                withdrawn_at?: string;
                             };
                             contributor?: {
                                 accepted_count?: number;
@@ -3862,7 +4443,7 @@ export interface operations {
                             created_at: string;
                             domain?: string;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -4309,6 +4890,19 @@ export interface operations {
                                     profile_url: string;
                                     /** Format: uri */
                                     proof_url: string;
+                                    /** @description Who asserted the proof’s contribution and how its person agreed */
+                                    provenance: {
+                                        /**
+                                         * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                         * @enum {string}
+                                         */
+                                        asserted_by: "publisher" | "contributor" | "operator";
+                                        /**
+                                         * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                         * @enum {string}
+                                         */
+                                        consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                                    };
                                     summary: string;
                                     trust_score: number;
                                     username: string;
@@ -4423,6 +5017,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            authors?: {
+                                /**
+                                 * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                 * @enum {string}
+                                 */
+                                status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                username: string;
+                            }[];
                             error?: {
                                 /**
                                  * @description SPEC §6; stable, for programs
@@ -4443,6 +5046,15 @@ export interface operations {
                             url?: string;
                         } | {
                             results: {
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                                authors?: {
+                                    /**
+                                     * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                     * @enum {string}
+                                     */
+                                    status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                    username: string;
+                                }[];
                                 error?: {
                                     /**
                                      * @description SPEC §6; stable, for programs
@@ -4485,6 +5097,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            authors?: {
+                                /**
+                                 * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                 * @enum {string}
+                                 */
+                                status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                username: string;
+                            }[];
                             error?: {
                                 /**
                                  * @description SPEC §6; stable, for programs
@@ -4584,6 +5205,19 @@ export interface operations {
                                     profile_url: string;
                                     /** Format: uri */
                                     proof_url: string;
+                                    /** @description Who asserted the proof’s contribution and how its person agreed */
+                                    provenance: {
+                                        /**
+                                         * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                         * @enum {string}
+                                         */
+                                        asserted_by: "publisher" | "contributor" | "operator";
+                                        /**
+                                         * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                         * @enum {string}
+                                         */
+                                        consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                                    };
                                     summary: string;
                                     trust_score: number;
                                     username: string;
@@ -4624,6 +5258,69 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublisherAuthClaims: {
+        parameters: {
+            query?: {
+                /** @description One page’s claims */
+                page_id?: number;
+                /** @description Session callers in several publications: which one */
+                publisher?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            decided_at: string | null;
+                            id: number;
+                            page: {
+                                id: number;
+                                title: string;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            /**
+                             * @description `pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "withdrawn";
+                            username: string;
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -4939,6 +5636,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            authors?: {
+                                /**
+                                 * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                 * @enum {string}
+                                 */
+                                status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                username: string;
+                            }[];
                             error?: {
                                 /**
                                  * @description SPEC §6; stable, for programs
@@ -4959,6 +5665,15 @@ export interface operations {
                             url?: string;
                         } | {
                             results: {
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                                authors?: {
+                                    /**
+                                     * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                     * @enum {string}
+                                     */
+                                    status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                    username: string;
+                                }[];
                                 error?: {
                                     /**
                                      * @description SPEC §6; stable, for programs
@@ -5001,6 +5716,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            authors?: {
+                                /**
+                                 * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                 * @enum {string}
+                                 */
+                                status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                username: string;
+                            }[];
                             error?: {
                                 /**
                                  * @description SPEC §6; stable, for programs
@@ -5632,6 +6356,15 @@ export interface operations {
                     "application/json": {
                         data: {
                             results: {
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                                authors?: {
+                                    /**
+                                     * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                     * @enum {string}
+                                     */
+                                    status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                    username: string;
+                                }[];
                                 error?: {
                                     /**
                                      * @description SPEC §6; stable, for programs
@@ -5674,6 +6407,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            authors?: {
+                                /**
+                                 * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                 * @enum {string}
+                                 */
+                                status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                username: string;
+                            }[];
                             error?: {
                                 /**
                                  * @description SPEC §6; stable, for programs

@@ -291,7 +291,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The contributor withdraws the contribution
+         * The contributor withdraws the contribution: a pending submission (`sub_<id>`), or published work the named person took their name back from (with `record_id`; `id` is `sub_<id>` for submitted work, `ctb_<id>` for an authorship)
          * @description Sent to the publisher’s /v1 endpoint (POST /api/v1/account/webhooks with `format: "v1"`). At least once, in order.
          */
         post: operations["webhookContributionWithdrawn"];
@@ -540,17 +540,44 @@ export interface operations {
                     "application/json": {
                         data: {
                             contribution?: {
-                                /** Format: date-time */
-                                accepted_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `contribution.accepted`
+                                 */
+                                accepted_at?: string;
                                 change?: {
                                     from: string;
                                     to: string;
                                 };
                                 /** @description An integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;
+                                /** @description On `contribution.accepted` (since issue 31): who asserted it, how its person agreed */
+                                provenance?: {
+                                    /**
+                                     * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                     * @enum {string}
+                                     */
+                                    asserted_by: "publisher" | "contributor" | "operator";
+                                    /**
+                                     * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                     * @enum {string}
+                                     */
+                                    consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                                };
+                                /**
+                                 * @description On `contribution.withdrawn`: `withdrawn` (the named person took their name back) or `unconfirmed` (named before consent existed; off the record until they confirm)
+                                 * @enum {string}
+                                 */
+                                reason?: "withdrawn" | "unconfirmed";
                                 /** @enum {string} */
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
-                                summary: string;
+                                /** @description On `contribution.accepted` */
+                                summary?: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `contribution.withdrawn`
+                                 */
+                                withdrawn_at?: string;
                             };
                             contributor?: {
                                 accepted_count?: number;
@@ -573,7 +600,7 @@ export interface operations {
                             created_at: string;
                             domain?: string;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -839,7 +866,7 @@ export interface operations {
                             created_at: string;
                             index: number;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
                             /** @description The change’s sequence number (index + 1), as in the change feed */
                             seq: number;
                         }[];
@@ -1086,6 +1113,19 @@ export interface operations {
                             page_changed_since: string | null;
                             /** Format: uri */
                             proof_url: string;
+                            /** @description Who asserted this contribution and how its person agreed */
+                            provenance: {
+                                /**
+                                 * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                 * @enum {string}
+                                 */
+                                asserted_by: "publisher" | "contributor" | "operator";
+                                /**
+                                 * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                 * @enum {string}
+                                 */
+                                consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                            };
                             /** @enum {string} */
                             role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                             verdict?: {
@@ -1404,6 +1444,19 @@ export interface operations {
                             url: string;
                         };
                         page_changed_since?: string | null;
+                        /** @description Who asserted this contribution and how its person agreed */
+                        provenance: {
+                            /**
+                             * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                             * @enum {string}
+                             */
+                            asserted_by: "publisher" | "contributor" | "operator";
+                            /**
+                             * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                             * @enum {string}
+                             */
+                            consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                        };
                         publisher: {
                             name: string;
                             slug: string;
@@ -1500,6 +1553,19 @@ export interface operations {
                                 profile_url: string;
                                 /** Format: uri */
                                 proof_url: string;
+                                /** @description Who asserted the proof’s contribution and how its person agreed */
+                                provenance: {
+                                    /**
+                                     * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                     * @enum {string}
+                                     */
+                                    asserted_by: "publisher" | "contributor" | "operator";
+                                    /**
+                                     * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                     * @enum {string}
+                                     */
+                                    consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                                };
                                 summary: string;
                                 trust_score: number;
                                 username: string;
@@ -1848,8 +1914,10 @@ export interface operations {
                     contribution: {
                         /** @description Contributor username (profile slug) */
                         contributor: string;
-                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work */
+                        /** @description `sub_<id>` for submitted work (as on `submitted` and `accepted`), `ctb_<id>` for an authorship */
                         id: string;
+                        /** @description Published work: `ctb_<id>`, the contribution that left the record */
+                        record_id?: string;
                         /**
                          * @description `pending`, `accepted` or `withdrawn` (`rejected` work sends no event)
                          * @enum {string}
@@ -1857,11 +1925,13 @@ export interface operations {
                         status: "pending" | "accepted" | "rejected" | "withdrawn";
                         /** @description One line: what the work changes */
                         summary: string;
+                        /** @description The kind of work; `author` for an authorship */
+                        type: ("review" | "fact_check" | "edit" | "correction" | "source") | "author";
                         /**
-                         * @description The kind of work
+                         * @description Published work: `contributor` (the named person took their name back) or `consent_migration` (an authorship named before people confirmed their names, off the record until they do)
                          * @enum {string}
                          */
-                        type: "review" | "fact_check" | "edit" | "correction" | "source";
+                        withdrawn_by?: "contributor" | "consent_migration";
                     };
                     /**
                      * Format: date-time

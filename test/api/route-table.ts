@@ -11,7 +11,7 @@ import { Client, randomIp } from '../client.js';
 import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /**
  * - `none`: public; a presented credential is still checked (a bad one is a 401).
@@ -382,6 +382,51 @@ export const ROUTES: RouteSpec[] = [
     ok: [200],
     params: async (w) => ({ id: String(await pendingSubmission(w)) }),
   },
+  { method: 'GET', path: '/api/v1/account/claims', auth: 'contributor', ok: [200], query: () => ({ state: 'pending' }) },
+  {
+    method: 'POST',
+    path: '/api/v1/account/claims/{id}/confirm',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await pendingClaim(w)) }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/claims/{id}/decline',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await pendingClaim(w)) }),
+  },
+  { method: 'GET', path: '/api/v1/account/claim-preferences', auth: 'contributor', ok: [200] },
+  {
+    method: 'PUT',
+    path: '/api/v1/account/claim-preferences/{slug}',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ slug: (await publisher(w.t)).slug }),
+    body: () => ({ preference: 'refuse' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/claim-preferences/{slug}',
+    auth: 'contributor',
+    ok: [200],
+    params: (w) => ({ slug: w.pub.slug }),
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/account/contributions/{id}/withdraw',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await publicWork(w)) }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/publisher-auth/claims',
+    auth: 'publisher',
+    ok: [200],
+    query: (w) => ({ publisher: w.pub.slug, page_id: String(w.page.id) }),
+  },
   {
     method: 'GET',
     path: '/api/v1/publisher-auth/requests',
@@ -578,6 +623,24 @@ async function takenRequest(w: World): Promise<number> {
 }
 
 /** A new pending submission of `contributor` on `pub`'s page. */
+/** A claim of `pub` naming the contributor as the author of a fresh page, waiting for their answer. */
+async function pendingClaim(w: World): Promise<number> {
+  const url = `https://${w.pub.domain}/claimed/${unique()}`;
+  const reg = await w.pub.api.post('/api/v1/pages', { url, title: 'Claimed', authors: [w.contributor.username] });
+  expect(reg.body.data.authors, reg.text).toEqual([{ username: w.contributor.username, status: 'pending' }]);
+  const claims = await w.contributor.client.get('/api/v1/account/claims?state=pending');
+  return (claims.body.data as { id: number; page: { url: string } }[]).find((c) => c.page.url === url)!.id;
+}
+
+/** A public contribution of the contributor: a claim they confirmed. */
+async function publicWork(w: World): Promise<number> {
+  const claim = await pendingClaim(w);
+  const done = await w.contributor.client.post(`/api/v1/account/claims/${claim}/confirm`);
+  expect(done.status, done.text).toBe(200);
+  const record = await new Client(w.t.baseUrl, randomIp()).get(`/v1/pages/record?url=${encodeURIComponent(done.body.data.page.url)}`);
+  return Number(String(record.body.contributions[0].id).replace(/^ctb_/, ''));
+}
+
 async function pendingSubmission(w: World): Promise<number> {
   const res = await w.contributor.client.post('/api/v1/submissions', submissionBody(w));
   expect(res.status, res.text).toBe(201);

@@ -21,10 +21,14 @@ import * as store from './consent.store.js';
 export type NamingStatus = 'published' | 'pending' | 'declined' | 'withdrawn' | 'refused' | 'limited';
 
 /**
- * Claims a publication may have waiting on one person, and make in a day (issue 31 item 7): a publication cannot
- * flood someone's list. Past either, the naming is answered `limited` and nothing is made.
+ * Claims a publication may have waiting on one person, and make in a day (issue 31 item 7; the settings
+ * CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY): a publication cannot flood someone's list. Past
+ * either, the naming is answered `limited` and nothing is made.
  */
-export const CLAIM_LIMITS = { pendingPerPerson: 20, perPublicationPerDay: 1_000 };
+export interface ClaimLimits {
+  pendingPerPerson: number;
+  perPublicationPerDay: number;
+}
 
 /** The provenance of a public contribution: who said it, and how its person agreed (fields of every record). */
 export interface Provenance {
@@ -46,9 +50,10 @@ export class Namings {
     private readonly members: Set<number>,
     private readonly pending: Map<number, number>,
     private madeToday: number,
+    private readonly limits: ClaimLimits,
   ) {}
 
-  static async load(trx: Db, publisherId: number, pageIds: number[], accountIds: number[], now: string): Promise<Namings> {
+  static async load(trx: Db, publisherId: number, pageIds: number[], accountIds: number[], now: string, limits: ClaimLimits): Promise<Namings> {
     const since = new Date(Date.parse(now) - 86_400_000).toISOString();
     const [existing, preferences, members, pending, madeToday] = await Promise.all([
       store.claimsFor(trx, pageIds, accountIds),
@@ -57,7 +62,7 @@ export class Namings {
       store.pendingCounts(trx, publisherId, accountIds),
       store.claimsMadeSince(trx, publisherId, since),
     ]);
-    return new Namings(existing, preferences, members, pending, madeToday);
+    return new Namings(existing, preferences, members, pending, madeToday, limits);
   }
 
   decide(key: string, pageId: number | null, accountId: number): NamingStatus {
@@ -71,7 +76,7 @@ export class Namings {
       return 'published';
     }
     const waiting = this.pending.get(accountId) ?? 0;
-    if (waiting >= CLAIM_LIMITS.pendingPerPerson || this.madeToday >= CLAIM_LIMITS.perPublicationPerDay) return 'limited';
+    if (waiting >= this.limits.pendingPerPerson || this.madeToday >= this.limits.perPublicationPerDay) return 'limited';
     this.pending.set(accountId, waiting + 1);
     this.madeToday++;
     this.claims.push({ key, accountId, state: 'pending' });

@@ -38,6 +38,8 @@ const workColumns = [
   'c.accepted_at',
   'c.submission_id',
   'c.log_seq',
+  'c.asserted_by',
+  'c.consent',
   'p.id as page_id',
   'p.url as page_url',
   'p.title as page_title',

@@ -15,7 +15,7 @@ import { type PageRecord, buildRecords, loadRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
 import { applyVersion, type NewVersion } from './drift.js';
 import { contentHashOf } from './page-text.js';
-import { authorshipEntry, Namings, type NamingStatus } from '../consent/consent.service.js';
+import { authorshipEntry, type ClaimLimits, Namings, type NamingStatus } from '../consent/consent.service.js';
 import { insertClaims } from '../consent/consent.store.js';
 
 export interface PageInput {
@@ -85,7 +85,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
   try {
     // The whole batch in one transaction and a handful of statements: the cost of a registration does not grow
     // with the batch's statements or with its authors' history.
-    outcomes = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, checked, now));
+    outcomes = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, checked, now, deps.config.claimLimits));
   } catch (err) {
     // A concurrent registration of one of these URLs (PostgreSQL) won the unique key: redo the batch item by item,
     // each in its own transaction, so only the item that really collides fails.
@@ -93,7 +93,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
     outcomes = new Map();
     for (const item of checked) {
       try {
-        const one = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, [item], now));
+        const one = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, [item], now, deps.config.claimLimits));
         outcomes.set(item.index, one.get(item.index)!);
       } catch (e) {
         if (!isUniqueViolation(e)) throw e;
@@ -112,7 +112,14 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
  * skipped by the next. Reads are one query per kind for the batch; writes are multi-row; reputation moves once per
  * author by the change (SPEC §13), never by recounting history.
  */
-async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublisher, items: Checked[], now: string): Promise<Map<number, ItemOutcome>> {
+async function upsertPages(
+  trx: Db,
+  publisherId: number,
+  publisher: PublicPublisher,
+  items: Checked[],
+  now: string,
+  claimLimits: ClaimLimits,
+): Promise<Map<number, ItemOutcome>> {
   const existing = new Map((await store.findPagesForUpsert(trx, [...new Set(items.map((i) => i.url.lookupKey))])).map((p) => [p.lookup_key, p]));
   const before = await store.contributorsOfPages(trx, [...existing.values()].map((p) => p.id));
   interface State {
@@ -133,7 +140,7 @@ async function upsertPages(trx: Db, publisherId: number, publisher: PublicPublis
   const outcomes = new Map<number, ItemOutcome>();
   // Naming an author is a claim until the person confirms it (issue 31): decided here against stored claims and
   // the person's standing answer to this publication; only what is published counts below.
-  const namings = await Namings.load(trx, publisherId, [...existing.values()].map((p) => p.id), [...new Set(items.flatMap((i) => i.authors))], now);
+  const namings = await Namings.load(trx, publisherId, [...existing.values()].map((p) => p.id), [...new Set(items.flatMap((i) => i.authors))], now, claimLimits);
   const decided = new Map<string, NamingStatus>();
   const created: { index: number; key: string; row: store.NewPageRow }[] = [];
   const newAuthors: { key: string; accountId: number }[] = [];

@@ -44,6 +44,15 @@ function selectorOf(p: Proof) {
   return null;
 }
 
+/** A publication's claim, said as a reader needs it: who named the person, and how they agreed. */
+const PROVENANCE_WORDS: Record<Proof['consent'], (publisher: string, person: string) => string> = {
+  confirmed: (publisher, person) => `Named as the author by ${publisher}; confirmed by ${person}`,
+  standing_permission: (publisher, person) => `Named as the author by ${publisher}, which ${person} lets publish what it names them in`,
+  not_asked: (publisher) => `Named as the author by ${publisher}`,
+  submitted: (_publisher, person) => `Submitted by ${person}`,
+  operator: () => 'Recorded by the operator',
+};
+
 export function contributionAnnotation(siteUrl: string, p: Proof) {
   const motivation = MOTIVATIONS[p.role] ?? 'commenting';
   const bodies: (TextBody | string)[] = [];
@@ -54,13 +63,20 @@ export function contributionAnnotation(siteUrl: string, p: Proof) {
   if (p.reason) bodies.push(body(p.reason, 'commenting'));
   for (const source of storedSources(p.sources)) bodies.push(source);
   const selector = selectorOf(p);
+  const person = { id: profileUrl(siteUrl, p.username), type: 'Person', name: p.name || p.username, nickname: p.username };
+  if (p.asserted_by === 'publisher') bodies.push(body(PROVENANCE_WORDS[p.consent](p.publisher_name, p.name || p.username), 'describing'));
   return {
     '@context': ANNO_CONTEXT,
     id: proofUrl(siteUrl, p.id),
     type: 'Annotation',
     motivation,
     created: p.accepted_at,
-    creator: { id: profileUrl(siteUrl, p.username), type: 'Person', name: p.name || p.username, nickname: p.username },
+    // Who asserted it (issue 31): the person for work they submitted; a publication naming an author asserted it
+    // with the person, who confirmed it (or let the publication publish its claims).
+    creator:
+      p.asserted_by === 'publisher'
+        ? [person, { id: `${siteUrl}/publishers/${encodeURIComponent(p.publisher_slug)}`, type: 'Organization', name: p.publisher_name }]
+        : person,
     generator: { id: siteUrl, type: 'Software', name: 'Credence' },
     ...(bodies.length > 0 ? { body: bodies } : {}),
     target: selector ? { source: p.page_url, selector } : p.page_url,

@@ -49,7 +49,7 @@ ${
 <p class="who">${role(c.role)} ${personLink(c)} ${levelBadge(c.level)} <span class="muted">trust ${percent(c.trust_score)}</span></p>
 ${c.summary ? html`<p>${c.summary}</p>` : ''}
 ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? html`<p class="diff">${renderDiff(c.change_from, c.change_to)}</p>` : ''}
-<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">${c.role === 'author' ? 'Proof' : 'Evidence'}<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
+<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">${c.role === 'author' ? 'Proof' : 'Evidence'}<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
 </li>`,
       )}</ol>`
 }
@@ -103,7 +103,13 @@ ${drift.page_changed_since ? html`<p class="notice warn" role="note">The page ha
 ${drift.correction_missing ? html`<p class="notice warn" role="note">The corrected text no longer appears on the page.</p>` : ''}
 ${
   named
-    ? html`<p class="notice">${p.name || p.username} is named as an author of this page by ${p.publisher_name}. Authorship needs no evidence here: the publisher vouches for it.</p>`
+    ? html`<p class="notice">${p.name || p.username} is named as an author of this page by ${p.publisher_name}, ${
+        p.consent === 'standing_permission'
+          ? html`whose claims ${p.name || p.username} lets publish at once`
+          : p.consent === 'confirmed'
+            ? html`and confirmed it`
+            : html`from before people confirmed their names`
+      }. Authorship needs no evidence here: the publisher vouches for it, and the person agreed.</p>`
     : html`${
         hasChange
           ? html`<h2>The change</h2>

@@ -18,7 +18,7 @@ import { driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
 import { proofPage, recordPage } from './record.pages.js';
-import { PageUrl, ProofDecision, ServiceUrl, WorkRole } from '../vocabulary.js';
+import { PageUrl, ProofDecision, Provenance, ServiceUrl, WorkRole, provenanceOf } from '../vocabulary.js';
 import { storedSources } from '../../domain/submissions/submission.service.js';
 import { jsonLdAnswer } from '../docs/openapi.js';
 
@@ -58,6 +58,7 @@ const Proof = Type.Object({
   verdict: Type.Optional(VerdictOutput),
   page_changed_since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'When the page’s text changed after this work' }))),
   correction_missing: Type.Optional(Nullable(Type.Boolean({ description: 'Corrections: the corrected text no longer appears on the page' }))),
+  provenance: Provenance,
   decision: Type.Object({
     decision: ProofDecision,
     decided_at: Type.String({ format: 'date-time' }),
@@ -145,6 +146,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
         claim_reviewed: p.claim,
         verdict: verdictOf(p.verdict),
         ...driftOf(p),
+        provenance: provenanceOf(p),
         decision: {
           decision: p.submission_id !== null ? ('accept' as const) : ('named_by_publisher' as const),
           decided_at: p.decided_at ?? p.accepted_at,
