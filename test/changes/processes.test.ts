@@ -184,6 +184,43 @@ describe('two serve processes and the CLI on one database, without Redis', { tim
     );
   });
 
+  it('an author named through a is shown nowhere until they confirm through b; withdrawn through a, gone from b (issue 31)', async () => {
+    const writer = client('a', await account('a', { email: 'writer@proc.test', name: 'Wendy Writer', username: 'wendy' }));
+    const profile = (name: string) => client(name).get('/api/v1/contributors/wendy');
+    await writeThenSeeEverywhere(
+      async () => {
+        const res = await client('a', w.key).post('/api/v1/pages', { url: w.url, authors: ['wendy'] });
+        expect(res.body.data.authors).toEqual([{ username: 'wendy', status: 'pending' }]);
+      },
+      (s) => {
+        expect(s.contributors).not.toContain('wendy');
+        expect(s.embedHtml).not.toContain('Wendy Writer');
+      },
+    );
+    for (const name of ['a', 'b']) expect((await profile(name)).body.data.accepted_count).toBe(0);
+    const [claim] = (await writer.get('/api/v1/account/claims')).body.data;
+    const onB = client('b', writer.token);
+    await writeThenSeeEverywhere(
+      async () => expect((await onB.post(`/api/v1/account/claims/${claim.id}/confirm`)).status).toBe(200),
+      (s) => {
+        expect(s.contributors).toContain('wendy');
+        expect(s.recordNames).toContain('Wendy Writer');
+        expect(s.embedHtml).toContain('Wendy Writer');
+      },
+    );
+    for (const name of ['a', 'b']) expect((await profile(name)).body.data.accepted_count).toBe(1);
+    const record = await client('a').get(`/v1/pages/record?url=${encodeURIComponent(w.url)}`);
+    const id = (record.body.contributions as { id: string; contributor: string }[]).find((c) => c.contributor === 'wendy')!.id.replace('ctb_', '');
+    await writeThenSeeEverywhere(
+      async () => expect((await writer.post(`/api/v1/account/contributions/${id}/withdraw`)).status).toBe(200),
+      (s) => {
+        expect(s.contributors).not.toContain('wendy');
+        expect(s.embedHtml).not.toContain('Wendy Writer');
+      },
+    );
+    for (const name of ['a', 'b']) expect((await profile(name)).body.data.accepted_count).toBe(0);
+  });
+
   it('shows a profile change made through a, on b (the name in records and embeds)', async () => {
     const login = await client('a').post('/api/v1/auth/login', { email: 'spec@proc.test', password: 'a long password' });
     await writeThenSeeEverywhere(
