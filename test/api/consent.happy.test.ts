@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { addMember, confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { retractNotAsked } from '../../src/domain/consent/consent.service.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -134,5 +135,29 @@ describe('only the person can answer or withdraw', () => {
     expect((await pub.api.post(path)).status).toBe(403);
     expect((await anon.post(path)).status).toBe(401);
     expect((await lookup(`https://${pub.domain}/guarded`)).body.data.has_record).toBe(true);
+  });
+});
+
+describe('authorships named before consent existed (migration 0013)', () => {
+  it('leave the public record with a public entry, and wait as claims their person can confirm', async () => {
+    const person = await signup(t);
+    await register('legacy', []);
+    const page = await t.runtime.deps.db.selectFrom('pages').select('id').where('url', '=', `https://${pub.domain}/legacy`).executeTakeFirstOrThrow();
+    // As the migration leaves such a row: public, named by the publisher, never asked.
+    await t.runtime.deps.db
+      .insertInto('contributions')
+      .values({ page_id: page.id, account_id: person.id, role: 'author', summary: 'Wrote this page', change_from: null, change_to: null, accepted_at: '2026-01-01T00:00:00.000Z', created_at: '2026-01-01T00:00:00.000Z', submission_id: null, consent: 'not_asked' })
+      .execute();
+    expect(await retractNotAsked(t.runtime.deps)).toBe(1);
+    expect(await retractNotAsked(t.runtime.deps)).toBe(0);
+    expect((await lookup(`https://${pub.domain}/legacy`)).body.data.contributors).toEqual({});
+    expect((await feed()).filter((e) => e.kind === 'contribution.withdrawn').at(-1)).toMatchObject({
+      contributor: { username: person.username },
+      contribution: { role: 'author', reason: 'unconfirmed' },
+    });
+    const [claim] = (await person.client.get('/api/v1/account/claims?state=pending')).body.data;
+    expect(claim).toMatchObject({ page: { id: page.id } });
+    await person.client.post(`/api/v1/account/claims/${claim.id}/confirm`);
+    expect((await lookup(`https://${pub.domain}/legacy`)).body.data.contributors.author).toMatchObject([{ username: person.username, provenance: { consent: 'confirmed' } }]);
   });
 });
