@@ -88,17 +88,22 @@ describe('privacy of public answers', () => {
       ...submissions.flatMap((s) => [s.reason, s.decision_note ?? '', ...(JSON.parse(s.sources) as string[])]).filter((v) => v.length > 8),
     ];
     const accepted = new Set((await db.selectFrom('contributions').select('id').execute()).map((c) => c.id));
+    // Work its person took back (issue 31) was public, and its withdrawal is an entry of its own.
+    const withdrawn = new Set((await db.selectFrom('withdrawn_contributions').select('id').execute()).map((c) => c.id));
     for (const [path, words] of [['/api/v1/changes', 'api'], ['/v1/changes', 'v1']] as const) {
       let after = 0;
       let seen = 0;
       const leaks: string[] = [];
+      const saidWithdrawn = new Set<number>();
       for (;;) {
         const res = await anon.get(`${path}?after=${after}&limit=500`);
         expect(res.status, res.text).toBe(200);
         for (const secret of [...secrets, ...never]) if (res.text.includes(secret)) leaks.push(`${path}?after=${after} shows ${secret.slice(0, 12)}…`);
         if (res.text.includes('@demo.credence.example')) leaks.push(`${path} shows a demo email`);
-        for (const e of res.body.data as { contribution?: { id: number | string } }[]) {
-          if (e.contribution) expect(accepted.has(Number(String(e.contribution.id).replace(/^ctb_/, '')))).toBe(true);
+        for (const e of res.body.data as { kind: string; contribution?: { id: number | string } }[]) {
+          const id = Number(String(e.contribution?.id).replace(/^ctb_/, ''));
+          if (e.kind === 'contribution.withdrawn') saidWithdrawn.add(id);
+          if (e.contribution) expect(accepted.has(id) || withdrawn.has(id), `${e.kind} ${id}`).toBe(true);
           if (e.contribution && words === 'v1') expect(String(e.contribution.id)).toMatch(/^ctb_\d+$/);
         }
         seen += res.body.data.length;
@@ -107,6 +112,7 @@ describe('privacy of public answers', () => {
       }
       expect(leaks).toEqual([]);
       expect(seen).toBeGreaterThan(100);
+      expect([...withdrawn].filter((id) => !saidWithdrawn.has(id)), 'every withdrawal is an entry').toEqual([]);
     }
   }, 120_000);
 });
