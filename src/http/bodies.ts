@@ -1,8 +1,9 @@
 // Request bodies: what each route may be sent, and parsing whose cost grows linearly with the body (issue 30).
 // A route declares its size class in its config (`body: 'small' | 'large'`; a batch route is large, any other
 // standard); the class sets both Fastify's byte limit for the route and a cap on the members of its body (JSON keys
-// and array items, form fields), checked by one pass over the text before anything builds objects from it. Without the cap, 300,000 keys
-// in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of their number.
+// and array items, form fields), checked by one pass over the text before anything builds objects from it. Without
+// the cap, 300,000 keys in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of
+// their number.
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import { AppError } from './errors.js';
 import { routeConfig } from './route-config.js';
