@@ -1,14 +1,15 @@
 // Request bodies: what each route may be sent, and parsing whose cost grows linearly with the body (issue 30).
-// A route declares its size class in its config (`body: 'small' | 'large'`, else standard); the class sets both
-// Fastify's byte limit for the route and a cap on the members of its body (JSON keys and array items, form
-// fields), checked by one pass over the text before anything builds objects from it. Without the cap, 300,000 keys
-// in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of their number.
+// A route declares its size class in its config (`body: 'small' | 'large'`; a batch route is large, any other
+// standard); the class sets both Fastify's byte limit for the route and a cap on the members of its body (JSON keys
+// and array items, form fields), checked by one pass over the text before anything builds objects from it. Without
+// the cap, 300,000 keys in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of
+// their number.
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import { AppError } from './errors.js';
+import { routeConfig } from './route-config.js';
 import { BATCH_MARK, MAX_DEPTH } from './validation.js';
 
 export { MAX_DEPTH };
-import { routeConfig } from './route-config.js';
 
 export type BodyClass = 'small' | 'standard' | 'large';
 
@@ -28,8 +29,7 @@ export const BODY_LIMITS: Record<BodyClass, BodyLimits> = {
   large: { bytes: 5 * 1024 * 1024, members: 25_000 },
 };
 
-
-const MB = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`);
+const sizeOf = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`);
 
 export function bodyLimitsOf(req: FastifyRequest): BodyLimits {
   return BODY_LIMITS[routeConfig(req).body ?? 'standard'];
@@ -37,7 +37,7 @@ export function bodyLimitsOf(req: FastifyRequest): BodyLimits {
 
 /** The 413's words for this route: its own limit, not the largest any route takes. */
 export function tooLarge(req: FastifyRequest): AppError {
-  return new AppError(413, 'payload_too_large', `The body is larger than this route takes (${MB(bodyLimitsOf(req).bytes)})`);
+  return new AppError(413, 'payload_too_large', `The body is larger than this route takes (${sizeOf(bodyLimitsOf(req).bytes)})`);
 }
 
 /**

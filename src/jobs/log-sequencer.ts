@@ -5,6 +5,7 @@
 // a turn that finds nothing new writes nothing.
 import type { Deps } from '../domain/deps.js';
 import { type IntegrateResult, integrate } from '../domain/transparency/log.service.js';
+import { pollEvery } from './poll.js';
 
 export interface SequencerLog {
   error(obj: object, msg: string): void;
@@ -33,8 +34,6 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
   let lastGap: number | undefined;
   let gapPasses = 0;
   let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
 
   const pass = (): Promise<IntegrateResult> => {
     if (running) {
@@ -56,7 +55,7 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
       })
       .finally(() => {
         running = null;
-        if (again && !stopped) {
+        if (again && !poller.stopped) {
           again = false;
           void pass();
         }
@@ -64,18 +63,11 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
     return running;
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void pass().finally(schedule);
-    }, pollMs);
-    timer.unref();
-  };
-  void pass().finally(schedule);
+  const poller = pollEvery(pollMs, pass);
 
   return {
     wake() {
-      if (wakeTimer || stopped) return;
+      if (wakeTimer || poller.stopped) return;
       wakeTimer = setTimeout(() => {
         wakeTimer = null;
         void pass();
@@ -87,8 +79,7 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
       return pass();
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      poller.stop();
       if (wakeTimer) clearTimeout(wakeTimer);
       await running;
     },

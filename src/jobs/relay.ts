@@ -270,9 +270,9 @@ export class WebhookRelay {
           }
         }
         await store.insertDeliveries(trx, deliveries);
-        // Wake the endpoints' senders; a queue in backoff keeps its head's retry time (issue 30): were a new event
-        // to retry it at once, whoever can cause events could spend the endpoint's failures for it.
-        await store.markDue(trx, [...touched], now);
+        // SPEC §10: a new event for an endpoint retries its waiting deliveries first. Whoever can cause events can so
+        // cause attempts, but not a disabling: that needs 24 hours of failing (schedule.ts, issue 30).
+        await store.pullQueuesForward(trx, [...touched], now);
         if (touched.size > 0) this.dueMaybe = true;
         await store.markRelayed(
           trx,

@@ -4,6 +4,7 @@
 // ends, so only one pass moves it. The time is the service's clock, so tests drive it with theirs (`tick`).
 import type { Deps } from '../domain/deps.js';
 import { expireStaleTakes } from '../domain/requests/request.service.js';
+import { pollEvery } from './poll.js';
 
 export interface TakeExpiryLog {
   error(obj: object, msg: string): void;
@@ -21,8 +22,6 @@ export function startTakeExpiry(deps: Deps, opts: { pollMs?: number; log?: TakeE
   const pollMs = opts.pollMs ?? 60_000;
   const log = opts.log ?? { error: (o, m) => console.error(m, o), info: () => {} };
   let running: Promise<number> | null = null;
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
 
   const pass = (): Promise<number> => {
     running ??= expireStaleTakes(deps)
@@ -40,14 +39,7 @@ export function startTakeExpiry(deps: Deps, opts: { pollMs?: number; log?: TakeE
     return running;
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void pass().finally(schedule);
-    }, pollMs);
-    timer.unref();
-  };
-  void pass().finally(schedule);
+  const poller = pollEvery(pollMs, pass);
 
   return {
     async tick() {
@@ -55,8 +47,7 @@ export function startTakeExpiry(deps: Deps, opts: { pollMs?: number; log?: TakeE
       return pass();
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      poller.stop();
       await running;
     },
   };

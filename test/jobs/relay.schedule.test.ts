@@ -135,38 +135,37 @@ describe('failing over time', () => {
     throw new Error('not disabled after 200 steps');
   }
 
-  it('a new event waits for the endpoint’s backoff instead of retrying at once, and queues behind its head', async () => {
+  it('a new event retries the waiting delivery first, then goes itself, in order (SPEC §10)', async () => {
     await registerPage(pub, 'one');
     expect((await relay.tick()).attempts).toBe(1);
     await registerPage(pub, 'two');
-    expect((await relay.tick()).attempts).toBe(0);
-    const [first, second] = await deliveriesOf(hookId);
-    expect(first).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(second).toMatchObject({ status: 'pending', attempts: 0 });
-    expect((await endpoint()).next_due_at).toBe(first!.next_attempt_at);
-    // At the head's retry, the head goes first (and fails again); the second still waits behind it.
-    t.clock.advance(30 * S);
+    // The head is retried at once and fails again; the new delivery waits behind it.
     expect((await relay.tick()).attempts).toBe(1);
+    const [first, second] = await deliveriesOf(hookId);
+    expect(first).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(second).toMatchObject({ status: 'pending', attempts: 0 });
     const hits = rx.at('/flaky');
     expect(hits.map((h) => h.delivery)).toEqual([hits[0]!.delivery, hits[0]!.delivery]);
   });
 
-  it('many events while the receiver is briefly down neither add attempts nor disable it (take and release in a loop)', async () => {
+  it('many events while the receiver is briefly down do not disable it (take and release in a loop)', async () => {
     const before = rx.at('/flaky').length;
-    // 60 events in 6 seconds, each fanned out at once.
+    // 60 events in 6 seconds, each fanned out at once, each retrying the waiting head: 60 failed attempts more.
     for (let i = 0; i < 60; i++) {
       await registerPage(pub, `burst${i}`);
       await relay.tick();
       t.clock.advance(100);
     }
-    expect(rx.at('/flaky').length - before).toBe(0);
-    expect(await getHook(pub.owner, hookId)).toMatchObject({ status: 'enabled', consecutive_failures: 2, pending: 62 });
-    // The receiver is back: at the head's retry (2 min after the last failure) the whole queue goes, in order.
+    expect(rx.at('/flaky').length - before).toBe(60);
+    const during = await getHook(pub.owner, hookId);
+    expect(during).toMatchObject({ status: 'enabled', pending: 62 });
+    expect(during.consecutive_failures).toBeGreaterThan(20);
+    // The receiver is back: the next event sends the whole queue, in order.
     rx.answer('/flaky', { status: 200 });
-    t.clock.advance(2 * M);
-    expect((await relay.tick()).attempts).toBe(62);
-    const ok = rx.at('/flaky').slice(before);
-    expect(ok.map((r) => r.json.data.page.url.split('/').pop())).toEqual(['one', 'two', ...Array.from({ length: 60 }, (_, i) => `burst${i}`)]);
+    await registerPage(pub, 'back');
+    expect((await relay.tick()).attempts).toBe(63);
+    const ok = rx.at('/flaky').slice(before + 60);
+    expect(ok.map((r) => r.json.data.page.url.split('/').pop())).toEqual(['one', 'two', ...Array.from({ length: 60 }, (_, i) => `burst${i}`), 'back']);
     expect(await getHook(pub.owner, hookId)).toMatchObject({ status: 'enabled', consecutive_failures: 0, pending: 0 });
     expect((await endpoint()).failing_since).toBeNull();
   });
@@ -178,17 +177,19 @@ describe('failing over time', () => {
     const e = await endpoint();
     expect(e.enabled).toBe(0);
     const h = await getHook(pub.owner, hookId);
-    expect(h).toMatchObject({ status: 'disabled', disabled_reason: 'failures', consecutive_failures: 20 });
+    expect(h).toMatchObject({ status: 'disabled', disabled_reason: 'failures' });
+    expect(h.consecutive_failures).toBeGreaterThanOrEqual(20);
     expect(h.disabled_at).toBe(t.clock.now().toISOString());
-    // With the schedule, 20 failures take two deliveries' 24-hour windows back to back: the first given up after its
-    // 10th attempt (23 h 42 min 30 s), the second tried at once and given up at its own 10th, the 20th in a row.
+    // An event an hour, each retrying the waiting delivery: the count passes 20 long before the day is out, so the
+    // span decides. The first failure came with the first event, an hour after `began`; the endpoint is disabled at
+    // the first failed attempt 24 hours after it (the next hourly event's).
     const failedFor = t.clock.now().getTime() - began;
-    // (The first event, so the first attempt, came an hour after `began`.)
-    expect(failedFor).toBe(1 * H + 2 * (23 * H + 42 * M + 30 * S));
+    expect(failedFor).toBeGreaterThanOrEqual(1 * H + 24 * H);
+    expect(failedFor).toBeLessThanOrEqual(2 * H + 24 * H);
     const rows = await deliveriesOf(hookId);
-    expect(rows.filter((d) => d.status === 'failed' && d.attempts === 10)).toHaveLength(2);
-    expect(rows.filter((d) => d.status === 'held')).toHaveLength(seen - 2);
-    expect(h.pending).toBe(seen - 2);
+    const failed = rows.filter((d) => d.status === 'failed').length;
+    expect(rows.filter((d) => d.status === 'held')).toHaveLength(seen - failed);
+    expect(h.pending).toBe(seen - failed);
 
     // Disabled: nothing is sent, whatever happens and however long we wait; new events are held too.
     const sent = rx.at('/flaky').length;
@@ -196,7 +197,7 @@ describe('failing over time', () => {
     t.clock.advance(30 * H);
     expect((await relay.tick()).attempts).toBe(0);
     expect(rx.at('/flaky')).toHaveLength(sent);
-    expect((await getHook(pub.owner, hookId)).pending).toBe(seen - 1);
+    expect((await getHook(pub.owner, hookId)).pending).toBe(seen - failed + 1);
   });
 
   it('re-enabling resets the count and resumes every held delivery, in order', async () => {

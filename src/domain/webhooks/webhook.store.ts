@@ -283,9 +283,9 @@ export async function insertDeliveries(
 }
 
 /**
- * The owner's redelivery of a queued delivery: every pending delivery of the endpoint becomes due now (the queue
- * order decides which goes first), and so does the endpoint. A new event does not do this (issue 30): it waits for
- * the endpoint's backoff (`markDue` only wakes a sender).
+ * SPEC §10: a new event for an endpoint also retries its waiting deliveries first; so does the owner's redelivery
+ * of a queued delivery. Every pending delivery of the endpoint becomes due now (the queue order decides which goes
+ * first), and so does the endpoint.
  */
 export async function pullQueuesForward(db: Db, webhookIds: number[], now: string): Promise<void> {
   if (webhookIds.length === 0) return;
