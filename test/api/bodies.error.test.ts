@@ -26,6 +26,9 @@ describe('the member and depth scan', () => {
     expect(scanJson('{"a":[1,2,{"b":"x,y,{[z"}],"c":{}}', 5)?.status).toBe(413);
     expect(scanJson('[[],[],{}]', 3)).toBeNull();
     expect(scanJson('"a \\" , , ,"', 0)).toBeNull();
+    // A string ending in an escaped backslash ends at its quote; an escaped quote does not end it.
+    expect(scanJson('["a\\\\", 1, "b\\"c,d"]', 3)).toBeNull();
+    expect(scanJson('["a\\\\", 1, "b\\"c,d"]', 2)?.status).toBe(413);
     expect(scanJson(keys(2_000), 2_000)).toBeNull();
     expect(scanJson(keys(2_001), 2_000)?.message).toMatch(/at most 2000/);
   });
