@@ -12,12 +12,11 @@ import Fastify, {
 } from 'fastify';
 import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
-import { isGuard } from './http/auth.js';
 import { BODY_LIMITS, applyBodyClass, registerJsonParser } from './http/bodies.js';
 import { AppError } from './http/errors.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { decorateRouteConfig, routeConfig } from './http/route-config.js';
-import { contributorCaller, publisherCaller, sessionOnly, signedIn } from './http/auth.js';
+import { isGuard } from './http/auth.js';
 import { PUBLIC_READ_PREFLIGHT, answerHeaderSets, isPublicRead, registerAnswerHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { readiness } from './ops/health.js';
@@ -109,7 +108,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     for (const method of ([] as string[]).concat(route.method)) methods.add(method, route.url);
     applyBodyClass(route);
     const guards = ([] as unknown[]).concat(route.preValidation ?? []);
-    const authenticated = guards.some((g) => g === sessionOnly || g === signedIn || g === publisherCaller || g === contributorCaller);
+    // Every guard that needs a credential (an admin's included) makes a route authenticated; `optional` does not.
+    const authenticated = guards.some(isGuard);
     if (([] as string[]).concat(route.method).some((m) => isPublicRead(m, route.config as never, authenticated, route.url))) {
       route.config = { ...(route.config as object), cors: true };
       if (route.method !== 'HEAD') publicReads.add(route.url);
