@@ -1,6 +1,7 @@
 // Issue 31 (consent): who asserted each public contribution and how its person agreed; a publisher naming an author
 // is a claim until the person confirms it; a person can take their name back (the row moves out of
 // `contributions`, so every public read stays as it is), refuse a publication's claims, or let one publish them.
+import { sql } from 'kysely';
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';
 
@@ -57,4 +58,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
   // through the domain's own path when the service starts (a claim to confirm, and a public entry saying so:
   // docs/decisions.md, "Consent"), so the feed, the log, the caches and the scores all see it.
   await db.updateTable('contributions').set({ consent: 'not_asked' }).where('role', '=', 'author').where('submission_id', 'is', null).execute();
+  // Every start looks for them (consent.service `retractNotAsked`): a partial index keeps that look one probe, not a
+  // scan of every contribution, once there are none left.
+  await db.schema.createIndex('contributions_not_asked').on('contributions').column('id').where(sql.ref('consent'), '=', 'not_asked').execute();
 }

@@ -7,13 +7,13 @@
 import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { conflict, DomainError, forbidden, notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
 import { insertAuthors } from '../pages/page.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
-import { listMemberships } from '../publishers/publisher.store.js';
+import { findPublisherBySlug, listMemberships } from '../publishers/publisher.store.js';
 import { acceptedWork, applyReputationChanges, publicContributor, recomputeReputation, workPositions } from '../reputation/reputation.store.js';
-import type { ClaimPreference } from '../../db/schema.js';
+import type { ClaimPreference, ClaimState } from '../../db/schema.js';
 import type { WithdrawnFacts } from '../webhooks/facts.js';
 import * as store from './consent.store.js';
 
@@ -183,18 +183,20 @@ async function publisherBySlug(deps: Deps, accountId: number, slug: string, must
   if (mustBeMember) {
     try {
       return (await requireMember(deps, accountId, slug)).publisher;
-    } catch {
-      throw forbidden('A standing permission is for a publication you are a member of');
+    } catch (err) {
+      // Not a member (or no such publication): the same refusal. Anything else (the database) is not a refusal.
+      if (err instanceof DomainError) throw forbidden('A standing permission is for a publication you are a member of');
+      throw err;
     }
   }
-  const p = await deps.db.selectFrom('publishers').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst();
+  const p = await findPublisherBySlug(deps.db, slug);
   if (!p) throw notFound('Publication');
   return p;
 }
 
-/** A publication's claims (all its pages, or one), newest first: what it named and what each person answered. */
-export const listPublisherClaims = (deps: Deps, publisherId: number, pageId?: number) =>
-  store.listClaimsOfPublisher(deps.db, publisherId, pageId === undefined ? undefined : [pageId]);
+/** A publication's claims (all its pages, or one; any state, or one), newest first: what it named and what each person answered. */
+export const listPublisherClaims = (deps: Deps, publisherId: number, filter: { pageId?: number; state?: ClaimState } = {}) =>
+  store.listClaimsOfPublisher(deps.db, publisherId, filter);
 
 /** The publications the person belongs to: where a standing permission may be given. */
 export const listMyPublications = (deps: Deps, accountId: number) => listMemberships(deps.db, accountId);

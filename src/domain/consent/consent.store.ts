@@ -3,8 +3,7 @@
 import type { ClaimPreference, ClaimState } from '../../db/schema.js';
 import type { Db } from '../deps.js';
 
-const pairKey = (pageId: number, accountId: number) => `${pageId}:${accountId}`;
-export { pairKey };
+export const pairKey = (pageId: number, accountId: number) => `${pageId}:${accountId}`;
 
 /** Every claim on these pages naming these people, by `page:account`. */
 export async function claimsFor(db: Db, pageIds: number[], accountIds: number[]): Promise<Map<string, { id: number; state: ClaimState }>> {
@@ -113,13 +112,14 @@ export function listClaimsOf(db: Db, accountId: number, state?: ClaimState) {
   return q.orderBy('k.id', 'desc').limit(200).execute();
 }
 
-/** A publication's claims on its pages (the publisher sees what is pending), newest first. */
-export function listClaimsOfPublisher(db: Db, publisherId: number, pageIds?: number[]) {
+/** A publication's claims on its pages (the publisher sees what is pending), newest first; one page's, or one state's. */
+export function listClaimsOfPublisher(db: Db, publisherId: number, filter: { pageId?: number; state?: ClaimState } = {}) {
   let q = claimQuery(db)
     .innerJoin('accounts as a', 'a.id', 'k.account_id')
     .select(['a.username'])
     .where('k.publisher_id', '=', publisherId);
-  if (pageIds) q = q.where('k.page_id', 'in', pageIds.length ? pageIds : [-1]);
+  if (filter.pageId !== undefined) q = q.where('k.page_id', '=', filter.pageId);
+  if (filter.state !== undefined) q = q.where('k.state', '=', filter.state);
   return q.orderBy('k.id', 'desc').limit(500).execute();
 }
 

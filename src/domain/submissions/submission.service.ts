@@ -266,7 +266,8 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
     const accepted: Found[] = [];
     const changes: ReputationChange[] = [];
     // Each acceptance's place among its person's work for the publication (SPEC §13's diminishing returns).
-    const position = await workPositions(trx, [...tried.values()].map(({ s }) => ({ accountId: s.account_id, publisherId: s.publisher_id })));
+    const accepting = [...tried.values()].filter(({ input }) => input.decision === 'accept');
+    const position = await workPositions(trx, accepting.map(({ s }) => ({ accountId: s.account_id, publisherId: s.publisher_id })));
     for (const { input, s } of tried.values()) {
       if (!moved.has(s.id)) continue; // decided by a concurrent call since it was read
       s.status = input.decision === 'accept' ? 'accepted' : 'rejected';

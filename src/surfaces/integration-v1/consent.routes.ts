@@ -146,7 +146,7 @@ export function consentRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (req) => {
       const publisherId = await actingPublisher(deps, req, req.query.publisher);
-      const rows = await consent.listPublisherClaims(deps, publisherId, req.query.page_id);
+      const rows = await consent.listPublisherClaims(deps, publisherId, { pageId: req.query.page_id });
       return {
         success: true as const,
         data: rows.map((c) => ({

@@ -102,8 +102,7 @@ export function workPages(app: FastifyInstance, deps: Deps) {
   const pagesPage = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, view: PagesView = {}, status = 200) => {
     const ctx = pageContext(deps, req, reply);
     const n = pageNumber(req);
-    const [{ total, records }, claims] = await Promise.all([pages.listPages(deps, pub.id, n, PER_PAGE), consent.listPublisherClaims(deps, pub.id)]);
-    const waiting = claims.filter((c) => c.state === 'pending');
+    const [{ total, records }, waiting] = await Promise.all([pages.listPages(deps, pub.id, n, PER_PAGE), consent.listPublisherClaims(deps, pub.id, { state: 'pending' })]);
     const v = view.values ?? {};
     const e = view.errors ?? {};
     const results = view.batch
