@@ -71,7 +71,7 @@ export const EnvSchema = Type.Object({
   // The transparency log's Ed25519 signing key (base64 of a 32-byte seed, or PKCS#8 as PEM or base64 DER). Every
   // instance of one log needs the same key; unset, one is made at first start in DATA_DIR (log-signing-key.pem).
   LOG_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  // The log's origin (the first line of its checkpoints and the key's name): `<host>/log` of SITE_URL by default.
+  // The log's origin (the first line of its checkpoints and the key's name): `<host>/log/v2` of SITE_URL by default.
   LOG_ORIGIN: Type.Optional(Type.String({ pattern: '^[^\\s+]+$' })),
   NODE_ENV: Type.Optional(Type.String()),
 });

@@ -377,6 +377,33 @@ export interface ChangesTable {
   body: string;
 }
 
+/**
+ * The opening of a committed personal field of an entry (issue 32): the key and the value (canonical JSON) that open
+ * the commitment at `pointer` in entry `seq`, kept until the person it names (`account_id`) is erased.
+ */
+export interface ChangeOpeningsTable {
+  seq: number;
+  pointer: string;
+  opening: string;
+  value: string;
+  account_id: number;
+}
+
+/** A username that belonged to an erased account: SHA-256 of its lower case, so nobody else can take it. */
+export interface RetiredUsernamesTable {
+  username_hash: string;
+  retired_at: string;
+}
+
+/** The erasure list (issue 32): which accounts were erased and when, nothing personal; re-applied after a restore. */
+export interface ErasuresTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The erased account's own created_at: with the id, it names the account without naming the person. */
+  account_created_at: string;
+  erased_at: string;
+}
+
 /** A complete subtree of the transparency log's Merkle tree (level 0: a leaf). */
 export interface LogNodesTable {
   level: number;
@@ -427,6 +454,9 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   webhook_relay: WebhookRelayTable;
   changes: ChangesTable;
+  change_openings: ChangeOpeningsTable;
+  retired_usernames: RetiredUsernamesTable;
+  erasures: ErasuresTable;
   log_nodes: LogNodesTable;
   log_state: LogStateTable;
   log_checkpoints: LogCheckpointsTable;

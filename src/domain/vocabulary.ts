@@ -48,6 +48,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'domain.moved',
   'domain.revoked',
   'panel.issued',
+  'contributor.erased',
 ]);
 /** Consent (issue 31): who asserted a public contribution, how its person agreed, a claim's states, a person's
  * standing answers to a publication, and what naming an author at registration did. */

@@ -5,7 +5,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { ChangeRow } from '../domain/changes/change.store.js';
+import type { OpenedChange } from '../domain/changes/change.store.js';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, readFeed } from '../domain/changes/feed.service.js';
 import type { Deps } from '../domain/deps.js';
 import { optional } from '../http/auth.js';
@@ -13,7 +13,8 @@ import { AppError } from '../http/errors.js';
 import { sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
-import { ChangeKind, Level, PageUrl, Provenance, ServiceUrl, WorkRole } from './vocabulary.js';
+import { Openings } from './public-v1/log.presenter.js';
+import { ChangeKind, PageUrl, Provenance, ServiceUrl, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
 export type { FeedWords };
@@ -52,24 +53,22 @@ const FeedEntry = Type.Object(
       }),
     ),
     contributor: Type.Optional(
-      Type.Object({
-        username: Type.String(),
-        name: Type.String(),
-        summary: Type.Optional(Type.String()),
-        level: Type.Optional(Level),
-        trust_score: Type.Optional(Type.Number()),
-        contribution_score: Type.Optional(Type.Number()),
-        accepted_count: Type.Optional(Type.Integer()),
-        topics: Type.Optional(Type.Array(Type.Object({ topic: Type.String(), authority: Type.Number() }))),
-      }),
+      Type.Object(
+        { commitment: Type.String({ contentEncoding: 'base64', description: 'base64(HMAC-SHA256(opening, canonical JSON of the contributor))' }) },
+        { description: 'The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased' },
+      ),
     ),
     panel: Type.Optional(Type.Object({ id: Type.String(), version: Type.Integer(), topic: Type.String(), question: Type.String(), issued_at: Type.String({ format: 'date-time' }) })),
+    openings: Openings,
     links: Type.Object(
       { record: Type.Optional(ServiceUrl), proof: Type.Optional(ServiceUrl), profile: Type.Optional(ServiceUrl), panel: Type.Optional(ServiceUrl), publisher: Type.Optional(ServiceUrl) },
       { description: 'Where to read what the entry changed' },
     ),
   },
-  { description: 'One change to the public record. Without `links`, its canonical JSON is the log entry as stored (docs/changes.md).' },
+  {
+    description:
+      'One change to the public record. Without `openings` and `links`, its canonical JSON is the log entry as stored (docs/changes.md); `openings` open its commitments to personal fields.',
+  },
 );
 
 const FeedMeta = Type.Object({
@@ -81,23 +80,23 @@ const FeedMeta = Type.Object({
 interface Body {
   page?: { id: number };
   contribution?: { id: number | string };
-  contributor?: { username: string };
   panel?: { id: string; version: number };
   publisher?: { slug: string };
   [k: string]: unknown;
 }
 
 /** One entry as a surface shows it, serialised. */
-function presentEntry(siteUrl: string, row: ChangeRow, words: FeedWords): string {
+function presentEntry(siteUrl: string, row: OpenedChange, words: FeedWords): string {
   const e = JSON.parse(row.body) as Body;
   const links: Record<string, string> = {};
   if (e.page) links.record = recordUrl(siteUrl, e.page.id);
   if (e.contribution) links.proof = proofUrl(siteUrl, Number(e.contribution.id));
-  if (e.contributor) links.profile = profileUrl(siteUrl, e.contributor.username);
+  const person = row.openings['/contributor']?.value.username;
+  if (typeof person === 'string') links.profile = profileUrl(siteUrl, person);
   if (e.panel) links.panel = `${siteUrl}/v1/panels/${encodeURIComponent(e.panel.id)}?version=${e.panel.version}`;
   if (e.publisher) links.publisher = `${siteUrl}/publishers/${encodeURIComponent(e.publisher.slug)}`;
   if (words === 'v1' && e.contribution) e.contribution = { ...e.contribution, id: contributionRef(Number(e.contribution.id)) };
-  return JSON.stringify({ ...e, links });
+  return JSON.stringify({ ...e, openings: row.openings, links });
 }
 
 /** The list answer, serialised: `{success?, data, meta}`. */

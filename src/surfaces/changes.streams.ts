@@ -10,7 +10,7 @@
 //   closed; its EventSource reconnects with Last-Event-ID and catches up from the log.
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import type { ChangeRow } from '../domain/changes/change.store.js';
+import type { OpenedChange } from '../domain/changes/change.store.js';
 import { readFeed } from '../domain/changes/feed.service.js';
 import type { AdvanceListener } from '../domain/changes/follower.js';
 import type { Deps } from '../domain/deps.js';
@@ -28,7 +28,7 @@ const HEARTBEAT_MS = 15_000;
 const RETRY_AFTER_SECONDS = 30;
 
 /** One entry as a surface writes it on a stream. */
-export type PresentEvent = (row: ChangeRow, words: FeedWords) => string;
+export type PresentEvent = (row: OpenedChange, words: FeedWords) => string;
 
 interface Stream {
   readonly words: FeedWords;

@@ -46,8 +46,8 @@ describe('the transparency log', () => {
     await addChanges(t.runtime.deps.db, 37);
     await integrate(t.runtime.deps);
     const c = await published();
-    expect(c.origin).toBe('credence.test/log');
-    expect(c.key.startsWith('credence.test/log+')).toBe(true);
+    expect(c.origin).toBe('credence.test/log/v2');
+    expect(c.key.startsWith('credence.test/log/v2+')).toBe(true);
     const leaves = await allLeaves(c.size);
     expect(leaves.length).toBe(c.size);
     expect(rfc.mth(leaves).equals(c.root)).toBe(true);

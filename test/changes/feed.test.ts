@@ -6,6 +6,7 @@ import { canonicalJson } from '../../src/domain/changes/canonical-json.js';
 import type { MemoryRecordCache } from '../../src/domain/pages/record-cache.js';
 import { Client } from '../client.js';
 import { readEvents } from './sse.js';
+import { openBody } from '../transparency/commitments.js';
 import { contributorKey, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
@@ -65,7 +66,8 @@ describe('GET /api/v1/changes and /v1/changes', () => {
     expect(accepted).toMatchObject({
       page: { id: page, url, title: 'Feed one' },
       contribution: { role: 'correction', summary: 'Fixed the date', change: { from: '1999', to: '2001' } },
-      contributor: { username: specialist.username, name: 'Fay Feed' },
+      contributor: { commitment: expect.any(String) },
+      openings: { '/contributor': { opening: expect.any(String), value: { username: specialist.username, name: 'Fay Feed' } } },
       links: {
         record: `https://credence.test/records/${page}`,
         proof: `https://credence.test/proofs/${accepted.contribution.id}`,
@@ -73,8 +75,12 @@ describe('GET /api/v1/changes and /v1/changes', () => {
       },
     });
     const stored = await t.runtime.deps.db.selectFrom('changes').select('body').where('seq', '=', accepted.seq).executeTakeFirstOrThrow();
-    const { links: _links, ...entry } = accepted;
+    const { links: _links, openings, ...entry } = accepted;
     expect(canonicalJson(entry)).toBe(stored.body);
+    // The bytes name nobody; what is beside them opens the commitment (issue 32), checked here with Node's crypto.
+    expect(stored.body).not.toContain(specialist.username);
+    expect(stored.body).not.toContain('Fay Feed');
+    expect(openBody(stored.body, openings).contributor).toEqual({ username: specialist.username, name: 'Fay Feed' });
     const v1 = (await anon.get(`/v1/changes?after=${from}`)).body.data.find((e: { kind: string }) => e.kind === 'contribution.accepted');
     expect(v1.contribution.id).toBe(`ctb_${accepted.contribution.id}`);
     expect(JSON.stringify(api)).not.toMatch(/secret|src\.example|@mail\.test/);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/changes/canonical-json.js';
 import { createStatement } from '../../src/domain/panels/panel.service.js';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
+import { openBody } from '../transparency/commitments.js';
 import { confirmClaims, contributorKey, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { statementBody } from '../api/panels.fixtures.js';
@@ -16,7 +17,15 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const log = () => t.runtime.deps.db.selectFrom('changes').selectAll().orderBy('seq').execute();
+const raw = () => t.runtime.deps.db.selectFrom('changes').selectAll().orderBy('seq').execute();
+/** The entries with their commitments opened (and checked) from what is kept beside them (issue 32). */
+async function log() {
+  const openings = await t.runtime.deps.db.selectFrom('change_openings').selectAll().execute();
+  return (await raw()).map((r) => {
+    const of = Object.fromEntries(openings.filter((o) => o.seq === r.seq).map((o) => [o.pointer, { opening: o.opening, value: JSON.parse(o.value) as Record<string, unknown> }]));
+    return { ...r, body: JSON.stringify(openBody(r.body, of)) };
+  });
+}
 const after = async (seq: number) => (await log()).filter((r) => r.seq > seq);
 const last = async () => (await log()).at(-1)?.seq ?? 0;
 
@@ -100,6 +109,23 @@ describe('the change log', () => {
     expect(kinds.at(-1)).toBe('panel.issued');
     expect(JSON.parse(rows.at(-1)!.body)).toMatchObject({ panel: { id: statement.id, version: 1, topic: 'health' } });
     expect(rows.at(-1)!.panel_id).toBe(statement.id);
+  });
+
+  it('keeps every personal field out of the bytes: a salted commitment there, its opening beside (issue 32)', async () => {
+    const rows = await raw();
+    const openings = await t.runtime.deps.db.selectFrom('change_openings').selectAll().execute();
+    const accounts = await t.runtime.deps.db.selectFrom('accounts').select(['username', 'name', 'email']).execute();
+    const named = rows.filter((r) => 'contributor' in JSON.parse(r.body));
+    expect(named.length).toBeGreaterThan(3);
+    for (const r of rows) for (const a of accounts) for (const s of [a.username, a.name, a.email]) expect(r.body).not.toContain(s);
+    for (const r of named) {
+      expect(Object.keys(JSON.parse(r.body).contributor)).toEqual(['commitment']);
+      const own = openings.filter((o) => o.seq === r.seq);
+      expect(own.map((o) => [o.pointer, o.account_id])).toEqual([['/contributor', r.account_id]]);
+    }
+    // Two entries naming one person commit with different openings: equal values never give equal commitments.
+    const commitments = named.map((r) => JSON.parse(r.body).contributor.commitment);
+    expect(new Set(commitments).size).toBe(commitments.length);
   });
 
   it('is gapless from 1, each body canonical and carrying its own seq, kind and time, under concurrent writers', async () => {

@@ -3,7 +3,8 @@
 // them as stored, and every process's record cache follows them (follower.ts).
 import type { Db } from '../deps.js';
 import { canonicalJson } from './canonical-json.js';
-import { insertChange, insertChanges, nextSeq } from './change.store.js';
+import { type ChangeRow, type OpeningRow, insertChanges, insertOpenings, nextSeq } from './change.store.js';
+import { commit } from './commitments.js';
 
 export type ChangeKind =
   | 'page.registered'
@@ -17,7 +18,15 @@ export type ChangeKind =
   | 'domain.verified'
   | 'domain.moved'
   | 'domain.revoked'
-  | 'panel.issued';
+  | 'panel.issued'
+  | 'contributor.erased';
+
+/**
+ * The fields of an entry that name a person (issue 32): each is committed to in the entry's bytes and opened beside
+ * it, under the account of the entry's `ids.accountId`, so erasing that person forgets it without touching the log.
+ * A new field that identifies someone belongs here, never in an entry in clear.
+ */
+export const PERSONAL_FIELDS = ['contributor'] as const;
 
 /** What an entry touches; the record cache drops the answers that depend on these. */
 export interface ChangeIds {
@@ -59,19 +68,8 @@ export interface Change {
 
 /** Append one entry inside `trx` (the transaction of the change); returns its seq. */
 export async function appendChange(trx: Db, change: Change): Promise<number> {
-  const seq = await nextSeq(trx);
-  const body = canonicalJson({ ...change.data, seq, kind: change.kind, created_at: change.now });
-  await insertChange(trx, {
-    seq,
-    created_at: change.now,
-    kind: change.kind,
-    page_id: change.ids.pageId ?? null,
-    account_id: change.ids.accountId ?? null,
-    publisher_id: change.ids.publisherId ?? null,
-    panel_id: change.ids.panelId ?? null,
-    body,
-  });
-  return seq;
+  const [seq] = await appendChangesFrom(trx, await nextSeq(trx), [change]);
+  return seq!;
 }
 
 /**
@@ -92,18 +90,32 @@ export const takeSeqs = (trx: Db): Promise<number> => nextSeq(trx);
 
 /** The second step: entries numbered from `first` (the value takeSeqs gave, in the same transaction). */
 export async function appendChangesFrom(trx: Db, first: number, changes: Change[]): Promise<number[]> {
-  await insertChanges(
-    trx,
-    changes.map((change, i) => ({
-      seq: first + i,
+  const rows: ChangeRow[] = [];
+  const openings: OpeningRow[] = [];
+  changes.forEach((change, i) => {
+    const seq = first + i;
+    const data: Record<string, unknown> = { ...change.data };
+    for (const field of PERSONAL_FIELDS) {
+      const value = data[field] as Record<string, unknown> | undefined;
+      if (value === undefined) continue;
+      const accountId = change.ids.accountId;
+      if (accountId == null) throw new Error(`change log: a ${change.kind} entry names a person without ids.accountId`);
+      const sealed = commit(value);
+      data[field] = { commitment: sealed.commitment };
+      openings.push({ seq, pointer: `/${field}`, opening: sealed.opening, value: canonicalJson(value), account_id: accountId });
+    }
+    rows.push({
+      seq,
       created_at: change.now,
       kind: change.kind,
       page_id: change.ids.pageId ?? null,
       account_id: change.ids.accountId ?? null,
       publisher_id: change.ids.publisherId ?? null,
       panel_id: change.ids.panelId ?? null,
-      body: canonicalJson({ ...change.data, seq: first + i, kind: change.kind, created_at: change.now }),
-    })),
-  );
-  return changes.map((_, i) => first + i);
+      body: canonicalJson({ ...data, seq, kind: change.kind, created_at: change.now }),
+    });
+  });
+  await insertChanges(trx, rows);
+  await insertOpenings(trx, openings);
+  return rows.map((r) => r.seq);
 }

@@ -1,10 +1,17 @@
 // All SQL about the change log. Appends happen inside the caller's transaction; reads are plain.
 import { PostgresAdapter, type Selectable, sql } from 'kysely';
-import type { ChangesTable } from '../../db/schema.js';
+import type { ChangeOpeningsTable, ChangesTable } from '../../db/schema.js';
 import type { Db } from '../deps.js';
+import type { Opening } from './commitments.js';
 
 /** A row of the change log as stored (db/schema.ts). */
 export type ChangeRow = Selectable<ChangesTable>;
+/** The opening of one committed field of an entry, as stored (`value` is its canonical JSON). */
+export type OpeningRow = Selectable<ChangeOpeningsTable>;
+/** The openings of an entry that still exist, by the JSON Pointer of the commitment in its body. */
+export type Openings = Record<string, Opening>;
+/** An entry as the feed and the log's readers serve it: its row, and its openings beside it. */
+export type OpenedChange = ChangeRow & { openings: Openings };
 
 /**
  * The next seq, under a lock held until the transaction ends: gapless, and commit order equals seq order. SQLite
@@ -20,18 +27,47 @@ export async function nextSeq(trx: Db): Promise<number> {
   return Number(r?.max ?? 0) + 1;
 }
 
-export async function insertChange(trx: Db, row: ChangeRow): Promise<void> {
-  await trx.insertInto('changes').values(row).execute();
-}
-
 /** Several entries, 8 values a row: 500 rows per statement stay under both databases' limits. */
 export async function insertChanges(trx: Db, rows: ChangeRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) await trx.insertInto('changes').values(rows.slice(i, i + 500)).execute();
 }
 
-/** Entries after a cursor, oldest first. */
-export const listChangesAfter = (db: Db, after: number, limit: number): Promise<ChangeRow[]> =>
-  db.selectFrom('changes').selectAll().where('seq', '>', after).orderBy('seq').limit(limit).execute();
+export async function insertOpenings(trx: Db, rows: OpeningRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await trx.insertInto('change_openings').values(rows.slice(i, i + 500)).execute();
+}
+
+/** The openings of entries `first`…`last` that still exist, by seq. */
+export async function openingsBetween(db: Db, first: number, last: number): Promise<Map<number, Openings>> {
+  const out = new Map<number, Openings>();
+  if (last < first) return out;
+  const rows = await db
+    .selectFrom('change_openings')
+    .select(['seq', 'pointer', 'opening', 'value'])
+    .where('seq', '>=', first)
+    .where('seq', '<=', last)
+    .execute();
+  for (const r of rows) {
+    const seq = Number(r.seq);
+    const of = out.get(seq) ?? {};
+    of[r.pointer] = { opening: r.opening, value: JSON.parse(r.value) as Record<string, unknown> };
+    out.set(seq, of);
+  }
+  return out;
+}
+
+/** Entries after a cursor, oldest first, each with its openings. */
+export async function listChangesAfter(db: Db, after: number, limit: number): Promise<OpenedChange[]> {
+  const rows = await db.selectFrom('changes').selectAll().where('seq', '>', after).orderBy('seq').limit(limit).execute();
+  if (rows.length === 0) return [];
+  const openings = await openingsBetween(db, rows[0]!.seq, rows.at(-1)!.seq);
+  return rows.map((r) => ({ ...r, openings: openings.get(r.seq) ?? {} }));
+}
+
+/** Forget every opening of what names one person (erasure, issue 32); the entries themselves never change. */
+export async function deleteOpeningsOf(trx: Db, accountId: number): Promise<number> {
+  const r = await trx.deleteFrom('change_openings').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
 
 /** The newest seq (0 for an empty log): the cheap read a follower polls. */
 export async function lastSeq(db: Db): Promise<number> {

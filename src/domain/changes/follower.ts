@@ -9,7 +9,7 @@ import type { Db } from '../deps.js';
 import { tag } from '../pages/cache-tags.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import type { MemoryRecordCache } from '../pages/record-cache.js';
-import { type ChangeRow, lastSeq, listChangesAfter } from './change.store.js';
+import { type ChangeRow, lastSeq, listChangesAfter, type OpenedChange } from './change.store.js';
 
 export interface FollowerOptions {
   pollMs?: number;
@@ -40,7 +40,7 @@ export function tagsOfChange(row: ChangeRow): string[] {
  * An advance of the follower's cursor from `from` to `to`: `rows` are every entry in between, in order, or null when
  * the follower jumped over entries without reading them (far behind); a listener then reads them itself.
  */
-export type AdvanceListener = (advance: { from: number; to: number; rows: readonly ChangeRow[] | null }) => void;
+export type AdvanceListener = (advance: { from: number; to: number; rows: readonly OpenedChange[] | null }) => void;
 
 export class ChangeFollower {
   private cursor: number | null = null;
@@ -111,7 +111,7 @@ export class ChangeFollower {
     const from = this.cursor;
     // The entries between `from` and the new cursor, all of them, or null when the follower jumped over some (or
     // nobody listens: kept only for listeners).
-    let read: ChangeRow[] | null = this.listeners.size > 0 ? [] : null;
+    let read: OpenedChange[] | null = this.listeners.size > 0 ? [] : null;
     try {
       if (this.cursor === null) {
         // A fresh process: nothing before now needs applying once the cache is empty.

@@ -6,6 +6,7 @@
 import { invalid, notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './log.store.js';
+import { type Openings, openingsBetween } from '../changes/change.store.js';
 import {
   EMPTY_ROOT,
   appendLeaves,
@@ -192,6 +193,8 @@ export interface LogEntry {
   createdAt: string;
   kind: ChangeKind;
   body: Buffer;
+  /** The openings of its committed personal fields that still exist (issue 32), beside the bytes, never in them. */
+  openings: Openings;
 }
 
 /** Entries [start, start + limit) of the tree of the newest checkpoint, as `changes` holds them now. */
@@ -200,8 +203,9 @@ export async function entries(deps: Deps, start: number, limit: number): Promise
   if (start > size) throw invalid('start', `must be at most the tree size ${size}`);
   const count = Math.min(limit, MAX_ENTRIES, size - start);
   const rows = count > 0 ? await store.readChanges(deps.db, start, count) : [];
+  const openings = count > 0 ? await openingsBetween(deps.db, start + 1, start + count) : new Map<number, Openings>();
   return {
     treeSize: size,
-    entries: rows.map((r) => ({ index: r.seq - 1, seq: r.seq, createdAt: r.created_at, kind: r.kind, body: r.body })),
+    entries: rows.map((r) => ({ index: r.seq - 1, seq: r.seq, createdAt: r.created_at, kind: r.kind, body: r.body, openings: openings.get(r.seq) ?? {} })),
   };
 }

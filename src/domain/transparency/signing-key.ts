@@ -14,10 +14,13 @@ export interface LogKeys {
   signer(): NoteSigner;
 }
 
-/** The default origin: the site's host and path, without a scheme, plus `/log` (e.g. `credence.example/log`). */
+/**
+ * The default origin: the site's host and path, without a scheme, plus `/log/v2` (e.g. `credence.example/log/v2`): the
+ * log restarted under a new origin when its entries moved to committed personal fields (issue 32, migration 0014).
+ */
 export function defaultOrigin(siteUrl: string): string {
   const u = new URL(siteUrl);
-  return `${u.host}${u.pathname.replace(/\/+$/, '')}/log`;
+  return `${u.host}${u.pathname.replace(/\/+$/, '')}/log/v2`;
 }
 
 export function loadOrCreateKeyFile(dataDir: string): KeyObject {

@@ -22,12 +22,27 @@ export const V1ConsistencyProof = Type.Object({
   checkpoint: Nullable(Type.String({ description: 'The signed checkpoint of `second`, when one was issued' })),
 });
 
+/**
+ * The openings of an entry's committed personal fields (issue 32), by the JSON Pointer of each commitment in the body.
+ * base64(HMAC-SHA256(opening, canonical JSON of value)) is the commitment; an erased person's openings are gone, so
+ * the pointer is absent while the body keeps its commitment. docs/transparency.md, "Entries".
+ */
+export const Openings = Type.Record(
+  Type.String({ description: 'A JSON Pointer into the entry’s body, e.g. `/contributor`' }),
+  Type.Object({
+    opening: B64('The 32-byte HMAC-SHA256 key of the commitment'),
+    value: Type.Object({}, { additionalProperties: true, description: 'The committed value (e.g. the contributor’s public fields)' }),
+  }),
+  { description: 'Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased' },
+);
+
 export const V1LogEntry = Type.Object({
   index: Type.Integer(),
   seq: Type.Integer({ description: 'The change’s sequence number (index + 1), as in the change feed' }),
   created_at: Type.String({ format: 'date-time' }),
   kind: ChangeKind,
   body: Type.String({ description: 'The entry’s exact bytes (canonical JSON, UTF-8): the leaf is SHA-256(0x00 || body)' }),
+  openings: Openings,
 });
 
 export const V1LogEntries = Type.Object({
@@ -73,4 +88,5 @@ export const presentEntry = (e: LogEntry) => ({
   created_at: e.createdAt,
   kind: e.kind,
   body: e.body.toString('utf8'),
+  openings: e.openings,
 });
