@@ -15,6 +15,10 @@ export const EnvSchema = Type.Object({
   SITE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   // Where the embedded SQLite database lives when DATABASE_URL is unset.
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  // The erasure list (issue 32): one JSON line per erased account (its id, its creation time, when), nothing
+  // personal. Keep it apart from backups: after restoring one, `credence erasures:apply` (and every `serve` start)
+  // erases again whoever the list names. DATA_DIR/erasures.jsonl by default.
+  ERASURE_LIST: Type.Optional(Type.String({ minLength: 1 })),
   // PostgreSQL instead of the embedded database: needed to run more than one instance.
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   // Redis shares rate-limit buckets and cache invalidation across instances; without it both live in memory.
@@ -82,6 +86,8 @@ export interface Config {
   host: string;
   siteUrl: string;
   dataDir: string;
+  /** ERASURE_LIST: the file of erasures to re-apply after a restore (null: none kept, as in most tests). */
+  erasureList: string | null;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   requireHttps: boolean;
@@ -147,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST ?? '127.0.0.1',
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     dataDir: e.DATA_DIR ?? './data',
+    erasureList: e.ERASURE_LIST ?? `${(e.DATA_DIR ?? './data').replace(/\/+$/, '')}/erasures.jsonl`,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     requireHttps: truthy(e.REQUIRE_HTTPS) ?? e.NODE_ENV === 'production',
@@ -194,5 +201,5 @@ function parseTrustProxy(v: string | undefined): boolean | number | string[] {
 /** A config for tests and tools: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // N = 2^12: a hash in a few milliseconds instead of ~150 ms. Tests and benchmarks only; loadConfig never does this.
-  return { ...loadConfig({}), requireHttps: false, logLevel: 'silent', scryptLogN: 12, ...overrides };
+  return { ...loadConfig({}), requireHttps: false, logLevel: 'silent', scryptLogN: 12, erasureList: null, ...overrides };
 }

@@ -1,4 +1,6 @@
 // Wiring: the one place that turns a Config into live dependencies (database, limiter, cache, verifier).
+import { existsSync, readFileSync } from 'node:fs';
+import { parseErasureList, reapplyErasures } from './domain/privacy/erasure.service.js';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -79,6 +81,9 @@ export async function createRuntime(
   // Authorships named before consent existed leave the public record until their person confirms (issue 31): done
   // once, through the domain's path, by whichever process starts first after the migration.
   await retractNotAsked(deps);
+  // A backup restored from before an erasure brings the person back: the erasure list (kept outside the database)
+  // names them, and they are erased again before anything is served (issue 32).
+  if (config.erasureList && existsSync(config.erasureList)) await reapplyErasures(deps, parseErasureList(readFileSync(config.erasureList, 'utf8')));
   return {
     deps,
     database,

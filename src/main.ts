@@ -2,6 +2,7 @@
 // The `credence` command: the only place that reads process.env and argv.
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -20,6 +21,7 @@ import { issueFromFile } from './domain/panels/panel.service.js';
 import { verifyDomainByOperator } from './domain/publishers/publisher.service.js';
 import { DEMO_PASSWORD } from './demo/demo-data.js';
 import { seedDemo } from './demo/seed.js';
+import { eraseByUsername, listErasures, parseErasureList, reapplyErasures } from './domain/privacy/erasure.service.js';
 import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
@@ -40,6 +42,12 @@ const HELP = `Usage: credence <verb> [options]
                                        verify a domain by hand for a publisher
   panels:issue FILE.json               create an expert panel statement from a JSON file, or issue its next
                                        version when its id exists (the same file again changes nothing)
+  accounts:erase USERNAME              erase an account for good (a request received by other means): its
+                                       personal data, sessions, keys and webhooks; its accepted work stays,
+                                       naming "a former contributor"; appended to the erasure list
+  erasures:apply [FILE]                erase again everyone the erasure list (ERASURE_LIST, or FILE) names who
+                                       is back after a backup was restored (serve does this at every start)
+  erasures:export                      print the database's erasure list (JSON lines: ids and times only)
   log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY]
                                        check a transparency log from its public API: the whole log, or
                                        consistency with a saved checkpoint; --save keeps today's checkpoint
@@ -141,6 +149,46 @@ async function main(argv: string[]): Promise<number> {
               ? `panel statement ${s.id}: version ${s.version} issued at ${s.issued_at}; version ${s.version - 1} is superseded`
               : `panel statement ${s.id} unchanged: version ${s.version} already says this`,
         );
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'accounts:erase': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      if (positionals.length !== 1) throw new UsageError('accounts:erase needs one USERNAME');
+      const rt = await createRuntime(config);
+      try {
+        const r = await eraseByUsername(rt.deps, positionals[0]!);
+        console.log(
+          `account ${r.account_id} erased at ${r.erased_at}: ${r.kept_work} accepted works now name a former contributor; ` +
+            `${r.withdrawn_submissions} pending submissions withdrawn, ${r.released_requests} requests released, ` +
+            `${r.deleted_webhooks} webhooks deleted, ${r.forgotten_openings} log openings forgotten` +
+            (config.erasureList ? `; recorded in ${config.erasureList}` : ''),
+        );
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'erasures:apply': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const file = positionals[0] ?? config.erasureList;
+      if (positionals.length > 1 || !file) throw new UsageError('erasures:apply takes at most one FILE (default: ERASURE_LIST)');
+      const records = parseErasureList(await readFile(file, 'utf8'));
+      const rt = await createRuntime(config);
+      try {
+        const r = await reapplyErasures(rt.deps, records);
+        console.log(`${records.length} erasures listed: ${r.reapplied.length} applied again (${r.reapplied.join(', ') || 'none'}), ${r.alreadyErased} already erased`);
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'erasures:export': {
+      const rt = await createRuntime(config);
+      try {
+        for (const r of await listErasures(rt.deps)) console.log(JSON.stringify(r));
       } finally {
         await rt.close();
       }

@@ -80,6 +80,9 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Deleted content is overwritten with zeros, not left in free pages and cells: an erased person's strings must
+  // not stay readable in the file (issue 32). Costs a write of the freed bytes; deletes are rare here.
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true });
   reader?.pragma('busy_timeout = 5000');

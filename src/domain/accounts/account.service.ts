@@ -5,6 +5,7 @@ import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { newSessionToken, sha256 } from '../tokens.js';
 import * as store from './account.store.js';
+import { isRetiredUsername } from '../privacy/erasure.store.js';
 import { checkThrottle, recordFailure, recordSuccess, throttleKeys } from './login-throttle.js';
 import { revokeAllApiKeys } from '../api-keys/api-key.store.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password.js';
@@ -34,7 +35,8 @@ export async function createAccount(deps: Deps, input: SignupInput, opts: { admi
   const email = normaliseEmail(input.email);
   const username = input.username.toLowerCase();
   const password_hash = opts.passwordHash ?? (await hashPassword(input.password, deps.config.scryptLogN));
-  if (await store.findAccountByUsername(deps.db, username)) throw conflict(`The username ${username} is taken`);
+  // An erased person's username is never given to anyone else (issue 32).
+  if ((await store.findAccountByUsername(deps.db, username)) || (await isRetiredUsername(deps.db, username))) throw conflict(`The username ${username} is taken`);
   let accountId: number;
   const now = isoNow(deps.clock);
   try {

@@ -10,3 +10,12 @@ export const SESSION_DAYS = 30;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export const normaliseTopic = (topic: string) => topic.trim().toLowerCase().replace(/\s+/g, '-');
+
+/**
+ * Whose work erased people's accepted work becomes (issue 32): one shared account that names nobody, so the pages'
+ * history stays whole without tying the erased person's works to each other. Never signs in, never scores, has no
+ * profile; its username can never be taken.
+ */
+export const FORMER_CONTRIBUTOR = { username: 'former-contributor', name: 'A former contributor' } as const;
+/** What a panel entry that was linked to an erased account says instead of their name. */
+export const FORMER_PANEL_MEMBER = 'A former panel member';

@@ -1,6 +1,7 @@
 // Public reads of contributors: reputation, expertise and accepted work. Never selects an email or a hash.
 import { sql } from 'kysely';
 import type { Db } from '../deps.js';
+import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
 
 const publicAccount = ['a.id', 'a.username', 'a.name', 'a.summary', 'a.level', 'a.trust_score', 'a.contribution_score', 'a.accepted_count', 'a.created_at'] as const;
 
@@ -8,7 +9,8 @@ export type ContributorRow = NonNullable<Awaited<ReturnType<typeof findContribut
 
 /** By numeric id or by username (SPEC §15). */
 export function findContributor(db: Db, idOrUsername: string) {
-  const q = db.selectFrom('accounts as a').select(publicAccount);
+  // The shared account of erased people's work is nobody's profile (issue 32).
+  const q = db.selectFrom('accounts as a').select(publicAccount).where('a.username', '!=', FORMER_CONTRIBUTOR.username);
   return /^[0-9]+$/.test(idOrUsername) && Number(idOrUsername) <= 2_147_483_647
     ? q.where('a.id', '=', Number(idOrUsername)).executeTakeFirst()
     : q.where('a.username', '=', idOrUsername.toLowerCase()).executeTakeFirst();
@@ -88,7 +90,7 @@ export async function searchContributors(
   limit: number,
   offset: number,
 ) {
-  let base = db.selectFrom('accounts as a');
+  let base = db.selectFrom('accounts as a').where('a.username', '!=', FORMER_CONTRIBUTOR.username);
   if (filter.topic) base = base.innerJoin('account_topics as t', (j) => j.onRef('t.account_id', '=', 'a.id').on('t.topic', '=', filter.topic!));
   if (filter.q) {
     const like = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -4,6 +4,7 @@
 // then computed from those counters by the pure functions of scores.ts. A write therefore costs the same whatever
 // the account's history. `recomputeReputation` recounts everything from the rows: the reference the incremental
 // path is tested against, and the path for rare changes (profiles, panel membership).
+import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
 import { canonicalJson } from '../changes/canonical-json.js';
 import { appendChange, type Change, type PublicContributor } from '../changes/change-log.js';
 import type { Db } from '../deps.js';
@@ -274,8 +275,9 @@ export async function recomputeReputation(
 /** Recount accounts' reputation from their rows (the reference; also for profile and panel changes). */
 async function recomputeScores(db: Db, accountIds: number[], now: string): Promise<void> {
   for (const accountId of accountIds) {
-    const account = await db.selectFrom('accounts').select(['topics']).where('id', '=', accountId).executeTakeFirst();
-    if (!account) continue;
+    const account = await db.selectFrom('accounts').select(['topics', 'username']).where('id', '=', accountId).executeTakeFirst();
+    // Erased people's work counts for no one (issue 32).
+    if (!account || account.username === FORMER_CONTRIBUTOR.username) continue;
     // Each work in the order it was accepted (ids), counted by its place among the person's work on its
     // publication's pages (SPEC §13's diminishing returns).
     const rows = await db

@@ -222,6 +222,28 @@ export async function withdrawSubmission(deps: Deps, accountId: number, id: numb
   return getOwnSubmission(deps, accountId, id);
 }
 
+/**
+ * Withdraw every pending submission of a person who is being erased (issue 32), inside the erasing transaction:
+ * their requests go back to the market and each publisher is told, the event naming `shownAs` (the former
+ * contributor) instead of them, since it is written after they asked to be forgotten.
+ */
+export async function withdrawAllPending(trx: Db, accountId: number, shownAs: { username: string; name: string }, now: string): Promise<number> {
+  const { rows: pending } = await store.listOwnSubmissions(trx, accountId, 'pending', 10_000, 0);
+  for (const s of pending) {
+    if (!(await store.settleSubmission(trx, s.id, { status: 'withdrawn', decided_by: null, decision_note: null, now }))) continue;
+    await reopenRequest(trx, s.request_id, accountId, now);
+    const facts = submissionFacts({ ...s, status: 'withdrawn' });
+    await appendEvent(trx, {
+      type: 'contribution.withdrawn',
+      publisherId: s.publisher_id,
+      pageId: s.page_id,
+      payload: { ...facts, submission: { ...facts.submission, summary: '', evidence: { before: null, after: null, reason: '', sources: [] } }, contributor: shownAs },
+      now,
+    });
+  }
+  return pending.length;
+}
+
 export interface DecisionInput {
   submission_id: number;
   decision: 'accept' | 'reject';

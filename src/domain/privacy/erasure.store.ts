@@ -1,0 +1,197 @@
+// All SQL of erasure (issue 32): what an account's erasure moves, redacts or deletes across the tables that hold
+// something of a person, and how freed space is scrubbed so the database files keep none of it.
+import { createHash } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
+import type { Db } from '../deps.js';
+import { FORMER_CONTRIBUTOR, FORMER_PANEL_MEMBER } from '../accounts/rules.js';
+
+export const usernameHash = (username: string) => createHash('sha256').update(username.toLowerCase()).digest('hex');
+
+export async function isRetiredUsername(db: Db, username: string): Promise<boolean> {
+  const r = await db.selectFrom('retired_usernames').select('username_hash').where('username_hash', '=', usernameHash(username)).executeTakeFirst();
+  return r !== undefined || username.toLowerCase() === FORMER_CONTRIBUTOR.username;
+}
+
+/** The shared account of erased people's work, made the first time it is needed (inside the erasing transaction). */
+export async function formerContributorId(trx: Db, now: string): Promise<number> {
+  const found = await trx.selectFrom('accounts').select('id').where('username', '=', FORMER_CONTRIBUTOR.username).executeTakeFirst();
+  if (found) return found.id;
+  const r = await trx
+    .insertInto('accounts')
+    .values({
+      // Not an address anyone can own (RFC 2606 `.invalid`), and an empty hash no password verifies against.
+      email: `${FORMER_CONTRIBUTOR.username}@credence.invalid`,
+      username: FORMER_CONTRIBUTOR.username,
+      name: FORMER_CONTRIBUTOR.name,
+      summary: '',
+      topics: '[]',
+      password_hash: '',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
+}
+
+/** The publications whose only owner is this account. */
+export async function soleOwnerships(db: Db, accountId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('publisher_members as m')
+    .innerJoin('publishers as p', 'p.id', 'm.publisher_id')
+    .select('p.slug')
+    .where('m.account_id', '=', accountId)
+    .where('m.role', '=', 'owner')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('publisher_members as o')
+            .select('o.account_id')
+            .whereRef('o.publisher_id', '=', 'm.publisher_id')
+            .where('o.role', '=', 'owner')
+            .where('o.account_id', '!=', accountId),
+        ),
+      ),
+    )
+    .orderBy('p.slug')
+    .execute();
+  return rows.map((r) => r.slug);
+}
+
+/** Hand the person's place in the record to the shared former contributor, and release what they held. */
+export async function reassignWork(trx: Db, accountId: number, formerId: number, now: string) {
+  const released = await trx
+    .updateTable('requests')
+    .set({ status: 'open', taken_by: null, taken_at: null, updated_at: now })
+    .where('taken_by', '=', accountId)
+    .where('status', '=', 'taken')
+    .executeTakeFirst();
+  await trx.updateTable('requests').set({ taken_by: formerId }).where('taken_by', '=', accountId).execute();
+  await trx.updateTable('requests').set({ created_by: formerId }).where('created_by', '=', accountId).execute();
+  await trx.updateTable('submissions').set({ decided_by: formerId }).where('decided_by', '=', accountId).execute();
+  // Accepted work stays the pages' history; everything else they submitted was theirs alone.
+  const dropped = await trx.deleteFrom('submissions').where('account_id', '=', accountId).where('status', '!=', 'accepted').executeTakeFirst();
+  await trx.updateTable('submissions').set({ account_id: formerId }).where('account_id', '=', accountId).execute();
+  const work = await trx.updateTable('contributions').set({ account_id: formerId }).where('account_id', '=', accountId).executeTakeFirst();
+  await trx.updateTable('panel_entries').set({ name: FORMER_PANEL_MEMBER, account_id: null }).where('account_id', '=', accountId).execute();
+  return { releasedRequests: Number(released.numUpdatedRows), droppedSubmissions: Number(dropped.numDeletedRows), keptWork: Number(work.numUpdatedRows) };
+}
+
+/** Pending submissions, to tell their publishers they are gone. */
+export const pendingSubmissionsOf = (db: Db, accountId: number) =>
+  db.selectFrom('submissions').select('id').where('account_id', '=', accountId).where('status', '=', 'pending').execute();
+
+const likeEscaped = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Outbox events and webhook deliveries that mention any of `strings`, with those strings replaced (JSON walked, so
+ * the payloads stay valid); answers and errors recorded for those deliveries are cleared, since a receiver may have
+ * echoed the payload. `replace` maps each personal string to what stands in its place.
+ */
+export async function redactPayloads(trx: Db, replace: Map<string, string>): Promise<number> {
+  const needles = [...replace.keys()].filter((s) => s.length >= 3);
+  if (needles.length === 0) return 0;
+  const redact = (text: string) => JSON.stringify(walk(JSON.parse(text) as unknown, needles, replace));
+  let touched = 0;
+  const events = await trx
+    .selectFrom('events')
+    .select(['id', 'payload'])
+    .where((eb) => eb.or(needles.map((n) => sql<boolean>`${eb.ref('payload')} like ${likeEscaped(n)} escape '\\'`)))
+    .execute();
+  for (const e of events) {
+    const payload = redact(e.payload);
+    if (payload === e.payload) continue;
+    await trx.updateTable('events').set({ payload }).where('id', '=', e.id).execute();
+    touched++;
+  }
+  const deliveries = await trx
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'body'])
+    .where((eb) => eb.or(needles.map((n) => sql<boolean>`${eb.ref('body')} like ${likeEscaped(n)} escape '\\'`)))
+    .execute();
+  for (const d of deliveries) {
+    const body = redact(d.body);
+    if (body === d.body) continue;
+    await trx.updateTable('webhook_deliveries').set({ body }).where('id', '=', d.id).execute();
+    await trx.updateTable('webhook_attempts').set({ response_body: '', error: null }).where('delivery_id', '=', d.id).execute();
+    touched++;
+  }
+  return touched;
+}
+
+function walk(value: unknown, needles: string[], replace: Map<string, string>): unknown {
+  if (typeof value === 'string') {
+    const whole = replace.get(value);
+    if (whole !== undefined) return whole;
+    let out = value;
+    for (const n of needles) if (out.includes(n)) out = out.split(n).join(replace.get(n)!);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => walk(v, needles, replace));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, needles, replace)]));
+  return value;
+}
+
+/** Failed log-in counts keyed by the address's hash (login-throttle.ts). */
+export async function forgetThrottle(trx: Db, emailHash: string): Promise<void> {
+  await trx.deleteFrom('login_throttle').where('key', 'like', `pair:${emailHash}:%`).execute();
+}
+
+export async function retireUsername(trx: Db, username: string, now: string): Promise<void> {
+  await trx.insertInto('retired_usernames').values({ username_hash: usernameHash(username), retired_at: now }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function recordErasure(trx: Db, row: { account_id: number; account_created_at: string; erased_at: string }): Promise<void> {
+  await trx.insertInto('erasures').values(row).onConflict((oc) => oc.column('account_id').doNothing()).execute();
+}
+
+export const listErasures = (db: Db) => db.selectFrom('erasures').select(['account_id', 'account_created_at', 'erased_at']).orderBy('id').execute();
+
+/** Webhooks they set up go with them; deliveries and attempts follow by cascade. */
+export async function deleteWebhooksOf(trx: Db, accountId: number): Promise<number> {
+  const r = await trx.deleteFrom('webhooks').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** The account row; sessions, keys, memberships, invitations, claims, preferences and topics go by cascade. */
+export async function deleteAccount(trx: Db, accountId: number): Promise<void> {
+  await trx.deleteFrom('api_keys').where('account_id', '=', accountId).execute();
+  await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
+}
+
+/** The tables an erasure rewrites or deletes from: their freed space is scrubbed after it commits. */
+export const ERASED_TABLES = [
+  'accounts',
+  'sessions',
+  'api_keys',
+  'publisher_members',
+  'publisher_invitations',
+  'account_topics',
+  'author_claims',
+  'claim_preferences',
+  'withdrawn_contributions',
+  'request_take_expiries',
+  'submissions',
+  'panel_entries',
+  'change_openings',
+  'events',
+  'webhooks',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'login_throttle',
+] as const;
+
+/**
+ * Make deleted bytes unreadable in the database files, once the erasure committed. SQLite overwrites freed content
+ * as it goes (`secure_delete`, set on every connection: db/client.ts), and a checkpoint moves the write-ahead log's
+ * pages into the file and truncates the log. PostgreSQL keeps old row versions until a vacuum, and a plain vacuum
+ * can leave their bytes in a page's free space: VACUUM FULL rewrites each table (and its indexes and TOAST) anew.
+ */
+export async function scrubFreedSpace(db: Db): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    for (const table of ERASED_TABLES) await sql`vacuum full ${sql.table(table)}`.execute(db);
+  } else {
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  }
+}

@@ -1,0 +1,162 @@
+// Leaving for good (issue 32): export everything the service holds about the signed-in account, and delete it.
+// Session only, and deleting asks for the password again: a key, or a session left open on someone's computer, is
+// not enough to erase a person.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import type { Deps } from '../../domain/deps.js';
+import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
+import { EXPORT_FORMAT, exportAccount } from '../../domain/privacy/export.service.js';
+import { sessionOf, sessionOnly } from '../../http/auth.js';
+import { Nullable, Ok } from '../../http/schemas.js';
+import { PASSWORD_MAX } from '../../domain/accounts/rules.js';
+
+const Time = Type.String({ format: 'date-time' });
+const OptTime = Nullable(Time);
+
+/** docs/privacy.md describes every field. */
+export const AccountExport = Type.Object({
+  format: Type.Literal(EXPORT_FORMAT),
+  exported_at: Time,
+  account: Type.Object({
+    id: Type.Integer(),
+    username: Type.String(),
+    name: Type.String(),
+    email: Type.String(),
+    summary: Type.String(),
+    topics: Type.Array(Type.String()),
+    level: Type.String(),
+    trust_score: Type.Number(),
+    contribution_score: Type.Number(),
+    accepted_count: Type.Integer(),
+    rejected_count: Type.Integer(),
+    is_admin: Type.Boolean(),
+    created_at: Time,
+    updated_at: Time,
+  }),
+  topic_scores: Type.Array(Type.Object({ topic: Type.String(), weight: Type.Number(), accepted: Type.Integer(), authority: Type.Number() })),
+  memberships: Type.Array(Type.Object({ publisher: Type.String(), publisher_name: Type.String(), role: Type.String(), since: Time })),
+  invitations: Type.Array(Type.Object({ publisher: Type.String(), role: Type.String(), invited_by: Type.String(), created_at: Time })),
+  sessions: Type.Array(Type.Object({ created_at: Time, expires_at: Time, ended_at: OptTime }), { description: 'Sign-in history: every session the service still holds' }),
+  api_keys: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      prefix: Type.String(),
+      last4: Type.String(),
+      publisher: Nullable(Type.String()),
+      created_at: Time,
+      expires_at: OptTime,
+      revoked_at: OptTime,
+      last_used_at: OptTime,
+    }),
+  ),
+  webhooks: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      url: Type.String(),
+      format: Type.String(),
+      publisher: Type.String(),
+      events: Type.Array(Type.String()),
+      enabled: Type.Boolean(),
+      created_at: Time,
+      disabled_at: OptTime,
+    }),
+  ),
+  submissions: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      kind: Type.String(),
+      status: Type.String(),
+      page_url: Type.String(),
+      summary: Type.String(),
+      before: Nullable(Type.String()),
+      after: Nullable(Type.String()),
+      reason: Type.String(),
+      sources: Type.Array(Type.String()),
+      created_at: Time,
+      decided_at: OptTime,
+      decision_note: Nullable(Type.String()),
+    }),
+  ),
+  contributions: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      role: Type.String(),
+      page_url: Type.String(),
+      summary: Type.String(),
+      accepted_at: Time,
+      provenance: Type.Object({ asserted_by: Type.String(), consent: Type.String() }),
+      log_index: Nullable(Type.Integer()),
+    }),
+  ),
+  withdrawn_contributions: Type.Array(Type.Object({ id: Type.Integer(), role: Type.String(), page_url: Type.String(), accepted_at: Time, withdrawn_at: Time })),
+  author_claims: Type.Array(
+    Type.Object({ id: Type.Integer(), page_url: Type.String(), publisher: Type.String(), state: Type.String(), created_at: Time, decided_at: OptTime }),
+  ),
+  claim_preferences: Type.Array(Type.Object({ publisher: Type.String(), preference: Type.String(), created_at: Time })),
+  requests_taken: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), status: Type.String(), taken_at: OptTime })),
+  log_openings: Type.Array(
+    Type.Object({ log_index: Type.Integer(), pointer: Type.String() }, { description: 'A transparency-log entry that names the account: its opening is deleted when the account is' }),
+  ),
+});
+
+const EraseBody = Type.Object(
+  { password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX, description: 'The account’s password, again' }) },
+  { additionalProperties: false },
+);
+
+const Erased = Type.Object({
+  erased_at: Time,
+  kept_work: Type.Integer({ description: 'Accepted work that stays in the pages’ history, naming “a former contributor”' }),
+  withdrawn_submissions: Type.Integer(),
+  released_requests: Type.Integer(),
+  deleted_webhooks: Type.Integer(),
+  forgotten_openings: Type.Integer({ description: 'Transparency-log entries about the account whose openings were deleted; the entries and every proof stay' }),
+});
+
+export function privacyRoutes(fastify: FastifyInstance, deps: Deps) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['account'];
+
+  app.get(
+    '/account/export',
+    {
+      preValidation: [sessionOnly],
+      schema: { tags, summary: 'Everything the service holds about the signed-in account, as one JSON document (docs/privacy.md)', response: { 200: Ok(AccountExport) } },
+    },
+    async (req, reply) => {
+      const data = await exportAccount(deps, sessionOf(req).accountId);
+      void reply.header('content-disposition', `attachment; filename="credence-${data.account.username}.json"`);
+      return { success: true as const, data };
+    },
+  );
+
+  app.delete(
+    '/account',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Delete the signed-in account for good (the password again)',
+        description:
+          'Erases the account: its e-mail, name, username (never given to anyone else), summary and topics; its sessions, keys and webhooks; pending submissions are withdrawn and taken requests released; the openings of every transparency-log entry about it are deleted. Accepted work stays in the pages’ history, naming “a former contributor”. The only owner of a publication must hand it over first (409).',
+        body: EraseBody,
+        response: { 200: Ok(Erased) },
+      },
+    },
+    async (req) => {
+      const r = await eraseOwnAccount(deps, sessionOf(req).accountId, req.body.password, req.ip);
+      return {
+        success: true as const,
+        data: {
+          erased_at: r.erased_at,
+          kept_work: r.kept_work,
+          withdrawn_submissions: r.withdrawn_submissions,
+          released_requests: r.released_requests,
+          deleted_webhooks: r.deleted_webhooks,
+          forgotten_openings: r.forgotten_openings,
+        },
+      };
+    },
+  );
+}
