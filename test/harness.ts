@@ -53,6 +53,12 @@ export interface TestApp {
   setWellKnownBase(base: string | null): void;
   /** Set the base the publisher's pages are fetched from (`fetch: true`), a local HTTP server. */
   setPageBase(base: string | null): void;
+  /**
+   * Every byte the database keeps on disk for this test (erasure tests search them, issue 32): the SQLite file and its
+   * write-ahead log, or on PostgreSQL, after a checkpoint, the files of every table, index and TOAST table of the
+   * test's schema.
+   */
+  databaseBytes(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -79,6 +85,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
 
   const id = `t_${randomBytes(6).toString('hex')}`;
   let cleanup: () => Promise<void>;
+  let databaseBytes: () => Promise<Buffer>;
   let database;
   if (usingPostgres()) {
     const url = process.env.DATABASE_URL!;
@@ -87,6 +94,24 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     await admin.query(`create schema ${id}`);
     await admin.end();
     database = openDatabase({ databaseUrl: url, pgSchema: id, poolSize: 5 });
+    databaseBytes = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query('checkpoint');
+        const dataDir = (await c.query<{ data_directory: string }>('show data_directory')).rows[0]!.data_directory;
+        const { rows } = await c.query<{ file: string | null }>(
+          `with own as (select oid, reltoastrelid from pg_class where relnamespace = $1::regnamespace)
+           select pg_relation_filepath(oid) as file from own
+           union all select pg_relation_filepath(reltoastrelid) from own where reltoastrelid <> 0
+           union all select pg_relation_filepath(indexrelid) from pg_index where indrelid in (select reltoastrelid from own where reltoastrelid <> 0)`,
+          [id],
+        );
+        return Buffer.concat(rows.filter((r) => r.file).map((r) => fs.readFileSync(path.join(dataDir, r.file!))));
+      } finally {
+        await c.end();
+      }
+    };
     cleanup = async () => {
       const c = new pg.Client({ connectionString: url });
       await c.connect();
@@ -96,6 +121,8 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-test-'));
     database = openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
+    databaseBytes = async () =>
+      Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))));
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
 
@@ -121,6 +148,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     setPageBase(base) {
       pageBase = base;
     },
+    databaseBytes: () => databaseBytes(),
     async close() {
       await app.close();
       await runtime.close();

@@ -14,7 +14,11 @@ export interface paths {
         get: operations["getAccount"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the signed-in account for good (the password again)
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        delete: operations["deleteAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -161,6 +165,26 @@ export interface paths {
         put?: never;
         /** Take one’s name back from a public contribution of one’s own (authorship or accepted work) */
         post: operations["postAccountContributionsByIdWithdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the service holds about the signed-in account, as one JSON document (docs/privacy.md)
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        get: operations["getAccountExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1366,6 +1390,69 @@ export interface operations {
             };
         };
     };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account’s password, again */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deleted_webhooks: number;
+                            /** Format: date-time */
+                            erased_at: string;
+                            /** @description Transparency-log entries about the account whose openings were deleted; the entries and every proof stay */
+                            forgotten_openings: number;
+                            /** @description Accepted work that stays in the pages’ history, naming “a former contributor” */
+                            kept_work: number;
+                            released_requests: number;
+                            withdrawn_submissions: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAccountApiKeys: {
         parameters: {
             query?: {
@@ -1997,6 +2084,182 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            account: {
+                                accepted_count: number;
+                                contribution_score: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string;
+                                id: number;
+                                is_admin: boolean;
+                                level: string;
+                                name: string;
+                                rejected_count: number;
+                                summary: string;
+                                topics: string[];
+                                trust_score: number;
+                                /** Format: date-time */
+                                updated_at: string;
+                                username: string;
+                            };
+                            api_keys: {
+                                /** Format: date-time */
+                                created_at: string;
+                                expires_at: string | null;
+                                last_used_at: string | null;
+                                last4: string;
+                                name: string;
+                                prefix: string;
+                                publisher: string | null;
+                                revoked_at: string | null;
+                            }[];
+                            author_claims: {
+                                /** Format: date-time */
+                                created_at: string;
+                                decided_at: string | null;
+                                id: number;
+                                page_url: string;
+                                publisher: string;
+                                state: string;
+                            }[];
+                            claim_preferences: {
+                                /** Format: date-time */
+                                created_at: string;
+                                preference: string;
+                                publisher: string;
+                            }[];
+                            contributions: {
+                                /** Format: date-time */
+                                accepted_at: string;
+                                id: number;
+                                log_index: number | null;
+                                page_url: string;
+                                provenance: {
+                                    asserted_by: string;
+                                    consent: string;
+                                };
+                                role: string;
+                                summary: string;
+                            }[];
+                            /** Format: date-time */
+                            exported_at: string;
+                            /** @constant */
+                            format: "credence-account-export/1";
+                            invitations: {
+                                /** Format: date-time */
+                                created_at: string;
+                                invited_by: string;
+                                publisher: string;
+                                role: string;
+                            }[];
+                            log_openings: {
+                                log_index: number;
+                                pointer: string;
+                            }[];
+                            memberships: {
+                                publisher: string;
+                                publisher_name: string;
+                                role: string;
+                                /** Format: date-time */
+                                since: string;
+                            }[];
+                            requests_taken: {
+                                id: number;
+                                status: string;
+                                taken_at: string | null;
+                                title: string;
+                            }[];
+                            /** @description Sign-in history: every session the service still holds */
+                            sessions: {
+                                /** Format: date-time */
+                                created_at: string;
+                                ended_at: string | null;
+                                /** Format: date-time */
+                                expires_at: string;
+                            }[];
+                            submissions: {
+                                after: string | null;
+                                before: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                decided_at: string | null;
+                                decision_note: string | null;
+                                id: number;
+                                kind: string;
+                                page_url: string;
+                                reason: string;
+                                sources: string[];
+                                status: string;
+                                summary: string;
+                            }[];
+                            topic_scores: {
+                                accepted: number;
+                                authority: number;
+                                topic: string;
+                                weight: number;
+                            }[];
+                            webhooks: {
+                                /** Format: date-time */
+                                created_at: string;
+                                disabled_at: string | null;
+                                enabled: boolean;
+                                events: string[];
+                                format: string;
+                                id: number;
+                                publisher: string;
+                                url: string;
+                            }[];
+                            withdrawn_contributions: {
+                                /** Format: date-time */
+                                accepted_at: string;
+                                id: number;
+                                page_url: string;
+                                role: string;
+                                /** Format: date-time */
+                                withdrawn_at: string;
+                            }[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -4422,28 +4685,16 @@ export interface operations {
                                  */
                                 withdrawn_at?: string;
                             };
+                            /** @description The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased */
                             contributor?: {
-                                accepted_count?: number;
-                                contribution_score?: number;
-                                /**
-                                 * @description SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`
-                                 * @enum {string}
-                                 */
-                                level?: "newcomer" | "contributor" | "trusted" | "expert";
-                                name: string;
-                                summary?: string;
-                                topics?: {
-                                    authority: number;
-                                    topic: string;
-                                }[];
-                                trust_score?: number;
-                                username: string;
+                                /** @description base64(HMAC-SHA256(opening, canonical JSON of the contributor)) */
+                                commitment: string;
                             };
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -4456,6 +4707,17 @@ export interface operations {
                                 publisher?: string;
                                 /** Format: uri */
                                 record?: string;
+                            };
+                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
+                            openings: {
+                                [key: string]: {
+                                    /** @description The 32-byte HMAC-SHA256 key of the commitment */
+                                    opening: string;
+                                    /** @description The committed value (e.g. the contributor’s public fields) */
+                                    value: {
+                                        [key: string]: unknown;
+                                    };
+                                };
                             };
                             page?: {
                                 id: number;

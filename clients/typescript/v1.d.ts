@@ -579,28 +579,16 @@ export interface operations {
                                  */
                                 withdrawn_at?: string;
                             };
+                            /** @description The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased */
                             contributor?: {
-                                accepted_count?: number;
-                                contribution_score?: number;
-                                /**
-                                 * @description SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`
-                                 * @enum {string}
-                                 */
-                                level?: "newcomer" | "contributor" | "trusted" | "expert";
-                                name: string;
-                                summary?: string;
-                                topics?: {
-                                    authority: number;
-                                    topic: string;
-                                }[];
-                                trust_score?: number;
-                                username: string;
+                                /** @description base64(HMAC-SHA256(opening, canonical JSON of the contributor)) */
+                                commitment: string;
                             };
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -613,6 +601,17 @@ export interface operations {
                                 publisher?: string;
                                 /** Format: uri */
                                 record?: string;
+                            };
+                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
+                            openings: {
+                                [key: string]: {
+                                    /** @description The 32-byte HMAC-SHA256 key of the commitment */
+                                    opening: string;
+                                    /** @description The committed value (e.g. the contributor’s public fields) */
+                                    value: {
+                                        [key: string]: unknown;
+                                    };
+                                };
                             };
                             page?: {
                                 id: number;
@@ -866,7 +865,18 @@ export interface operations {
                             created_at: string;
                             index: number;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased";
+                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
+                            openings: {
+                                [key: string]: {
+                                    /** @description The 32-byte HMAC-SHA256 key of the commitment */
+                                    opening: string;
+                                    /** @description The committed value (e.g. the contributor’s public fields) */
+                                    value: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
                             /** @description The change’s sequence number (index + 1), as in the change feed */
                             seq: number;
                         }[];
