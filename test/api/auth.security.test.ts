@@ -559,8 +559,10 @@ describe('every response of this file', () => {
       for (const email of emails) {
         if (!lower.includes(email)) continue;
         // SPEC §16: the account's own view (GET /account, and PATCH /account/profile which answers with it) is the
-        // only place an email is shown, and only to a session of that account.
-        const ownView = (e.method === 'GET' && e.path === '/api/v1/account') || (e.method === 'PATCH' && e.path === '/api/v1/account/profile');
+        // only place an email is shown, and only to a session of that account; and its export (issue 32).
+        const ownView =
+          (e.method === 'GET' && (e.path === '/api/v1/account' || e.path === '/api/v1/account/export')) ||
+          (e.method === 'PATCH' && e.path === '/api/v1/account/profile');
         if (!(ownView && e.status === 200 && e.credential && sessionEmail.get(e.credential) === email)) {
           leaks.push(`${where}: the email ${email}`);
         }

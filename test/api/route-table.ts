@@ -128,6 +128,9 @@ export const ROUTES: RouteSpec[] = [
 
   // The account (session only).
   { method: 'GET', path: '/api/v1/account', auth: 'session', ok: [200] },
+  // Leaving (issue 32): a fresh account each time (the factories' password), since a valid call erases it.
+  { method: 'DELETE', path: '/api/v1/account', auth: 'session', ok: [200], endsSession: true, body: () => ({ password: 'correct horse battery' }) },
+  { method: 'GET', path: '/api/v1/account/export', auth: 'session', ok: [200] },
   {
     method: 'PATCH',
     path: '/api/v1/account/profile',
