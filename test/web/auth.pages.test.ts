@@ -222,4 +222,32 @@ describe('password and sessions at /me/security', () => {
     expect(await works(second)).toBe(false);
     expect((await b.get('/me')).status).toBe(303);
   });
+
+  // Issue 32: leaving from /me: the data as a download, then the account deleted with the password again.
+  it('downloads the account’s data and deletes the account with the password again', async () => {
+    const b = new FormClient(t.baseUrl);
+    await b.get('/signup');
+    await b.post('/signup', { name: 'Leaving Soon', username: 'leaving-web', email: 'leaving@web.test', password: 'long enough password' });
+    await b.post('/login', { email: 'leaving@web.test', password: 'long enough password' });
+    const page = await b.get('/me/security');
+    expect(page.text).toContain('href="/me/export"');
+    expect(page.text).toContain('action="/me/security/delete"');
+    const data = await b.get('/me/export');
+    expect(data.status).toBe(200);
+    expect(JSON.parse(data.text)).toMatchObject({ format: 'credence-account-export/1', account: { username: 'leaving-web', email: 'leaving@web.test', name: 'Leaving Soon' } });
+    await b.get('/me/security');
+    const wrong = await b.post('/me/security/delete', { password: 'not the password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('id="f-password-error"');
+    await b.get('/me/security');
+    const gone = await b.post('/me/security/delete', { password: 'long enough password' });
+    expect(gone.status).toBe(303);
+    expect(gone.location).toBe('/?done=erased');
+    expect((await b.get('/?done=erased')).text).toContain('Your account is deleted');
+    expect((await b.get('/me')).status).toBe(303);
+    expect((await fetch(`${t.baseUrl}/contributors/leaving-web`)).status).toBe(404);
+    // Signing in again finds nobody.
+    await b.get('/login');
+    expect((await b.post('/login', { email: 'leaving@web.test', password: 'long enough password' })).status).toBe(401);
+  });
 });

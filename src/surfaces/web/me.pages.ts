@@ -24,6 +24,8 @@ import { PasswordBody } from '../integration-v1/auth.routes.js';
 import { SubmissionItem } from '../integration-v1/submissions.routes.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
+import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
+import { exportAccount } from '../../domain/privacy/export.service.js';
 import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
 import { endWebSession, type WebUser } from './session.js';
@@ -559,7 +561,15 @@ ${revokeKeysBox('pw')}
 <div><button type="submit">Change password</button></div></form>
 <h2>Log out everywhere</h2>
 <p>Ends every session of your account, on every device, this one included. API keys keep working unless you tick the box.</p>
-<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Log out everywhere</button></div></form>`,
+<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Log out everywhere</button></div></form>
+<h2>Your data</h2>
+<p>One JSON file with everything Credence holds about your account: profile, e-mail, memberships, submissions with their notes and decisions, claims, keys and webhooks (never their secrets), and your sign-in history.</p>
+<p><a class="button" href="/me/export" download>Download my data</a></p>
+<h2 id="delete">Delete your account</h2>
+<p>This cannot be undone. Your e-mail, name, username, summary and topics are erased, with your sessions, API keys and webhooks; pending submissions are withdrawn and requests you took go back to the market. Work that was accepted stays in the pages' history, naming “a former contributor”. Your username is never given to anyone else. If you are the only owner of a publication, make someone else an owner first.</p>
+<form method="post" action="/me/security/delete" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'password', label: 'Your password, to confirm', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}
+<div><button type="submit" class="danger">Delete my account for good</button></div></form>`,
       status,
     );
 
@@ -589,6 +599,33 @@ ${revokeKeysBox('pw')}
     await accounts.logoutEverywhere(deps, user.accountId, { revokeApiKeys: str(form.revoke_api_keys) === 'true' });
     endWebSession(req, reply);
     return reply.redirect('/?done=logged-out', 303);
+  });
+
+  // ---- Leaving (issue 32) ----
+
+  app.get('/me/export', page, async (req, reply) => {
+    const user = requireUser(req);
+    const data = await exportAccount(deps, user.accountId);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="credence-${data.account.username}.json"`)
+      .send(JSON.stringify(data, null, 2));
+  });
+
+  app.post('/me/security/delete', page, async (req, reply) => {
+    const { form, user } = formUser(req);
+    const password = str(form.password);
+    if (!password) return securityPage(req, reply, { password: 'Enter your password to confirm' }, 400);
+    try {
+      await eraseOwnAccount(deps, user.accountId, password, req.ip);
+    } catch (err) {
+      if (err instanceof DomainError && (statusOf(err) === 400 || statusOf(err) === 409 || statusOf(err) === 429)) {
+        return securityPage(req, reply, { password: humane(err.message) }, statusOf(err));
+      }
+      throw err;
+    }
+    endWebSession(req, reply);
+    return reply.redirect('/?done=erased', 303);
   });
 
   // ---- API keys ----

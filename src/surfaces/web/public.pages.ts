@@ -1,5 +1,6 @@
 // The public pages (issue 7, part 1): home and search, contributor profiles, publishers, expert panels and the
 // marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
+import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -222,12 +223,15 @@ export function publicPages(fastify: FastifyInstance, deps: Deps) {
       panels.listStatements(deps, { page: 1, perPage: 3 }),
       requests.marketplace(deps, {}, 1, 3),
     ]);
-    const loggedOut = (req.query as Record<string, unknown>).done === 'logged-out';
+    const done = (req.query as Record<string, unknown>).done;
+    const loggedOut = done === 'logged-out';
     return page(req, reply, {
       title: 'Who worked on this page, with the evidence',
       description: 'Credence shows who wrote, reviewed, fact-checked and corrected a web page, and the evidence behind each change.',
       structured: { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Credence', url: `${site}/` },
-      body: html`${loggedOut ? html`<p class="notice" role="status">You are logged out.</p>` : ''}
+      body: html`${loggedOut ? html`<p class="notice" role="status">You are logged out.</p>` : ''}${
+        done === 'erased' ? html`<p class="notice" role="status">Your account is deleted. Everything that named you is gone; accepted work stays, naming a former contributor.</p>` : ''
+      }
 <section class="hero">
 <h1>Who wrote, checked and corrected this page?</h1>
 <p class="lede">Credence keeps a public record of the people behind a web page: its authors, reviewers, fact-checkers and the corrections they made, each with the evidence a publisher accepted.</p>
@@ -312,6 +316,16 @@ ${
     '/contributors/:username',
     { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },
     async (req, reply) => {
+      // Where the records' "a former contributor" links: what it means, not a profile (issue 32).
+      if (req.params.username === FORMER_CONTRIBUTOR.username) {
+        return page(req, reply, {
+          title: FORMER_CONTRIBUTOR.name,
+          description: 'Work by people who have left Credence.',
+          body: html`<h1>${FORMER_CONTRIBUTOR.name}</h1>
+<p>This work was done by someone who has since deleted their Credence account. Their name and everything else about them were erased; the work itself stays part of the page's history, as a correction stays a correction.</p>
+<p>Its entry in the transparency log still proves it was published when it was; the log keeps a salted commitment to who did it, and the key that opened it was deleted with the account.</p>`,
+        });
+      }
       const { account: a, topics, work } = await contributors.getProfile(deps, req.params.username);
       const name = a.name || a.username;
       return page(req, reply, {
