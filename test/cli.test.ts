@@ -82,6 +82,32 @@ describe('credence CLI', () => {
     }
   });
 
+  // Issue 32: an operator erases an account; a backup from before the erasure, restored, is erased again.
+  it('erases an account by username, and again after a backup from before is restored', async () => {
+    const backup = path.join(os.tmpdir(), `credence-erase-${process.pid}-${Date.now()}.sqlite`);
+    if (!usingPostgres()) await credence('backup', backup);
+    const erased = await credence('accounts:erase', 'daniel-reyes');
+    expect(erased.stdout).toMatch(/^account \d+ erased at .*accepted works now name a former contributor/);
+    const list = fs.readFileSync(path.join(env.DATA_DIR!, 'erasures.jsonl'), 'utf8').trim();
+    expect(JSON.parse(list)).toEqual({ account_id: expect.any(Number), account_created_at: expect.any(String), erased_at: expect.any(String) });
+    expect(list).not.toContain('daniel');
+    expect((await credence('erasures:export')).stdout.trim()).toBe(list);
+    const missing = await credence('accounts:erase', 'daniel-reyes').catch((e: { code: number; stderr: string }) => e);
+    expect((missing as { code: number }).code).toBe(1);
+    expect((await credence('erasures:apply')).stdout).toContain('0 applied again');
+    if (usingPostgres()) return;
+    // The restored file brings Daniel back; the erasure list takes him out again.
+    const db = path.join(env.DATA_DIR!, 'credence.sqlite');
+    for (const f of [`${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
+    fs.copyFileSync(backup, db);
+    fs.rmSync(backup, { force: true });
+    expect(fs.readFileSync(db).includes(Buffer.from('Daniel Reyes'))).toBe(true);
+    // Every command that opens the database re-applies the list first (serve included), so the verb finds it done.
+    expect((await credence('erasures:apply')).stdout).toContain('1 erasures listed');
+    expect(fs.readFileSync(db).includes(Buffer.from('Daniel Reyes'))).toBe(false);
+    expect(fs.readFileSync(db).includes(Buffer.from('daniel-reyes'))).toBe(false);
+  });
+
   it('serves HTTP until told to stop', async () => {
     const port = await freePort();
     const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
