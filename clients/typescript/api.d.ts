@@ -2125,7 +2125,11 @@ export interface operations {
                                 email: string;
                                 id: number;
                                 is_admin: boolean;
-                                level: string;
+                                /**
+                                 * @description SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`
+                                 * @enum {string}
+                                 */
+                                level: "newcomer" | "contributor" | "trusted" | "expert";
                                 name: string;
                                 rejected_count: number;
                                 summary: string;
@@ -2151,14 +2155,23 @@ export interface operations {
                                 created_at: string;
                                 decided_at: string | null;
                                 id: number;
+                                /** Format: uri */
                                 page_url: string;
                                 publisher: string;
-                                state: string;
+                                /**
+                                 * @description `pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "confirmed" | "declined" | "withdrawn";
                             }[];
                             claim_preferences: {
                                 /** Format: date-time */
                                 created_at: string;
-                                preference: string;
+                                /**
+                                 * @description `permit`: this publication’s claims publish at once (members only); `refuse`: no claims from it
+                                 * @enum {string}
+                                 */
+                                preference: "permit" | "refuse";
                                 publisher: string;
                             }[];
                             contributions: {
@@ -2166,12 +2179,23 @@ export interface operations {
                                 accepted_at: string;
                                 id: number;
                                 log_index: number | null;
+                                /** Format: uri */
                                 page_url: string;
+                                /** @description Who asserted this contribution and how its person agreed */
                                 provenance: {
-                                    asserted_by: string;
-                                    consent: string;
+                                    /**
+                                     * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                     * @enum {string}
+                                     */
+                                    asserted_by: "publisher" | "contributor" | "operator";
+                                    /**
+                                     * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                     * @enum {string}
+                                     */
+                                    consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
                                 };
-                                role: string;
+                                /** @enum {string} */
+                                role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 summary: string;
                             }[];
                             /** Format: date-time */
@@ -2183,7 +2207,8 @@ export interface operations {
                                 created_at: string;
                                 invited_by: string;
                                 publisher: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "owner" | "editor";
                             }[];
                             log_openings: {
                                 log_index: number;
@@ -2192,13 +2217,15 @@ export interface operations {
                             memberships: {
                                 publisher: string;
                                 publisher_name: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "owner" | "editor";
                                 /** Format: date-time */
                                 since: string;
                             }[];
                             requests_taken: {
                                 id: number;
-                                status: string;
+                                /** @enum {string} */
+                                status: "open" | "taken" | "fulfilled" | "cancelled";
                                 taken_at: string | null;
                                 title: string;
                             }[];
@@ -2218,11 +2245,14 @@ export interface operations {
                                 decided_at: string | null;
                                 decision_note: string | null;
                                 id: number;
-                                kind: string;
+                                /** @enum {string} */
+                                kind: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                                /** Format: uri */
                                 page_url: string;
                                 reason: string;
                                 sources: string[];
-                                status: string;
+                                /** @enum {string} */
+                                status: "pending" | "accepted" | "rejected" | "withdrawn";
                                 summary: string;
                             }[];
                             topic_scores: {
@@ -2236,18 +2266,25 @@ export interface operations {
                                 created_at: string;
                                 disabled_at: string | null;
                                 enabled: boolean;
-                                events: string[];
-                                format: string;
+                                events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                                /**
+                                 * @description Which surface’s payloads it receives
+                                 * @enum {string}
+                                 */
+                                format: "v1" | "api_v1";
                                 id: number;
                                 publisher: string;
+                                /** Format: uri */
                                 url: string;
                             }[];
                             withdrawn_contributions: {
                                 /** Format: date-time */
                                 accepted_at: string;
                                 id: number;
+                                /** Format: uri */
                                 page_url: string;
-                                role: string;
+                                /** @enum {string} */
+                                role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 /** Format: date-time */
                                 withdrawn_at: string;
                             }[];

@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const lookup = (url: string) => anon.get(`/api/v1/pages/lookup?url=${encodeURIComponent(url)}`);
-const feed = async () => (await anon.get('/api/v1/changes?limit=1000')).body.data as { kind: string; contributor?: { username: string }; contribution?: Record<string, unknown> }[];
+type FeedItem = { kind: string; contributor?: { username: string }; contribution?: Record<string, unknown>; openings?: Record<string, { value: { username: string } }> };
+// Who an entry names is a commitment in its bytes, opened beside it (issue 32): read the opened value.
+const feed = async () =>
+  ((await anon.get('/api/v1/changes?limit=1000')).body.data as FeedItem[]).map((e) => ({ ...e, contributor: e.openings?.['/contributor']?.value ?? e.contributor }));
 const profile = (u: TestUser) => anon.get(`/api/v1/contributors/${u.username}`);
 
 async function register(path: string, authors: string[]) {

@@ -2,6 +2,7 @@
 // in the shape docs/privacy.md describes field by field. Secrets and hashes are never part of it: a key shows its
 // prefix and last four characters, a webhook its URL and events, a session its times.
 import type { Deps } from '../deps.js';
+import type { EventType } from '../events/outbox.js';
 import { notFound } from '../errors.js';
 import { storedSources } from '../submissions/submission.service.js';
 import * as store from './export.store.js';
@@ -66,7 +67,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
       url: w.url,
       format: w.format,
       publisher: w.publisher,
-      events: JSON.parse(w.events) as string[],
+      events: JSON.parse(w.events) as EventType[],
       enabled: Boolean(w.enabled),
       created_at: w.created_at,
       disabled_at: w.disabled_at,

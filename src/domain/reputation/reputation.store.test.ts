@@ -71,15 +71,17 @@ describe('incremental reputation', () => {
       // The change log's face of each contributor follows too: its newest `contributor.updated` entry shows the
       // account as stored (applyReputationChanges works the fields out from its writes rather than reading them).
       for (const id of ids) {
+        // The entry commits to it (issue 32); what opens the commitment, kept beside the entry, is the account.
         const entry = await deps.db
-          .selectFrom('changes')
-          .select('body')
-          .where('kind', '=', 'contributor.updated')
-          .where('account_id', '=', id)
-          .orderBy('seq', 'desc')
+          .selectFrom('changes as c')
+          .innerJoin('change_openings as o', (j) => j.onRef('o.seq', '=', 'c.seq').on('o.pointer', '=', '/contributor'))
+          .select('o.value')
+          .where('c.kind', '=', 'contributor.updated')
+          .where('c.account_id', '=', id)
+          .orderBy('c.seq', 'desc')
           .limit(1)
           .executeTakeFirst();
-        if (entry) expect((JSON.parse(entry.body) as { contributor: unknown }).contributor).toEqual(await publicContributor(deps.db, id));
+        if (entry) expect(JSON.parse(entry.value)).toEqual(await publicContributor(deps.db, id));
       }
       const incremental = await snapshot(ids);
       await deps.db.transaction().execute((trx) => recomputeReputation(trx, ids, new Date().toISOString()));

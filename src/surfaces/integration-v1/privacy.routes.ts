@@ -8,7 +8,8 @@ import type { Deps } from '../../domain/deps.js';
 import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { EXPORT_FORMAT, exportAccount } from '../../domain/privacy/export.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
-import { Nullable, Ok } from '../../http/schemas.js';
+import { Nullable, Ok, StringEnum } from '../../http/schemas.js';
+import { ClaimPreference, ClaimState, EventType, Level, MemberRole, PageUrl, Provenance, RequestStatus, SubmissionStatus, WebhookUrl, WorkRole } from '../vocabulary.js';
 import { PASSWORD_MAX } from '../../domain/accounts/rules.js';
 
 const Time = Type.String({ format: 'date-time' });
@@ -25,7 +26,7 @@ export const AccountExport = Type.Object({
     email: Type.String(),
     summary: Type.String(),
     topics: Type.Array(Type.String()),
-    level: Type.String(),
+    level: Level,
     trust_score: Type.Number(),
     contribution_score: Type.Number(),
     accepted_count: Type.Integer(),
@@ -35,8 +36,8 @@ export const AccountExport = Type.Object({
     updated_at: Time,
   }),
   topic_scores: Type.Array(Type.Object({ topic: Type.String(), weight: Type.Number(), accepted: Type.Integer(), authority: Type.Number() })),
-  memberships: Type.Array(Type.Object({ publisher: Type.String(), publisher_name: Type.String(), role: Type.String(), since: Time })),
-  invitations: Type.Array(Type.Object({ publisher: Type.String(), role: Type.String(), invited_by: Type.String(), created_at: Time })),
+  memberships: Type.Array(Type.Object({ publisher: Type.String(), publisher_name: Type.String(), role: MemberRole, since: Time })),
+  invitations: Type.Array(Type.Object({ publisher: Type.String(), role: MemberRole, invited_by: Type.String(), created_at: Time })),
   sessions: Type.Array(Type.Object({ created_at: Time, expires_at: Time, ended_at: OptTime }), { description: 'Sign-in history: every session the service still holds' }),
   api_keys: Type.Array(
     Type.Object({
@@ -53,10 +54,10 @@ export const AccountExport = Type.Object({
   webhooks: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      url: Type.String(),
-      format: Type.String(),
+      url: WebhookUrl,
+      format: StringEnum(['v1', 'api_v1'] as const, { description: 'Which surface’s payloads it receives' }),
       publisher: Type.String(),
-      events: Type.Array(Type.String()),
+      events: Type.Array(EventType),
       enabled: Type.Boolean(),
       created_at: Time,
       disabled_at: OptTime,
@@ -65,9 +66,9 @@ export const AccountExport = Type.Object({
   submissions: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      kind: Type.String(),
-      status: Type.String(),
-      page_url: Type.String(),
+      kind: WorkRole,
+      status: SubmissionStatus,
+      page_url: PageUrl,
       summary: Type.String(),
       before: Nullable(Type.String()),
       after: Nullable(Type.String()),
@@ -81,20 +82,20 @@ export const AccountExport = Type.Object({
   contributions: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      role: Type.String(),
-      page_url: Type.String(),
+      role: WorkRole,
+      page_url: PageUrl,
       summary: Type.String(),
       accepted_at: Time,
-      provenance: Type.Object({ asserted_by: Type.String(), consent: Type.String() }),
+      provenance: Provenance,
       log_index: Nullable(Type.Integer()),
     }),
   ),
-  withdrawn_contributions: Type.Array(Type.Object({ id: Type.Integer(), role: Type.String(), page_url: Type.String(), accepted_at: Time, withdrawn_at: Time })),
+  withdrawn_contributions: Type.Array(Type.Object({ id: Type.Integer(), role: WorkRole, page_url: PageUrl, accepted_at: Time, withdrawn_at: Time })),
   author_claims: Type.Array(
-    Type.Object({ id: Type.Integer(), page_url: Type.String(), publisher: Type.String(), state: Type.String(), created_at: Time, decided_at: OptTime }),
+    Type.Object({ id: Type.Integer(), page_url: PageUrl, publisher: Type.String(), state: ClaimState, created_at: Time, decided_at: OptTime }),
   ),
-  claim_preferences: Type.Array(Type.Object({ publisher: Type.String(), preference: Type.String(), created_at: Time })),
-  requests_taken: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), status: Type.String(), taken_at: OptTime })),
+  claim_preferences: Type.Array(Type.Object({ publisher: Type.String(), preference: ClaimPreference, created_at: Time })),
+  requests_taken: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), status: RequestStatus, taken_at: OptTime })),
   log_openings: Type.Array(
     Type.Object({ log_index: Type.Integer(), pointer: Type.String() }, { description: 'A transparency-log entry that names the account: its opening is deleted when the account is' }),
   ),
