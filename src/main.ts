@@ -40,7 +40,8 @@ const HELP = `Usage: credence <verb> [options]
                                        verify a domain by hand for a publisher
   panels:issue FILE.json               create an expert panel statement from a JSON file, or issue its next
                                        version when its id exists (the same file again changes nothing)
-  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY]
+  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY] [--policy FILE]
+  log:verify --proof FILE.tlog-proof --key VERIFIER_KEY --policy FILE
                                        check a transparency log from its public API: the whole log, or
                                        consistency with a saved checkpoint; --save keeps today's checkpoint
 
@@ -171,11 +172,27 @@ function refuseDemoInProduction(): void {
 async function logVerify(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { url: { type: 'string' }, checkpoint: { type: 'string' }, save: { type: 'string' }, key: { type: 'string' } },
+    options: {
+      url: { type: 'string' },
+      checkpoint: { type: 'string' },
+      save: { type: 'string' },
+      key: { type: 'string' },
+      policy: { type: 'string' },
+      proof: { type: 'string' },
+    },
   });
-  if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError('log:verify needs --url BASE (http or https)');
+  if (values.proof) {
+    if (!values.key || !values.policy) throw new UsageError('log:verify --proof FILE needs --key VERIFIER_KEY and --policy FILE (it fetches nothing)');
+  } else if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError('log:verify needs --url BASE (http or https), or --proof FILE');
   try {
-    await verifyLog({ url: values.url, checkpointFile: values.checkpoint, saveFile: values.save, key: values.key });
+    await verifyLog({
+      url: values.url,
+      checkpointFile: values.checkpoint,
+      saveFile: values.save,
+      key: values.key,
+      policyFile: values.policy,
+      proofFile: values.proof,
+    });
     console.log('OK');
     return 0;
   } catch (err) {

@@ -490,6 +490,9 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/log/proof/inclusion', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
   { method: 'GET', path: '/v1/log/proof/consistency', auth: 'none', ok: [200], query: () => ({ first: '1' }) },
   { method: 'GET', path: '/v1/log/entries', auth: 'none', ok: [200], query: () => ({ start: '0', limit: '10' }) },
+  // Issue 34: the tlog-policy and the tlog-tiles files (a wildcard route: `*` is the tile's path).
+  { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/log/tile/*', auth: 'none', ok: [200], params: () => ({ '*': '0/000.p/1' }) },
 
   // Embeds: open to every origin, cached, not rate limited.
   {
@@ -547,6 +550,11 @@ export function fillPath(path: string, params: Record<string, string> = {}, quer
     const value = params[name];
     if (value === undefined) throw new Error(`no value for {${name}} in ${path}`);
     return encodeURIComponent(value);
+  }).replace(/\*$/, () => {
+    // A wildcard route's rest of the path, slashes and all.
+    const value = params['*'];
+    if (value === undefined) throw new Error(`no value for * in ${path}`);
+    return value;
   });
   const qs = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
   return filled + qs;
