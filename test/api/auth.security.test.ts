@@ -352,6 +352,7 @@ describe('every route is in the table', () => {
         'GET /v1/log/proof/consistency',
         'GET /v1/log/entries',
         'GET /v1/log/policy',
+        'GET /v1/log/proof/bundle',
         'GET /v1/log/tile/*',
         'GET /docs',
         'GET /docs/',

@@ -492,6 +492,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/log/entries', auth: 'none', ok: [200], query: () => ({ start: '0', limit: '10' }) },
   // Issue 34: the tlog-policy and the tlog-tiles files (a wildcard route: `*` is the tile's path).
   { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/log/proof/bundle', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
   { method: 'GET', path: '/v1/log/tile/*', auth: 'none', ok: [200], params: () => ({ '*': '0/000.p/1' }) },
 
   // Embeds: open to every origin, cached, not rate limited.

@@ -2,7 +2,9 @@
 // should enforce, the cosignatures stored for checkpoints, and the newest checkpoint that carries the policy's
 // quorum of them. The HTTP side (submitting checkpoints to witnesses) is jobs/witness-submit.ts.
 import type { Deps } from '../deps.js';
-import { notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
+import { inclusionProof } from './log.service.js';
+import { proofBundleText } from './proof-bundle.js';
 import * as store from './log.store.js';
 import { checkCosignatureLine, parseCosignerKey, splitNote } from './cosignature.js';
 
@@ -75,4 +77,17 @@ export async function witnessedCheckpoint(deps: Deps): Promise<{ note: string; s
   const cos = keys.size > 0 ? await store.cosignaturesOf(deps.db, origin, c.tree_size, c.root_hash) : [];
   const mine = cos.filter((x) => keys.has(x.witness_key));
   return { note: c.note + mine.map((x) => `${x.line}\n`).join(''), size: c.tree_size, cosigned: mine.map((x) => keys.get(x.witness_key)!) };
+}
+
+/**
+ * A C2SP tlog-proof of one entry against the witnessed checkpoint (with its cosignatures): the entry's bytes on the
+ * `extra` line, so it checks offline. 400 when the entry is not in that checkpoint yet.
+ */
+export async function proofBundle(deps: Deps, index: number): Promise<string> {
+  const c = await witnessedCheckpoint(deps);
+  if (index >= c.size) throw invalid('index', c.size === 0 ? 'the log has no entries yet' : `must be less than ${c.size}, the size of the witnessed checkpoint (a newer entry is in a bundle within seconds)`);
+  const proof = await inclusionProof(deps, index, c.size);
+  const [row] = await store.readChanges(deps.db, index, 1);
+  if (!row || row.seq !== index + 1) throw notFound('Entry');
+  return proofBundleText({ entry: row.body, index, proof: proof.hashes, checkpoint: c.note });
 }

@@ -120,6 +120,28 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
   );
 
   app.get(
+    '/log/proof/bundle',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary:
+          'A C2SP tlog-proof file of one entry (its bytes on the extra line, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline, text/plain',
+        querystring: Type.Object({ index: Index('The entry’s index (its seq − 1)') }),
+        response: { 200: Text('c2sp.org/tlog-proof@v1, extra, index, proof hashes, a blank line, the checkpoint') },
+      },
+    },
+    async (req, reply) => {
+      const text = await witnesses.proofBundle(deps, req.query.index);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="entry-${req.query.index}.tlog-proof"`)
+        .header('cache-control', 'public, max-age=60')
+        .send(text);
+    },
+  );
+
+  app.get(
     '/log/proof/consistency',
     {
       preValidation: [optional],
