@@ -354,6 +354,8 @@ describe('every route is in the table', () => {
         'GET /v1/log/policy',
         'GET /v1/log/proof/bundle',
         'GET /v1/log/tile/*',
+        'POST /v1/witness/add-checkpoint',
+        'GET /v1/witness',
         'GET /docs',
         'GET /docs/',
         'GET /favicon.ico',

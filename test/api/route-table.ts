@@ -65,6 +65,8 @@ export interface RouteSpec {
   as?: (w: World) => string;
   /** The statuses a valid call answers with. */
   ok: number[];
+  /** A protocol that takes a text body, not JSON (C2SP tlog-witness): the JSON body probes do not apply. */
+  textBody?: boolean;
   /** The valid call ends the credential it is made with (logout): callers use a fresh session for it. */
   endsSession?: boolean;
   /** The body is one item or an array of at most 500, answered item by item (SPEC §9). */
@@ -493,6 +495,10 @@ export const ROUTES: RouteSpec[] = [
   // Issue 34: the tlog-policy and the tlog-tiles files (a wildcard route: `*` is the tile's path).
   { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/proof/bundle', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
+  // Credence as a witness: the world witnesses no log, and the table sends no text body, so the valid call is a 400
+  // (the API is exercised in test/transparency/credence-witness.test.ts).
+  { method: 'POST', path: '/v1/witness/add-checkpoint', auth: 'none', ok: [400], textBody: true },
+  { method: 'GET', path: '/v1/witness', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/tile/*', auth: 'none', ok: [200], params: () => ({ '*': '0/000.p/1' }) },
 
   // Embeds: open to every origin, cached, not rate limited.
