@@ -3816,6 +3816,11 @@ export interface operations {
                              */
                             issued_at: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -3951,6 +3956,11 @@ export interface operations {
                              */
                             issued_at: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -4054,6 +4064,11 @@ export interface operations {
                                     level: "newcomer" | "contributor" | "trusted" | "expert";
                                     /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                     log: {
+                                        /**
+                                         * Format: uri
+                                         * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                         */
+                                        bundle_url: string;
                                         /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                         index: number;
                                         /**
@@ -4876,6 +4891,11 @@ export interface operations {
                                     level: "newcomer" | "contributor" | "trusted" | "expert";
                                     /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                     log: {
+                                        /**
+                                         * Format: uri
+                                         * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                         */
+                                        bundle_url: string;
                                         /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                         index: number;
                                         /**
@@ -5191,6 +5211,11 @@ export interface operations {
                                     level: "newcomer" | "contributor" | "trusted" | "expert";
                                     /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                     log: {
+                                        /**
+                                         * Format: uri
+                                         * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                         */
+                                        bundle_url: string;
                                         /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                         index: number;
                                         /**

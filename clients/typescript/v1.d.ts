@@ -1310,6 +1310,11 @@ export interface operations {
                             /** @description `ctb_<id>` */
                             id: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -1415,6 +1420,11 @@ export interface operations {
                              */
                             issued_at: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -1518,6 +1528,11 @@ export interface operations {
                          */
                         issued_at: string;
                         log: {
+                            /**
+                             * Format: uri
+                             * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                             */
+                            bundle_url: string;
                             /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                             index: number;
                             /**
@@ -1637,6 +1652,11 @@ export interface operations {
                         /** @description `ctb_<id>` */
                         id: string;
                         log: {
+                            /**
+                             * Format: uri
+                             * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                             */
+                            bundle_url: string;
                             /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                             index: number;
                             /**
@@ -1749,6 +1769,11 @@ export interface operations {
                                 level: "newcomer" | "contributor" | "trusted" | "expert";
                                 /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                 log: {
+                                    /**
+                                     * Format: uri
+                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                     */
+                                    bundle_url: string;
                                     /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                     index: number;
                                     /**
