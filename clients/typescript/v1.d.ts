@@ -170,7 +170,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/log/tile/*": {
+    "/log/tile/{path}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1227,7 +1227,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description L/N[.p/W] or entries/N[.p/W] */
-                "*": string;
+                path: string;
             };
             cookie?: never;
         };

@@ -15,6 +15,7 @@ const Text = (description: string) => Type.String({ description, 'x-credence-med
 export function witnessRoutes(deps: Deps) {
   return async function plugin(fastify: FastifyInstance) {
     // The spec names no content type: any body is read as text here (and only here, in this plugin's scope).
+    fastify.removeContentTypeParser('application/json');
     fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, body));
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['witness'];
@@ -24,6 +25,8 @@ export function witnessRoutes(deps: Deps) {
       {
         preValidation: [optional],
         bodyLimit: BODY_LIMIT,
+        // No body, or not text: the handler answers the spec's plain-text 400, not the JSON envelope.
+        attachValidation: true,
         schema: {
           tags,
           summary:
