@@ -602,8 +602,14 @@ export interface operations {
             query?: {
                 /** @description The cursor: entries with a seq greater than this, oldest first (0: from the start) */
                 after?: number;
+                /** @description Only the entries about this contributor (a username): what names them */
+                contributor?: string;
+                /** @description Only the entries about pages on this domain or its subdomains, and the domain’s own verifications */
+                domain?: string;
                 /** @description At most this many entries; above 500 is capped */
                 limit?: number;
+                /** @description Only the entries of this publication (a publisher’s slug) */
+                publication?: string;
             };
             header?: never;
             path?: never;

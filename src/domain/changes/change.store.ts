@@ -29,9 +29,42 @@ export async function insertChanges(trx: Db, rows: ChangeRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) await trx.insertInto('changes').values(rows.slice(i, i + 500)).execute();
 }
 
-/** Entries after a cursor, oldest first. */
-export const listChangesAfter = (db: Db, after: number, limit: number): Promise<ChangeRow[]> =>
-  db.selectFrom('changes').selectAll().where('seq', '>', after).orderBy('seq').limit(limit).execute();
+/**
+ * What a watcher follows (issue 34), by the entries' id columns, never their bodies: a contributor (their account),
+ * a publication (its publisher), a domain (pages on it or its subdomains, and the domain's own verification
+ * entries). Several are all required.
+ */
+export interface FeedFilter {
+  accountId?: number;
+  publisherId?: number;
+  domain?: string;
+}
+
+/** Entries after a cursor, oldest first; only those the filter names when one is given. */
+export const listChangesAfter = (db: Db, after: number, limit: number, filter: FeedFilter = {}): Promise<ChangeRow[]> => {
+  let q = db.selectFrom('changes').selectAll().where('seq', '>', after);
+  if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
+  if (filter.publisherId !== undefined) q = q.where('publisher_id', '=', filter.publisherId);
+  if (filter.domain !== undefined) {
+    const d = filter.domain;
+    q = q.where((eb) =>
+      eb.or([
+        eb('page_id', 'in', eb.selectFrom('pages').select('id').where((p) => p.or([p('host', '=', d), p('host', 'like', `%.${d}`)]))),
+        eb.and([
+          eb('kind', 'in', ['domain.verified', 'domain.moved', 'domain.revoked']),
+          eb('publisher_id', 'in', eb.selectFrom('domains').select('publisher_id').where('domain', '=', d)),
+        ]),
+      ]),
+    );
+  }
+  return q.orderBy('seq').limit(limit).execute();
+};
+
+export const accountIdByUsername = async (db: Db, username: string): Promise<number | undefined> =>
+  (await db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirst())?.id;
+
+export const publisherIdBySlug = async (db: Db, slug: string): Promise<number | undefined> =>
+  (await db.selectFrom('publishers').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
 
 /** The newest seq (0 for an empty log): the cheap read a follower polls. */
 export async function lastSeq(db: Db): Promise<number> {
