@@ -19,6 +19,8 @@ export interface TestWitness {
   answers: number[];
   latest: Map<string, { size: number; root: Buffer }>;
   down: boolean;
+  /** Accept requests and never answer them. */
+  hang: boolean;
   /** Witness this log from now on (its note verifier key). */
   trust(logVkey: string): void;
   close(): Promise<void>;
@@ -38,7 +40,7 @@ export async function startTestWitness(name: string): Promise<TestWitness> {
   };
   const latest = new Map<string, { size: number; root: Buffer }>();
   const answers: number[] = [];
-  const w = { down: false };
+  const w = { down: false, hang: false };
 
   function handle(body: string): { status: number; type?: string; text: string } {
     const lines = body.split('\n');
@@ -93,6 +95,7 @@ export async function startTestWitness(name: string): Promise<TestWitness> {
         res.destroy();
         return;
       }
+      if (w.hang) return;
       if (req.method !== 'POST' || !req.url?.endsWith('/add-checkpoint')) {
         res.writeHead(404).end();
         return;
@@ -117,6 +120,16 @@ export async function startTestWitness(name: string): Promise<TestWitness> {
     set down(v: boolean) {
       w.down = v;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    get hang() {
+      return w.hang;
+    },
+    set hang(v: boolean) {
+      w.hang = v;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -10,6 +10,7 @@ import { createHash, createPrivateKey, randomBytes, sign, verify, createPublicKe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { witnessSubmitter } from '../../src/jobs/witness-submit.js';
+import { startLogSequencer } from '../../src/jobs/log-sequencer.js';
 import { VerifyFailure, verifyLog } from '../../src/audit/log-verify.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { addChanges } from './changes.js';
@@ -182,5 +183,35 @@ describe('witnesses', () => {
     const later = await verifyQuietly({ checkpointFile: path.join(dir, 'fork.txt') });
     expect(later.ok).toBe(false);
     expect(later.out).toContain('the log is FORKED');
+  });
+
+  it('the sequencer `serve` runs submits by itself, and a witness that hangs delays neither the log nor the other', async () => {
+    const seq = startLogSequencer(t.runtime.deps, { pollMs: 50, log: { info: () => {}, error: () => {} } });
+    try {
+      const before = size(await checkpoint());
+      await addChanges(t.runtime.deps.db, 4);
+      const until = async (ok: () => Promise<boolean> | boolean) => {
+        const deadline = Date.now() + 5_000;
+        while (!(await ok()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      };
+      await until(async () => cosignedBy(await checkpoint(), w2) && size(await checkpoint()) === before + 4);
+      const note = await checkpoint();
+      expect(size(note)).toBe(before + 4);
+      expect(cosignedBy(note, w1) && cosignedBy(note, w2)).toBe(true);
+      // Now the second witness takes requests and never answers (its client waits out a 10-second timeout).
+      w2.hang = true;
+      const started = Date.now();
+      await addChanges(t.runtime.deps.db, 3);
+      await until(() => w1.latest.get('credence.test/log')?.size === before + 7);
+      expect(w1.latest.get('credence.test/log')?.size).toBe(before + 7);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      // The log grew and proves the new entries at once; readers keep the last checkpoint both witnesses cosigned.
+      const proof = await fetch(`${t.baseUrl}/v1/log/proof/inclusion?index=${before + 6}`);
+      expect(proof.status).toBe(200);
+      expect(size(await checkpoint())).toBe(before + 4);
+    } finally {
+      await seq.stop();
+      w2.hang = false;
+    }
   });
 });
