@@ -2016,8 +2016,8 @@ export interface operations {
                         }[];
                         name: string;
                         submission_prefix: string;
-                        /** @description name+hex(key ID)+base64(0x04 || Ed25519 public key) */
-                        verifier_key: string;
+                        /** @description name+hex(key ID)+base64(0x04 || Ed25519 public key); null while this service witnesses no log (WITNESS_LOGS unset) */
+                        verifier_key: string | null;
                     };
                 };
             };

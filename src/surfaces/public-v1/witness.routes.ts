@@ -7,6 +7,7 @@ import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import { addCheckpoint, witnessedLogs } from '../../domain/transparency/witness.service.js';
 import { optional } from '../../http/auth.js';
+import { defaultWitnessName } from '../../domain/transparency/signing-key.js';
 
 /** A checkpoint with 63 proof lines and a few signatures fits well under this. */
 const BODY_LIMIT = 16 * 1024;
@@ -58,7 +59,9 @@ export function witnessRoutes(deps: Deps) {
           response: {
             200: Type.Object({
               name: Type.String(),
-              verifier_key: Type.String({ description: 'name+hex(key ID)+base64(0x04 || Ed25519 public key)' }),
+              verifier_key: Type.Union([Type.String(), Type.Null()], {
+                description: 'name+hex(key ID)+base64(0x04 || Ed25519 public key); null while this service witnesses no log (WITNESS_LOGS unset)',
+              }),
               submission_prefix: Type.String(),
               logs: Type.Array(
                 Type.Object({
@@ -73,11 +76,12 @@ export function witnessRoutes(deps: Deps) {
         },
       },
       async () => {
-        const w = deps.transparency.witness();
         const logs = await witnessedLogs(deps);
+        // The key is loaded (or made, in DATA_DIR) only by a service that witnesses: a public read never makes one.
+        const w = logs.length > 0 ? deps.transparency.witness() : null;
         return {
-          name: w.name,
-          verifier_key: w.verifierKey,
+          name: deps.config.witnessName ?? defaultWitnessName(deps.config.siteUrl),
+          verifier_key: w?.verifierKey ?? null,
           submission_prefix: `${deps.config.siteUrl}/v1/witness`,
           logs: logs.map((l) => ({ origin: l.origin, verifier_key: l.verifierKey, tree_size: l.size, updated_at: l.updatedAt })),
         };
