@@ -2,7 +2,8 @@
 // receives the parsed `Config` as a dependency, so tests build their own without touching process.env.
 import Type, { type Static } from 'typebox';
 import Value from 'typebox/value';
-import { parsePrivateKey } from './domain/transparency/note.js';
+import { parsePrivateKey, parseVerifierKey } from './domain/transparency/note.js';
+import { parseCosignerKey } from './domain/transparency/cosignature.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 
@@ -77,6 +78,19 @@ export const EnvSchema = Type.Object({
   LOG_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // The log's origin (the first line of its checkpoints and the key's name): `<host>/log/v2` of SITE_URL by default.
   LOG_ORIGIN: Type.Optional(Type.String({ pattern: '^[^\\s+]+$' })),
+  // Witnesses this log submits its checkpoints to (C2SP tlog-witness), comma-separated, each `name vkey url`: a name
+  // for the policy, the witness's Ed25519 cosignature verifier key, and its submission prefix URL.
+  LOG_WITNESSES: Type.Optional(Type.String({ minLength: 1 })),
+  // How many of LOG_WITNESSES a reader must see cosign a checkpoint (the served tlog-policy's quorum): a number,
+  // `any` (the default with witnesses), `all`, or `none` (the default without).
+  LOG_WITNESS_QUORUM: Type.Optional(Type.String({ pattern: '^(none|any|all|[1-9][0-9]?)$' })),
+  // Credence as a witness for other logs: their verifier keys (the key name is the log's origin), comma-separated.
+  // Set, `serve` answers POST /witness/add-checkpoint.
+  WITNESS_LOGS: Type.Optional(Type.String({ minLength: 1 })),
+  // The witness's Ed25519 key (like LOG_SIGNING_KEY); unset, made at first use in DATA_DIR (witness-signing-key.pem).
+  WITNESS_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // The witness's name (its cosignatures' key name): `<host>/witness` of SITE_URL by default.
+  WITNESS_NAME: Type.Optional(Type.String({ pattern: '^[^\\s+]+$' })),
   NODE_ENV: Type.Optional(Type.String()),
 });
 export type Env = Static<typeof EnvSchema>;
@@ -105,6 +119,14 @@ export interface Config {
   logLevel: string;
   logSigningKey: string | undefined;
   logOrigin: string | undefined;
+  /** Witnesses the sequencer submits checkpoints to (LOG_WITNESSES). */
+  logWitnesses: { name: string; vkey: string; url: string }[];
+  /** none, any, all or a number (LOG_WITNESS_QUORUM). */
+  logWitnessQuorum: string;
+  /** Verifier keys of the logs this service witnesses (WITNESS_LOGS). */
+  witnessLogs: string[];
+  witnessSigningKey: string | undefined;
+  witnessName: string | undefined;
   /**
    * scrypt cost of new password hashes, as log2 N. Not a setting: always 17 (N = 2^17, current guidance) from the
    * environment; only testConfig lowers it, because tests make hundreds of accounts (docs/decisions.md).
@@ -147,6 +169,26 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       throw new ConfigError(`invalid settings: LOG_SIGNING_KEY: ${(err as Error).message}`);
     }
   }
+  if (e.WITNESS_SIGNING_KEY !== undefined) {
+    try {
+      parsePrivateKey(e.WITNESS_SIGNING_KEY);
+    } catch (err) {
+      throw new ConfigError(`invalid settings: WITNESS_SIGNING_KEY: ${(err as Error).message}`);
+    }
+  }
+  const logWitnesses = parseWitnessList(e.LOG_WITNESSES);
+  const quorum = e.LOG_WITNESS_QUORUM ?? (logWitnesses.length > 0 ? 'any' : 'none');
+  if (/^[0-9]+$/.test(quorum) && Number(quorum) > logWitnesses.length) {
+    throw new ConfigError(`invalid settings: LOG_WITNESS_QUORUM: ${quorum} is more than the ${logWitnesses.length} LOG_WITNESSES`);
+  }
+  if (quorum !== 'none' && logWitnesses.length === 0) throw new ConfigError('invalid settings: LOG_WITNESS_QUORUM needs LOG_WITNESSES');
+  const witnessLogs = splitList(e.WITNESS_LOGS).map((k) => {
+    try {
+      return parseVerifierKey(k) && k;
+    } catch (err) {
+      throw new ConfigError(`invalid settings: WITNESS_LOGS: ${(err as Error).message}: ${k}`);
+    }
+  });
   const [capacity, rate] = (e.API_ANON_RATE_LIMIT ?? '60/1').split('/').map(Number) as [number, number];
   return {
     port,
@@ -172,6 +214,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,
+    logWitnesses,
+    logWitnessQuorum: quorum,
+    witnessLogs,
+    witnessSigningKey: e.WITNESS_SIGNING_KEY,
+    witnessName: e.WITNESS_NAME,
     scryptLogN: 17,
     metricsPort: e.METRICS_PORT === undefined ? undefined : Number(e.METRICS_PORT),
     metricsHost: e.METRICS_HOST ?? '127.0.0.1',
@@ -182,6 +229,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     feedStreamsPerClient: e.FEED_STREAMS_PER_CLIENT === undefined ? 10 : Number(e.FEED_STREAMS_PER_CLIENT),
     feedStreamsMax: e.FEED_STREAMS_MAX === undefined ? 1000 : Number(e.FEED_STREAMS_MAX),
   };
+}
+
+function parseWitnessList(v: string | undefined): { name: string; vkey: string; url: string }[] {
+  const out = splitList(v).map((item) => {
+    const f = item.split(/\s+/);
+    const bad = (why: string) => new ConfigError(`invalid settings: LOG_WITNESSES: ${why}: "${item}"`);
+    if (f.length !== 3 || !/^[A-Za-z0-9._-]{1,64}$/.test(f[0]!) || f[0] === 'none') throw bad('each witness is `name vkey url` (a name of letters, digits, . _ -)');
+    try {
+      parseCosignerKey(f[1]!);
+    } catch (err) {
+      throw bad((err as Error).message);
+    }
+    if (!/^https?:\/\/\S+$/.test(f[2]!)) throw bad('the URL is http or https');
+    return { name: f[0]!, vkey: f[1]!, url: f[2]!.replace(/\/+$/, '') };
+  });
+  if (new Set(out.map((w) => w.name)).size !== out.length) throw new ConfigError('invalid settings: LOG_WITNESSES: a name is listed twice');
+  return out;
 }
 
 function splitList(v: string | undefined): string[] {

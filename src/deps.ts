@@ -14,7 +14,7 @@ import { type PageFetcher, systemPageFetcher } from './domain/pages/page-fetcher
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { RedisRateLimiter } from './http/rate-limit.redis.js';
-import { defaultOrigin, logKeys } from './domain/transparency/signing-key.js';
+import { defaultOrigin, defaultWitnessName, logKeys } from './domain/transparency/signing-key.js';
 import { ChangeFollower } from './domain/changes/follower.js';
 import { shareWakeUps } from './domain/changes/wake.redis.js';
 
@@ -74,7 +74,13 @@ export async function createRuntime(
     rateLimiter,
     verifier: overrides.verifier ?? systemVerifier({ allowPrivate: config.webhookAllowPrivate }),
     recordCache,
-    transparency: logKeys({ origin: config.logOrigin ?? defaultOrigin(config.siteUrl), signingKey: config.logSigningKey, dataDir: config.dataDir }),
+    transparency: logKeys({
+      origin: config.logOrigin ?? defaultOrigin(config.siteUrl),
+      signingKey: config.logSigningKey,
+      dataDir: config.dataDir,
+      witnessName: config.witnessName ?? defaultWitnessName(config.siteUrl),
+      witnessSigningKey: config.witnessSigningKey,
+    }),
     pageFetcher: overrides.pageFetcher ?? systemPageFetcher({ allowPrivate: config.webhookAllowPrivate }),
     changes,
   };

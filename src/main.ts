@@ -48,7 +48,8 @@ const HELP = `Usage: credence <verb> [options]
   erasures:apply [FILE]                erase again everyone the erasure list (ERASURE_LIST, or FILE) names who
                                        is back after a backup was restored (serve does this at every start)
   erasures:export                      print the database's erasure list (JSON lines: ids and times only)
-  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY]
+  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY] [--policy FILE]
+  log:verify --proof FILE.tlog-proof --key VERIFIER_KEY --policy FILE
                                        check a transparency log from its public API: the whole log, or
                                        consistency with a saved checkpoint; --save keeps today's checkpoint
 
@@ -219,11 +220,27 @@ function refuseDemoInProduction(): void {
 async function logVerify(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { url: { type: 'string' }, checkpoint: { type: 'string' }, save: { type: 'string' }, key: { type: 'string' } },
+    options: {
+      url: { type: 'string' },
+      checkpoint: { type: 'string' },
+      save: { type: 'string' },
+      key: { type: 'string' },
+      policy: { type: 'string' },
+      proof: { type: 'string' },
+    },
   });
-  if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError('log:verify needs --url BASE (http or https)');
+  if (values.proof) {
+    if (!values.key || !values.policy) throw new UsageError('log:verify --proof FILE needs --key VERIFIER_KEY and --policy FILE (it fetches nothing)');
+  } else if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError('log:verify needs --url BASE (http or https), or --proof FILE');
   try {
-    await verifyLog({ url: values.url, checkpointFile: values.checkpoint, saveFile: values.save, key: values.key });
+    await verifyLog({
+      url: values.url,
+      checkpointFile: values.checkpoint,
+      saveFile: values.save,
+      key: values.key,
+      policyFile: values.policy,
+      proofFile: values.proof,
+    });
     console.log('OK');
     return 0;
   } catch (err) {

@@ -127,9 +127,10 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   }
 
   // Tests reach the app from many simulated addresses (X-Forwarded-For), so IP buckets stay per test.
-  // A fresh transparency-log key per test app, so no test writes one into ./data.
+  // A fresh transparency-log key (and witness key) per test app, so no test writes one into ./data.
   const logSigningKey = randomBytes(32).toString('base64');
-  const config = testConfig({ trustProxy: true, siteUrl: 'https://credence.test', logSigningKey, ...overrides });
+  const witnessSigningKey = randomBytes(32).toString('base64');
+  const config = testConfig({ trustProxy: true, siteUrl: 'https://credence.test', logSigningKey, witnessSigningKey, ...overrides });
   const runtime = await createRuntime(config, { clock, verifier, database, pageFetcher });
   const { app } = await buildApp(runtime.deps);
   await app.listen({ port: 0, host: '127.0.0.1' });

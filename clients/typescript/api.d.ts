@@ -4116,6 +4116,11 @@ export interface operations {
                              */
                             issued_at: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -4251,6 +4256,11 @@ export interface operations {
                              */
                             issued_at: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -4354,6 +4364,11 @@ export interface operations {
                                     level: "newcomer" | "contributor" | "trusted" | "expert";
                                     /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                     log: {
+                                        /**
+                                         * Format: uri
+                                         * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                         */
+                                        bundle_url: string;
                                         /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                         index: number;
                                         /**
@@ -4660,8 +4675,14 @@ export interface operations {
             query?: {
                 /** @description The cursor: entries with a seq greater than this, oldest first (0: from the start) */
                 after?: number;
+                /** @description Only the entries about this contributor (a username): what names them */
+                contributor?: string;
+                /** @description Only the entries about pages on this domain or its subdomains, and the domain’s own verifications */
+                domain?: string;
                 /** @description At most this many entries; above 500 is capped */
                 limit?: number;
+                /** @description Only the entries of this publication (a publisher’s slug) */
+                publication?: string;
             };
             header?: never;
             path?: never;
@@ -5175,6 +5196,11 @@ export interface operations {
                                     level: "newcomer" | "contributor" | "trusted" | "expert";
                                     /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                     log: {
+                                        /**
+                                         * Format: uri
+                                         * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                         */
+                                        bundle_url: string;
                                         /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                         index: number;
                                         /**
@@ -5490,6 +5516,11 @@ export interface operations {
                                     level: "newcomer" | "contributor" | "trusted" | "expert";
                                     /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                     log: {
+                                        /**
+                                         * Format: uri
+                                         * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                         */
+                                        bundle_url: string;
                                         /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                         index: number;
                                         /**

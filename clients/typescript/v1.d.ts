@@ -58,7 +58,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest signed checkpoint (C2SP tlog-checkpoint in a signed note), text/plain */
+        /** The newest checkpoint carrying the policy’s quorum of witness cosignatures (C2SP tlog-checkpoint in a signed note, with tlog-cosignature lines), text/plain */
         get: operations["getLogCheckpoint"];
         put?: never;
         post?: never;
@@ -102,6 +102,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/log/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The log’s C2SP tlog-policy: its key, its witnesses and the quorum of cosignatures a reader should require, text/plain */
+        get: operations["getLogPolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/proof/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A C2SP tlog-proof file of one entry (its bytes on the extra line, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline, text/plain */
+        get: operations["getLogProofBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/log/proof/consistency": {
         parameters: {
             query?: never;
@@ -128,6 +162,23 @@ export interface paths {
         };
         /** An inclusion proof (RFC 9162) of one entry, against the newest checkpoint or an earlier tree size */
         get: operations["getLogProofInclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/tile/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** C2SP tlog-tiles: a hash tile `tile/L/N[.p/W]` or an entry bundle `tile/entries/N[.p/W]` (N in 3-digit path elements, x-prefixed but the last) of the newest checkpoint’s tree */
+        get: operations["getLogTile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -233,6 +284,40 @@ export interface paths {
         put?: never;
         /** Open a request for work on a page of a verified domain */
         post: operations["postRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/witness": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This witness: its name and cosigner verifier key (to list in a log’s LOG_WITNESSES), and the logs it witnesses with the size it holds of each */
+        get: operations["getWitness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/witness/add-checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** C2SP tlog-witness add-checkpoint: `old <size>`, consistency proof lines, a blank line, then a checkpoint of a log this service witnesses; answers its Ed25519 cosignature/v1 line */
+        post: operations["postWitnessAddCheckpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -517,8 +602,14 @@ export interface operations {
             query?: {
                 /** @description The cursor: entries with a seq greater than this, oldest first (0: from the start) */
                 after?: number;
+                /** @description Only the entries about this contributor (a username): what names them */
+                contributor?: string;
+                /** @description Only the entries about pages on this domain or its subdomains, and the domain’s own verifications */
+                domain?: string;
                 /** @description At most this many entries; above 500 is capped */
                 limit?: number;
+                /** @description Only the entries of this publication (a publisher’s slug) */
+                publication?: string;
             };
             header?: never;
             path?: never;
@@ -963,6 +1054,87 @@ export interface operations {
             };
         };
     };
+    getLogPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLogProofBundle: {
+        parameters: {
+            query: {
+                /** @description The entry’s index (its seq − 1) */
+                index: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getLogProofConsistency: {
         parameters: {
             query: {
@@ -1065,6 +1237,50 @@ export interface operations {
             };
         };
     };
+    getLogTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description L/N[.p/W] or entries/N[.p/W] */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPagesRecord: {
         parameters: {
             query: {
@@ -1110,6 +1326,11 @@ export interface operations {
                             /** @description `ctb_<id>` */
                             id: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -1215,6 +1436,11 @@ export interface operations {
                              */
                             issued_at: string;
                             log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
                                 /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                 index: number;
                                 /**
@@ -1318,6 +1544,11 @@ export interface operations {
                          */
                         issued_at: string;
                         log: {
+                            /**
+                             * Format: uri
+                             * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                             */
+                            bundle_url: string;
                             /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                             index: number;
                             /**
@@ -1437,6 +1668,11 @@ export interface operations {
                         /** @description `ctb_<id>` */
                         id: string;
                         log: {
+                            /**
+                             * Format: uri
+                             * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                             */
+                            bundle_url: string;
                             /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                             index: number;
                             /**
@@ -1549,6 +1785,11 @@ export interface operations {
                                 level: "newcomer" | "contributor" | "trusted" | "expert";
                                 /** @description The transparency-log entry of the contribution proof_url names; null before the log began */
                                 log: {
+                                    /**
+                                     * Format: uri
+                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                     */
+                                    bundle_url: string;
                                     /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                                     index: number;
                                     /**
@@ -1743,6 +1984,158 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWitness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        logs: {
+                            origin: string;
+                            tree_size: number;
+                            updated_at: string | null;
+                            verifier_key: string;
+                        }[];
+                        name: string;
+                        submission_prefix: string;
+                        /** @description name+hex(key ID)+base64(0x04 || Ed25519 public key); null while this service witnesses no log (WITNESS_LOGS unset) */
+                        verifier_key: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWitnessAddCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Error */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Error */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */

@@ -430,6 +430,36 @@ export interface LogCheckpointsTable {
   created_at: string;
 }
 
+/** A witness's cosignature on a checkpoint of this log (issue 34). */
+export interface LogCosignaturesTable {
+  origin: string;
+  tree_size: number;
+  root_hash: Buffer;
+  witness_key: string;
+  /** The note signature line, without its newline. */
+  line: string;
+  signed_at: number;
+  created_at: string;
+}
+
+/** The tree size a witness last cosigned for this log. */
+export interface LogWitnessStateTable {
+  witness_key: string;
+  origin: string;
+  tree_size: number;
+  last_error: string | null;
+  updated_at: string;
+}
+
+/** As a witness: the newest checkpoint cosigned for each log watched. */
+export interface WitnessedLogsTable {
+  origin: string;
+  tree_size: number;
+  root_hash: Buffer;
+  note: string;
+  updated_at: string;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -460,6 +490,9 @@ export interface DB {
   log_nodes: LogNodesTable;
   log_state: LogStateTable;
   log_checkpoints: LogCheckpointsTable;
+  log_cosignatures: LogCosignaturesTable;
+  log_witness_state: LogWitnessStateTable;
+  witnessed_logs: WitnessedLogsTable;
   login_throttle: LoginThrottleTable;
   publisher_invitations: PublisherInvitationsTable;
   request_take_expiries: RequestTakeExpiriesTable;

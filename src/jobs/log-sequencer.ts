@@ -6,6 +6,7 @@
 import type { Deps } from '../domain/deps.js';
 import { type IntegrateResult, integrate } from '../domain/transparency/log.service.js';
 import { pollEvery } from './poll.js';
+import { witnessSubmitter } from './witness-submit.js';
 
 export interface SequencerLog {
   error(obj: object, msg: string): void;
@@ -17,6 +18,8 @@ export interface LogSequencer {
   wake(): void;
   /** One pass now; resolves when it is done (tests). */
   tick(): Promise<IntegrateResult>;
+  /** Submits the newest checkpoint to the witnesses that lack it; resolves when each answered (tests). */
+  witness(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
   let lastGap: number | undefined;
   let gapPasses = 0;
   let again = false;
+  const witnesses = witnessSubmitter(deps, { log });
 
   const pass = (): Promise<IntegrateResult> => {
     if (running) {
@@ -47,6 +51,8 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
         gapPasses = r.waitingFor !== undefined && r.waitingFor === lastGap ? gapPasses + 1 : 0;
         lastGap = r.waitingFor;
         if (gapPasses === 10) log.error({ seq: r.waitingFor }, 'transparency log: change entry missing; the log cannot grow past it');
+        // Never awaited: each witness answers in its own time (or not), and the log goes on meanwhile.
+        void witnesses.pass();
         return r;
       })
       .catch((err: unknown) => {
@@ -77,6 +83,10 @@ export function startLogSequencer(deps: Deps, opts: { pollMs?: number; wakeDelay
     async tick() {
       while (running) await running;
       return pass();
+    },
+    witness() {
+      witnesses.reset();
+      return witnesses.pass();
     },
     async stop() {
       poller.stop();

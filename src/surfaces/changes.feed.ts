@@ -6,8 +6,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { OpenedChange } from '../domain/changes/change.store.js';
-import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, readFeed } from '../domain/changes/feed.service.js';
+import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, type FeedFilter, readFeed, resolveWatch } from '../domain/changes/feed.service.js';
 import type { Deps } from '../domain/deps.js';
+import { SLUG_PATTERN, USERNAME_PATTERN } from '../domain/accounts/rules.js';
 import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
 import { sendSerialised, StringEnum } from '../http/schemas.js';
@@ -24,6 +25,18 @@ const FeedQuery = Type.Object({
     Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0, description: 'The cursor: entries with a seq greater than this, oldest first (0: from the start)' }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: FEED_DEFAULT_LIMIT, description: `At most this many entries; above ${FEED_MAX_LIMIT} is capped` })),
+  contributor: Type.Optional(
+    Type.String({ pattern: USERNAME_PATTERN, description: 'Only the entries about this contributor (a username): what names them' }),
+  ),
+  publication: Type.Optional(Type.String({ pattern: SLUG_PATTERN, description: 'Only the entries of this publication (a publisher’s slug)' })),
+  domain: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 253,
+      pattern: '^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+\\.?$',
+      description: 'Only the entries about pages on this domain or its subdomains, and the domain’s own verifications',
+    }),
+  ),
 });
 
 const Named = Type.Object({ slug: Type.String(), name: Type.String() });
@@ -100,9 +113,9 @@ function presentEntry(siteUrl: string, row: OpenedChange, words: FeedWords): str
 }
 
 /** The list answer, serialised: `{success?, data, meta}`. */
-async function feedPage(deps: Deps, query: { after?: number; limit?: number }, words: FeedWords): Promise<string> {
+async function feedPage(deps: Deps, query: { after?: number; limit?: number }, words: FeedWords, filter: FeedFilter | null): Promise<string> {
   const after = query.after ?? 0;
-  const { rows, hasMore } = await readFeed(deps, after, query.limit ?? FEED_DEFAULT_LIMIT);
+  const { rows, hasMore } = await readFeed(deps, after, query.limit ?? FEED_DEFAULT_LIMIT, filter ?? undefined);
   const meta = { limit: Math.min(query.limit ?? FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT), next_cursor: rows.at(-1)?.seq ?? after, has_more: hasMore };
   const data = `[${rows.map((r) => presentEntry(deps.config.siteUrl, r, words)).join(',')}]`;
   return `{${words === 'api' ? '"success":true,' : ''}"data":${data},"meta":${JSON.stringify(meta)}}`;
@@ -134,7 +147,7 @@ const eventOf =
  * one as this process's change follower reads it (within its poll interval), and a comment line every 15 s. The
  * caller's place is taken before anything is written, so a refusal is an ordinary answer in the surface's envelope.
  */
-function streamFeed(streams: FeedStreams, req: FastifyRequest, reply: FastifyReply, after: number, words: FeedWords): void {
+function streamFeed(streams: FeedStreams, req: FastifyRequest, reply: FastifyReply, after: number, words: FeedWords, filter: FeedFilter | null): void {
   const release = streams.admit(FeedStreams.clientOf(req));
   try {
     reply.hijack();
@@ -148,7 +161,7 @@ function streamFeed(streams: FeedStreams, req: FastifyRequest, reply: FastifyRep
       connection: 'keep-alive',
     });
     raw.write('retry: 2000\n\n');
-    streams.attach(raw, words, after, release);
+    streams.attach(raw, words, after, release, filter ?? undefined);
   } catch (err) {
     // The place is given back whatever failed before the stream was attached.
     release();
@@ -178,14 +191,15 @@ export function changeRoutes(fastify: FastifyInstance, deps: Deps, surface: Feed
         tags: ['changes'],
         summary: 'Changes to the public record, oldest first, after a cursor; with Accept: text/event-stream, a live stream',
         description:
-          'Each entry is one change to public data (a page registered or updated, accepted work, a contributor’s public fields, a publisher, a domain, a panel version). Go on with `after=meta.next_cursor`. Asked with `Accept: text/event-stream`, the answer is a Server-Sent Events stream: every entry after `after` (or after the `Last-Event-ID` header), then each new one; event id = seq, event name = kind, a comment line every 15 s. A caller holds a few streams at once (per account when signed in, else per address: `FEED_STREAMS_PER_CLIENT`, 10 by default); one more is 429 `rate_limited` with `Retry-After`. A client that does not read its stream is disconnected and resumes with `Last-Event-ID`.',
+          'Each entry is one change to public data (a page registered or updated, accepted work, a contributor’s public fields, a publisher, a domain, a panel version). Go on with `after=meta.next_cursor`. Asked with `Accept: text/event-stream`, the answer is a Server-Sent Events stream: every entry after `after` (or after the `Last-Event-ID` header), then each new one; event id = seq, event name = kind, a comment line every 15 s. A caller holds a few streams at once (per account when signed in, else per address: `FEED_STREAMS_PER_CLIENT`, 10 by default); one more is 429 `rate_limited` with `Retry-After`. A client that does not read its stream is disconnected and resumes with `Last-Event-ID`. To watch a name, filter by `contributor` (a username), `publication` (a slug) or `domain` (list and stream alike); an unknown contributor or publication is a 404.',
         querystring: FeedQuery,
         response: { 200: list },
       },
     },
     async (req, reply) => {
-      if (wantsStream(req)) return streamFeed(streams, req, reply, streamStart(req, req.query.after), surface);
-      return sendSerialised(reply, await feedPage(deps, req.query, surface));
+      const filter = await resolveWatch(deps, req.query);
+      if (wantsStream(req)) return streamFeed(streams, req, reply, streamStart(req, req.query.after), surface, filter);
+      return sendSerialised(reply, await feedPage(deps, req.query, surface, filter));
     },
   );
 }

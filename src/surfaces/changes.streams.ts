@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { OpenedChange } from '../domain/changes/change.store.js';
-import { readFeed } from '../domain/changes/feed.service.js';
+import { type FeedFilter, readFeed } from '../domain/changes/feed.service.js';
 import type { AdvanceListener } from '../domain/changes/follower.js';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../http/errors.js';
@@ -32,6 +32,8 @@ export type PresentEvent = (row: OpenedChange, words: FeedWords) => string;
 
 interface Stream {
   readonly words: FeedWords;
+  /** A watcher's stream (issue 34): only the entries the filter names, read from the log at each advance. */
+  readonly filter: FeedFilter | undefined;
   readonly raw: ServerResponse;
   /** The last seq written (or the start). */
   cursor: number;
@@ -114,9 +116,10 @@ export class FeedStreams {
    * Serve an admitted stream on `raw` (its head already written) from `after`: catch up from the log, then follow
    * the fan-out. `release` gives the place back when the stream ends.
    */
-  attach(raw: ServerResponse, words: FeedWords, after: number, release: () => void): void {
+  attach(raw: ServerResponse, words: FeedWords, after: number, release: () => void, filter?: FeedFilter): void {
     const stream: Stream = {
       words,
+      filter,
       raw,
       cursor: after,
       live: false,
@@ -168,7 +171,7 @@ export class FeedStreams {
         stream.again = false;
         for (;;) {
           this.catchUpReads++;
-          const { rows, hasMore } = await readFeed(this.deps, stream.cursor, CATCH_UP_BATCH);
+          const { rows, hasMore } = await readFeed(this.deps, stream.cursor, CATCH_UP_BATCH, stream.filter);
           if (stream.closed) return;
           for (const row of rows) {
             this.write(stream, this.present(row, stream.words));
@@ -199,7 +202,8 @@ export class FeedStreams {
         stream.again = true;
         continue;
       }
-      if (rows === null || stream.cursor < from) {
+      if (rows === null || stream.cursor < from || stream.filter) {
+        // A watcher's stream reads what its filter names (by the entries' id columns; a domain's pages may be new).
         // A gap the fan-out does not carry (the follower jumped, or the stream fell behind it): read it.
         void this.catchUp(stream);
         continue;

@@ -5,3 +5,4 @@ export const proofUrl = (siteUrl: string, contributionId: number) => `${siteUrl}
 export const contributionRef = (id: number) => `ctb_${id}`;
 /** The inclusion proof of transparency-log entry `index` (seq − 1 of its `changes` row). */
 export const logProofUrl = (siteUrl: string, index: number) => `${siteUrl}/v1/log/proof/inclusion?index=${index}`;
+export const logBundleUrl = (siteUrl: string, index: number) => `${siteUrl}/v1/log/proof/bundle?index=${index}`;

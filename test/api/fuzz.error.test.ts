@@ -123,7 +123,8 @@ async function tokenFor(route: RouteSpec): Promise<string | null> {
 
 const withBody = ROUTES.filter((r) => r.body);
 // Routes that take a body (a CORS preflight does not).
-const writes = ROUTES.filter((r) => r.method !== 'GET' && r.method !== 'OPTIONS');
+// (Not the C2SP witness API: its body is text by its spec, and its answers are the spec's plain-text ones.)
+const writes = ROUTES.filter((r) => r.method !== 'GET' && r.method !== 'OPTIONS' && !r.textBody);
 const withParams = ROUTES.filter((r) => r.params);
 const each = (list: RouteSpec[]) => list.map((r) => [routeName(r), r] as const);
 

@@ -162,6 +162,19 @@ describe('the transparency log', () => {
       expect(JSON.parse(body).contribution.id).toBe(Number(entry.id.replace('ctb_', '')));
       const proof = await anon.get(`/v1/log/proof/inclusion?index=${entry.log.index}`);
       expect(rfc.checkInclusion(entry.log.index, c.size, rfc.leaf(Buffer.from(body)), proof.body.hashes.map(b64), c.root)).toBe(true);
+      // Its proof that travels (C2SP tlog-proof), read here from the spec: the entry on `extra`, the index, the
+      // proof hashes, a blank line, the checkpoint; it checks with nothing else fetched.
+      const bundleUrl = (entry.log as { bundle_url?: string }).bundle_url!;
+      expect(bundleUrl).toBe(`https://credence.test/v1/log/proof/bundle?index=${entry.log.index}`);
+      const file = await anon.get(bundleUrl.replace('https://credence.test', ''));
+      expect(file.headers.get('content-disposition')).toContain('.tlog-proof');
+      const lines = file.text.split('\n');
+      expect(lines[0]).toBe('c2sp.org/tlog-proof@v1');
+      expect(b64(lines[1]!.replace(/^extra /, '')).toString('utf8')).toBe(body);
+      expect(lines[2]).toBe(`index ${entry.log.index}`);
+      const blank = lines.indexOf('', 3);
+      const checkpoint = rfc.openCheckpoint(lines.slice(blank + 1).join('\n'), c.key);
+      expect(rfc.checkInclusion(entry.log.index, checkpoint.size, rfc.leaf(Buffer.from(body)), lines.slice(3, blank).map(b64), checkpoint.root)).toBe(true);
     }
     // The same links on /api/v1, on the proof's JSON, and in the embed's full style.
     const lookup = await anon.get(`/api/v1/pages/lookup?url=${encodeURIComponent(url)}`);

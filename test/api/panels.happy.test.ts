@@ -63,7 +63,7 @@ describe('creating a statement', () => {
       reopen_triggers: ['new_study', 'source_corrected'],
       topic: 'health',
       current_version: 1,
-      log: { index: expect.any(Number), proof_url: `https://credence.test/v1/log/proof/inclusion?index=${s.log.index}` },
+      log: { index: expect.any(Number), proof_url: `https://credence.test/v1/log/proof/inclusion?index=${s.log.index}`, bundle_url: `https://credence.test/v1/log/proof/bundle?index=${s.log.index}` },
     });
     expect(s.issued_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 

@@ -65,6 +65,8 @@ export interface RouteSpec {
   as?: (w: World) => string;
   /** The statuses a valid call answers with. */
   ok: number[];
+  /** A protocol that takes a text body, not JSON (C2SP tlog-witness): the JSON body probes do not apply. */
+  textBody?: boolean;
   /** The valid call ends the credential it is made with (logout): callers use a fresh session for it. */
   endsSession?: boolean;
   /** The body is one item or an array of at most 500, answered item by item (SPEC §9). */
@@ -493,6 +495,14 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/log/proof/inclusion', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
   { method: 'GET', path: '/v1/log/proof/consistency', auth: 'none', ok: [200], query: () => ({ first: '1' }) },
   { method: 'GET', path: '/v1/log/entries', auth: 'none', ok: [200], query: () => ({ start: '0', limit: '10' }) },
+  // Issue 34: the tlog-policy and the tlog-tiles files (a wildcard route: `{path}` is the tile's path).
+  { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/log/proof/bundle', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
+  // Credence as a witness: the world witnesses no log, and the table sends no text body, so the valid call is a 400
+  // (the API is exercised in test/transparency/credence-witness.test.ts).
+  { method: 'POST', path: '/v1/witness/add-checkpoint', auth: 'none', ok: [400], textBody: true },
+  { method: 'GET', path: '/v1/witness', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/log/tile/{path}', auth: 'none', ok: [200], params: () => ({ path: '0/000.p/1' }) },
 
   // Embeds: open to every origin, cached, not rate limited.
   {
@@ -549,7 +559,8 @@ export function fillPath(path: string, params: Record<string, string> = {}, quer
   const filled = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`no value for {${name}} in ${path}`);
-    return encodeURIComponent(value);
+    // `{path}` is a wildcard route's rest of the path, slashes and all.
+    return name === 'path' ? value : encodeURIComponent(value);
   });
   const qs = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
   return filled + qs;

@@ -55,19 +55,51 @@ export async function openingsBetween(db: Db, first: number, last: number): Prom
   return out;
 }
 
-/** Entries after a cursor, oldest first, each with its openings. */
-export async function listChangesAfter(db: Db, after: number, limit: number): Promise<OpenedChange[]> {
-  const rows = await db.selectFrom('changes').selectAll().where('seq', '>', after).orderBy('seq').limit(limit).execute();
-  if (rows.length === 0) return [];
-  const openings = await openingsBetween(db, rows[0]!.seq, rows.at(-1)!.seq);
-  return rows.map((r) => ({ ...r, openings: openings.get(r.seq) ?? {} }));
-}
-
 /** Forget every opening of what names one person (erasure, issue 32); the entries themselves never change. */
 export async function deleteOpeningsOf(trx: Db, accountId: number): Promise<number> {
   const r = await trx.deleteFrom('change_openings').where('account_id', '=', accountId).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/**
+ * What a watcher follows (issue 34), by the entries' id columns, never their bodies: a contributor (their account),
+ * a publication (its publisher), a domain (pages on it or its subdomains, and the domain's own verification
+ * entries). Several are all required.
+ */
+export interface FeedFilter {
+  accountId?: number;
+  publisherId?: number;
+  domain?: string;
+}
+
+/** Entries after a cursor, oldest first, each with its openings; only those the filter names when one is given. */
+export async function listChangesAfter(db: Db, after: number, limit: number, filter: FeedFilter = {}): Promise<OpenedChange[]> {
+  let q = db.selectFrom('changes').selectAll().where('seq', '>', after);
+  if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
+  if (filter.publisherId !== undefined) q = q.where('publisher_id', '=', filter.publisherId);
+  if (filter.domain !== undefined) {
+    const d = filter.domain;
+    q = q.where((eb) =>
+      eb.or([
+        eb('page_id', 'in', eb.selectFrom('pages').select('id').where((p) => p.or([p('host', '=', d), p('host', 'like', `%.${d}`)]))),
+        eb.and([
+          eb('kind', 'in', ['domain.verified', 'domain.moved', 'domain.revoked']),
+          eb('publisher_id', 'in', eb.selectFrom('domains').select('publisher_id').where('domain', '=', d)),
+        ]),
+      ]),
+    );
+  }
+  const rows = await q.orderBy('seq').limit(limit).execute();
+  if (rows.length === 0) return [];
+  const openings = await openingsBetween(db, rows[0]!.seq, rows.at(-1)!.seq);
+  return rows.map((r) => ({ ...r, openings: openings.get(r.seq) ?? {} }));
+}
+
+export const accountIdByUsername = async (db: Db, username: string): Promise<number | undefined> =>
+  (await db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirst())?.id;
+
+export const publisherIdBySlug = async (db: Db, slug: string): Promise<number | undefined> =>
+  (await db.selectFrom('publishers').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
 
 /** The newest seq (0 for an empty log): the cheap read a follower polls. */
 export async function lastSeq(db: Db): Promise<number> {

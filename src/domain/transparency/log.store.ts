@@ -137,3 +137,71 @@ export async function linkPanelVersion(db: Db, slug: string, version: number, se
     .where('statement_id', '=', (eb) => eb.selectFrom('panel_statements').select('id').where('slug', '=', slug))
     .execute();
 }
+
+/** The stored nodes of one level with indexes [first, first + count), in order (a tile's hashes). */
+export async function readLevel(db: Db, level: number, first: number, count: number): Promise<Buffer[]> {
+  const rows = await db
+    .selectFrom('log_nodes')
+    .select(['idx', 'hash'])
+    .where('level', '=', level)
+    .where('idx', '>=', first)
+    .where('idx', '<', first + count)
+    .orderBy('idx')
+    .execute();
+  return rows.map((r) => asBuffer(r.hash));
+}
+
+export interface CosignatureRow {
+  origin: string;
+  tree_size: number;
+  root_hash: Buffer;
+  witness_key: string;
+  line: string;
+  signed_at: number;
+  created_at: string;
+}
+
+/** Keeps a witness's newest cosignature of one tree size (a later one replaces it). */
+export async function saveCosignature(db: Db, c: CosignatureRow): Promise<void> {
+  await db
+    .insertInto('log_cosignatures')
+    .values(c)
+    .onConflict((oc) => oc.columns(['origin', 'tree_size', 'witness_key']).doUpdateSet({ line: c.line, signed_at: c.signed_at, root_hash: c.root_hash, created_at: c.created_at }))
+    .execute();
+}
+
+export async function cosignaturesOf(db: Db, origin: string, size: number, root: Buffer): Promise<CosignatureRow[]> {
+  const rows = await db.selectFrom('log_cosignatures').selectAll().where('origin', '=', origin).where('tree_size', '=', size).orderBy('witness_key').execute();
+  return rows
+    .map((r) => ({ ...r, tree_size: Number(r.tree_size), signed_at: Number(r.signed_at), root_hash: asBuffer(r.root_hash) }))
+    .filter((r) => r.root_hash.equals(root));
+}
+
+/** The largest tree size at least `k` of the given witnesses cosigned, or null. */
+export async function cosignedSizes(db: Db, origin: string, witnessKeys: string[], k: number): Promise<number | null> {
+  if (witnessKeys.length === 0) return null;
+  const row = await db
+    .selectFrom('log_cosignatures')
+    .select('tree_size')
+    .where('origin', '=', origin)
+    .where('witness_key', 'in', witnessKeys)
+    .groupBy('tree_size')
+    .having((eb) => eb.fn.count('witness_key'), '>=', k)
+    .orderBy('tree_size', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.tree_size) : null;
+}
+
+export async function witnessState(db: Db, witnessKey: string, origin: string): Promise<{ tree_size: number; last_error: string | null } | undefined> {
+  const row = await db.selectFrom('log_witness_state').select(['tree_size', 'last_error']).where('witness_key', '=', witnessKey).where('origin', '=', origin).executeTakeFirst();
+  return row && { tree_size: Number(row.tree_size), last_error: row.last_error };
+}
+
+export async function saveWitnessState(db: Db, s: { witness_key: string; origin: string; tree_size: number; last_error: string | null; updated_at: string }): Promise<void> {
+  await db
+    .insertInto('log_witness_state')
+    .values(s)
+    .onConflict((oc) => oc.columns(['witness_key', 'origin']).doUpdateSet({ tree_size: s.tree_size, last_error: s.last_error, updated_at: s.updated_at }))
+    .execute();
+}

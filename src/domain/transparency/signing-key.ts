@@ -4,14 +4,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { type NoteSigner, generatePrivateKey, noteSigner, parsePrivateKey, privateKeyPem } from './note.js';
+import { type NoteSigner, generatePrivateKey, noteSigner, parsePrivateKey, privateKeyPem, rawPublicKey } from './note.js';
+import { cosignerVerifierKey } from './cosignature.js';
 
 export const KEY_FILE = 'log-signing-key.pem';
+
+export const WITNESS_KEY_FILE = 'witness-signing-key.pem';
+
+export interface WitnessKey {
+  /** The witness's name: its cosignatures' key name. */
+  name: string;
+  key: KeyObject;
+  /** name+hex(key ID)+base64(0x04 || public key): what log operators list. */
+  verifierKey: string;
+}
 
 export interface LogKeys {
   /** The log's origin, also the key name (C2SP tlog-checkpoint). */
   origin: string;
   signer(): NoteSigner;
+  /** This service's key as a witness of other logs (WITNESS_SIGNING_KEY, or made at first use in DATA_DIR). */
+  witness(): WitnessKey;
+}
+
+/** The default witness name: the site's host and path plus `/witness`. */
+export function defaultWitnessName(siteUrl: string): string {
+  const u = new URL(siteUrl);
+  return `${u.host}${u.pathname.replace(/\/+$/, '')}/witness`;
 }
 
 /**
@@ -23,8 +42,8 @@ export function defaultOrigin(siteUrl: string): string {
   return `${u.host}${u.pathname.replace(/\/+$/, '')}/log/v2`;
 }
 
-export function loadOrCreateKeyFile(dataDir: string): KeyObject {
-  const file = path.join(dataDir, KEY_FILE);
+export function loadOrCreateKeyFile(dataDir: string, name = KEY_FILE): KeyObject {
+  const file = path.join(dataDir, name);
   try {
     return parsePrivateKey(fs.readFileSync(file, 'utf8'));
   } catch (err) {
@@ -42,10 +61,25 @@ export function loadOrCreateKeyFile(dataDir: string): KeyObject {
   }
 }
 
-export function logKeys(opts: { origin: string; signingKey?: string | undefined; dataDir: string }): LogKeys {
+export function logKeys(opts: {
+  origin: string;
+  signingKey?: string | undefined;
+  dataDir: string;
+  witnessName?: string | undefined;
+  witnessSigningKey?: string | undefined;
+}): LogKeys {
   let signer: NoteSigner | undefined;
+  let witness: WitnessKey | undefined;
   return {
     origin: opts.origin,
+    witness() {
+      if (!witness) {
+        const name = opts.witnessName ?? opts.origin.replace(/\/log$/, '') + '/witness';
+        const key = opts.witnessSigningKey ? parsePrivateKey(opts.witnessSigningKey) : loadOrCreateKeyFile(opts.dataDir, WITNESS_KEY_FILE);
+        witness = { name, key, verifierKey: cosignerVerifierKey(name, rawPublicKey(key)) };
+      }
+      return witness;
+    },
     signer() {
       signer ??= noteSigner(opts.origin, opts.signingKey ? parsePrivateKey(opts.signingKey) : loadOrCreateKeyFile(opts.dataDir));
       return signer;

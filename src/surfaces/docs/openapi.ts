@@ -231,7 +231,8 @@ function bodyLimitWords(route: RouteOptions): string {
 }
 
 /** `:id` (and `:id(^\\d+$)`, a parameter the router only matches when it fits) → `{id}`. */
-export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}');
+/** `:id` → `{id}`; a wildcard route's rest of the path (`/log/tile/*`) is the path parameter `{path}`, slashes and all. */
+export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)(\([^)]*\))?/g, '{$1}').replace(/\*$/, '{path}');
 
 /** `GET /api/v1/account/api-keys/:id` → `getAccountApiKeysById`: stable, unique per document, readable in clients. */
 export function operationIdOf(method: string, url: string, prefix: string): string {
@@ -301,7 +302,7 @@ function paramsOf(schema: Schema | undefined, where: 'path' | 'query'): unknown[
   const objects = schema ? ((schema.allOf as Schema[] | undefined) ?? [schema]) : [];
   return objects.flatMap((s) =>
     Object.entries(s.properties ?? {}).map(([name, prop]) => ({
-      name,
+      name: name === '*' ? 'path' : name,
       in: where,
       required: where === 'path' || (s.required ?? []).includes(name),
       ...(prop.description ? { description: prop.description } : {}),

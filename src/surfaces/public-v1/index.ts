@@ -9,6 +9,7 @@ import { OpenApiCollector } from '../docs/openapi.js';
 import { embedScriptRoute } from '../embed/embed.routes.js';
 import { recordRoutes } from '../web/records.routes.js';
 import { logRoutes } from './log.routes.js';
+import { witnessRoutes } from './witness.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
 import { documentV1Webhooks } from './webhook-events.presenter.js';
@@ -35,6 +36,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
+    await app.register(witnessRoutes(deps));
     changeRoutes(app, deps, 'v1');
     // The root addresses (record_url, proof_url, embed.js) once more under /v1, JSON only, for generated clients.
     recordRoutes(app, deps, 'surface');

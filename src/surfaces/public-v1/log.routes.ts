@@ -5,6 +5,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import * as log from '../../domain/transparency/log.service.js';
+import * as tiles from '../../domain/transparency/tiles.js';
+import * as witnesses from '../../domain/transparency/witnesses.js';
+import { notFound } from '../../domain/errors.js';
 import { optional } from '../../http/auth.js';
 import {
   V1ConsistencyProof,
@@ -18,6 +21,10 @@ import {
 
 /** A response that is not JSON: the OpenAPI documents read the media type from this marker. */
 const Text = (description: string) => Type.String({ description, 'x-credence-media': 'text/plain' });
+const Bytes = (description: string) => Type.String({ description, 'x-credence-media': 'application/octet-stream' });
+/** Full tiles never change: a year, immutable. A partial tile is kept briefly (the full one replaces it soon). */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const PARTIAL = 'public, max-age=60';
 const Index = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 52, description });
 
 const prefersJson = (req: FastifyRequest) => {
@@ -35,15 +42,29 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [optional],
       schema: {
         tags,
-        summary: 'The newest signed checkpoint (C2SP tlog-checkpoint in a signed note), text/plain',
-        response: { 200: Text('origin, tree size and base64 root hash, a blank line, then the Ed25519 signature line') },
+        summary:
+          'The newest checkpoint carrying the policy’s quorum of witness cosignatures (C2SP tlog-checkpoint in a signed note, with tlog-cosignature lines), text/plain',
+        response: { 200: Text('origin, tree size and base64 root hash, a blank line, then the log’s Ed25519 signature line and the witnesses’ cosignature lines') },
       },
     },
     async (_req, reply) => {
-      const c = await log.currentCheckpoint(deps);
+      const c = await witnesses.witnessedCheckpoint(deps);
       // A checkpoint changes whenever the log grows: caches may keep it for a moment, never longer.
       return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=1').send(c.note);
     },
+  );
+
+  app.get(
+    '/log/policy',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'The log’s C2SP tlog-policy: its key, its witnesses and the quorum of cosignatures a reader should require, text/plain',
+        response: { 200: Text('log, witness, group and quorum lines') },
+      },
+    },
+    async (_req, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=300').send(witnesses.policyText(deps)),
   );
 
   app.get(
@@ -99,6 +120,28 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
   );
 
   app.get(
+    '/log/proof/bundle',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary:
+          'A C2SP tlog-proof file of one entry (its bytes on the extra line, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline, text/plain',
+        querystring: Type.Object({ index: Index('The entry’s index (its seq − 1)') }),
+        response: { 200: Text('c2sp.org/tlog-proof@v1, extra, index, proof hashes, a blank line, the checkpoint') },
+      },
+    },
+    async (req, reply) => {
+      const text = await witnesses.proofBundle(deps, req.query.index);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="entry-${req.query.index}.tlog-proof"`)
+        .header('cache-control', 'public, max-age=60')
+        .send(text);
+    },
+  );
+
+  app.get(
     '/log/proof/consistency',
     {
       preValidation: [optional],
@@ -135,6 +178,29 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
     async (req) => {
       const { entries, treeSize } = await log.entries(deps, req.query.start, req.query.limit ?? 100);
       return { data: entries.map(presentEntry), meta: { start: req.query.start, count: entries.length, tree_size: treeSize } };
+    },
+  );
+
+  app.get(
+    '/log/tile/*',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary:
+          'C2SP tlog-tiles: a hash tile `tile/L/N[.p/W]` or an entry bundle `tile/entries/N[.p/W]` (N in 3-digit path elements, x-prefixed but the last) of the newest checkpoint’s tree',
+        params: Type.Object({ '*': Type.String({ description: 'L/N[.p/W] or entries/N[.p/W]' }) }),
+        response: { 200: Bytes('256 (or W) SHA-256 hashes, or the entries each after its big-endian uint16 length') },
+      },
+    },
+    async (req, reply) => {
+      const t = tiles.parseTilePath(req.params['*']);
+      if (!t) throw notFound('Tile');
+      const bytes = t.level === null ? await tiles.entryBundle(deps, t) : await tiles.hashTile(deps, { ...t, level: t.level });
+      return reply
+        .type('application/octet-stream')
+        .header('cache-control', t.width === tiles.TILE_WIDTH ? IMMUTABLE : PARTIAL)
+        .send(bytes as unknown as string);
     },
   );
 }

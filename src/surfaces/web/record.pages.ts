@@ -69,7 +69,7 @@ function logSection(index: number, contributionId: number) {
 <p>This acceptance is entry <strong>${String(index)}</strong> of Credence’s append-only log of public changes. Anyone can check that it was not changed or removed since: the log’s checkpoints are signed, and the proof below ties this entry to them.</p>
 <p role="status" aria-live="polite" data-log-status>Your browser checks this proof when JavaScript is on; it is not checked yet.</p>
 <p class="hint">The check runs here, in your browser, with the log’s published key: it does not take this page’s word for it. <span data-log-details></span></p>
-<p><a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a></p>
+<p><a href="/v1/log/proof/bundle?index=${String(index)}" download="entry-${String(index)}.tlog-proof" data-log-download>Download the proof (C2SP tlog-proof, checks offline)</a> · <a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a> · <a href="/v1/log/policy">Witness policy</a></p>
 <script src="/assets/log-verify.js" defer></script>
 </section>`;
 }
