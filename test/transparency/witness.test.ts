@@ -202,8 +202,8 @@ describe('witnesses', () => {
       w2.hang = true;
       const started = Date.now();
       await addChanges(t.runtime.deps.db, 3);
-      await until(() => w1.latest.get('credence.test/log')?.size === before + 7);
-      expect(w1.latest.get('credence.test/log')?.size).toBe(before + 7);
+      await until(() => w1.latest.get('credence.test/log/v2')?.size === before + 7);
+      expect(w1.latest.get('credence.test/log/v2')?.size).toBe(before + 7);
       expect(Date.now() - started).toBeLessThan(3_000);
       // The log grew and proves the new entries at once; readers keep the last checkpoint both witnesses cosigned.
       const proof = await fetch(`${t.baseUrl}/v1/log/proof/inclusion?index=${before + 6}`);
