@@ -1,5 +1,6 @@
 // API keys (SPEC §5): `cred_live_` + 64 hex, shown once, kept as a SHA-256 hash. A key is a publisher key or a
 // contributor key, fixed when it is made.
+import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, notFound } from '../errors.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -25,6 +26,7 @@ export interface CreateKeyInput {
 }
 
 export async function createApiKey(deps: Deps, accountId: number, input: CreateKeyInput) {
+  await assertConfirmed(deps.db, accountId);
   let publisherId: number | null = null;
   if (typeof input.publisher === 'string') {
     publisherId = (await requireMember(deps, accountId, input.publisher)).publisher.id;

@@ -8,7 +8,8 @@ export type ContributorRow = NonNullable<Awaited<ReturnType<typeof findContribut
 
 /** By numeric id or by username (SPEC §15). */
 export function findContributor(db: Db, idOrUsername: string) {
-  const q = db.selectFrom('accounts as a').select(publicAccount);
+  // Unconfirmed accounts are not public (issue 33).
+  const q = db.selectFrom('accounts as a').select(publicAccount).where('a.email_confirmed_at', 'is not', null);
   return /^[0-9]+$/.test(idOrUsername) && Number(idOrUsername) <= 2_147_483_647
     ? q.where('a.id', '=', Number(idOrUsername)).executeTakeFirst()
     : q.where('a.username', '=', idOrUsername.toLowerCase()).executeTakeFirst();
@@ -88,7 +89,7 @@ export async function searchContributors(
   limit: number,
   offset: number,
 ) {
-  let base = db.selectFrom('accounts as a');
+  let base = db.selectFrom('accounts as a').where('a.email_confirmed_at', 'is not', null);
   if (filter.topic) base = base.innerJoin('account_topics as t', (j) => j.onRef('t.account_id', '=', 'a.id').on('t.topic', '=', filter.topic!));
   if (filter.q) {
     const like = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

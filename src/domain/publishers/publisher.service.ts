@@ -84,7 +84,8 @@ export async function addMember(
 ) {
   const member = await findAccountByUsername(deps.db, input.username.toLowerCase());
   return underLock(deps, accountId, slug, 'owner', async (trx, publisher) => {
-    if (!member) throw invalid('username', `no account is called ${input.username}`);
+    // An unconfirmed account cannot be named (issue 33): answered as though there were none, as its profile is.
+    if (!member || !member.email_confirmed_at) throw invalid('username', `no account is called ${input.username}`);
     const now = isoNow(deps.clock);
     const view = { username: member.username, name: member.name, role: input.role };
     const existing = await store.findMembership(trx, publisher.id, member.id);

@@ -1,5 +1,6 @@
 // Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
+import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
@@ -113,6 +114,7 @@ export function storedSources(json: string | null): string[] {
 }
 
 export async function submitWork(deps: Deps, accountId: number, items: BatchItem<SubmissionInput>[]): Promise<ItemResult[]> {
+  await assertConfirmed(deps.db, accountId);
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
     const evidence = checkEvidence(kind, input.evidence);
