@@ -86,6 +86,12 @@ export async function enqueueMail(trx: Db, deps: Pick<Deps, 'clock' | 'config' |
   return true;
 }
 
+/** The same notice to every owner of a publication (a request taken, a webhook disabled). */
+export async function noticeToOwners(trx: Db, deps: Pick<Deps, 'clock' | 'config' | 'dialect'>, publisherId: number, m: Omit<MailRequest, 'accountId'>): Promise<void> {
+  const owners = await trx.selectFrom('publisher_members').select('account_id').where('publisher_id', '=', publisherId).where('role', '=', 'owner').execute();
+  for (const o of owners) await enqueueMail(trx, deps, { ...m, accountId: o.account_id });
+}
+
 // Turning notice kinds off and on.
 
 export interface NoticeSetting {

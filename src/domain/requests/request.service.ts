@@ -1,5 +1,6 @@
 // Publisher requests (SPEC §4): open → taken → fulfilled; open/taken → cancelled. A specialist takes and releases;
 // the publisher opens and cancels; accepting work fulfils (submission.service).
+import { noticeToOwners } from '../mail/mail.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
@@ -125,6 +126,12 @@ export async function takeRequest(deps: Deps, accountId: number, id: number) {
         page: { id: r.page_id, url: r.page_url, title: r.page_title },
       },
       now,
+    });
+    // The publication's owners hear of it; takes within a few minutes go as one mail.
+    await noticeToOwners(trx, deps, r.publisher_id, {
+      kind: 'request_taken',
+      thread: `publisher:${r.publisher_id}`,
+      fact: { username: taker?.username ?? '', url: r.page_url, link: `${deps.config.siteUrl}/dashboard` },
     });
   });
   return getRequest(deps, id);
