@@ -94,6 +94,8 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** When the owner was told the key expires within 7 days (issue 33). */
+  expiry_notice_at: string | null;
 }
 
 export interface PagesTable {

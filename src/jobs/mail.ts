@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { noticeExpiringKeys } from '../domain/api-keys/api-key.service.js';
 import type { Deps } from '../domain/deps.js';
 import { isNoticeKind, type Locale, type MailKind } from '../domain/mail/mail.kinds.js';
 import { type Fact, render } from '../domain/mail/mail.messages.js';
@@ -96,6 +97,7 @@ const BASE_DELAY_MS = 30_000;
 const MAX_DELAY_MS = 6 * 3_600_000;
 /** Sent and given-up rows are kept this long (the outbox keeps no link once sent). */
 const RETENTION_DAYS = 30;
+const KEY_SWEEP_MS = 5 * 60_000;
 
 /** The wait before attempt `attempts + 1`: doubling from 30 s up to 6 hours, with up to a fifth of jitter. */
 export function retryDelayMs(attempts: number, random: () => number): number {
@@ -120,6 +122,8 @@ export class MailSender {
   private poller: Poller | null = null;
   private running: Promise<number> | null = null;
   private lastPrune = 0;
+  private lastKeySweep = 0;
+  private ticking = false;
 
   constructor(
     private readonly deps: Deps,
@@ -151,7 +155,13 @@ export class MailSender {
   /** One pass now (tests drive it with their clock): sends every message due; resolves with how many it tried. */
   async tick(): Promise<number> {
     while (this.running) await this.running;
-    return this.pass();
+    this.ticking = true;
+    try {
+      // Notices the sweep queues wait out their joining window, so a tick sends what was due before it.
+      return await this.pass();
+    } finally {
+      this.ticking = false;
+    }
   }
 
   private pass(): Promise<number> {
@@ -188,6 +198,7 @@ export class MailSender {
       if (claimed === 0) break;
     }
     await this.pruneNowAndThen();
+    await this.expiringKeysNowAndThen();
     return tried;
   }
 
@@ -234,6 +245,15 @@ export class MailSender {
       return;
     }
     await store.markSent(db, id, this.instanceId, this.deps.clock.now().toISOString());
+  }
+
+  /** Keys about to expire are looked for every few minutes (and at every tick() of a test). */
+  private async expiringKeysNowAndThen(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastKeySweep < KEY_SWEEP_MS && !this.ticking) return;
+    this.lastKeySweep = now;
+    const told = await noticeExpiringKeys(this.deps);
+    if (told > 0) this.log.info({ told }, 'owners of API keys expiring within 7 days were told');
   }
 
   private async pruneNowAndThen(): Promise<void> {

@@ -83,6 +83,53 @@ describe('notices', () => {
     expect(noticesTo(person.email).map((m) => m.subject)).toEqual(['You are invited to a publication']);
   });
 
+  it('tells of each kind: named on a page, a request taken and cancelled, a submission decided, a key expiring', async () => {
+    const pub = await publisher(t);
+    const person = await signup(t);
+    const subjects = () => noticesTo(person.email).map((m) => m.subject);
+
+    const url = `https://${pub.domain}/kinds/named`;
+    const named = await pub.api.post('/api/v1/pages', [{ url, title: 'Named', topic: 'health', authors: [person.username] }]);
+    expect(named.status, named.text).toBe(200);
+    await deliver();
+    expect(subjects()).toEqual(['A publication named you as an author']);
+    expect(noticesTo(person.email)[0]!.text).toContain(`The ${pub.slug} named you as an author of ${url}.`);
+
+    const open = async (path: string) => {
+      const res = await pub.api.post('/api/v1/requests', { url: `https://${pub.domain}/kinds/${path}`, request_type: 'correction', topic: 'Health', title: 'Check', brief: 'Numbers' });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data.id as number;
+    };
+    const first = await open('cancelled');
+    expect((await person.client.post(`/api/v1/review-requests/${first}/take`)).status).toBe(200);
+    await deliver();
+    const toOwner = noticesTo(pub.owner.email).filter((m) => m.subject === 'A specialist took your request');
+    expect(toOwner).toHaveLength(1);
+    expect(toOwner[0]!.text).toContain(`@${person.username} took the request about https://${pub.domain}/kinds/cancelled.`);
+    expect((await pub.api.post(`/api/v1/requests/${first}/cancel`)).status).toBe(200);
+    await deliver();
+    expect(subjects().at(-1)).toBe('A request you took was cancelled');
+
+    const second = await open('decided');
+    expect((await person.client.post(`/api/v1/review-requests/${second}/take`)).status).toBe(200);
+    const sub = await person.client.post('/api/v1/submissions', { request_id: second, summary: 'Fixed', evidence: { before: 'It fell to 70%.', after: 'It fell to 79%.', reason: 'The table says 79%.', sources: ['https://data.example/t'] } });
+    expect(sub.status, sub.text).toBe(201);
+    expect((await pub.api.post('/api/v1/submissions/decide', { submission_id: sub.body.data.id, decision: 'reject', note: 'Too thin' })).status).toBe(200);
+    await deliver();
+    expect(subjects().at(-1)).toBe('Your submission was decided');
+    expect(noticesTo(person.email).at(-1)!.text).toContain('was rejected.');
+
+    const key = await person.client.post('/api/v1/account/api-keys', { name: 'short-lived', publisher: null, expires_in_days: 5 });
+    expect(key.status, key.text).toBe(201);
+    await sender.tick();
+    await deliver();
+    // Told once, however often the sweep runs.
+    await sender.tick();
+    await deliver();
+    expect(subjects().filter((s) => s === 'An API key expires in 7 days')).toHaveLength(1);
+    expect(noticesTo(person.email).at(-1)!.text).toContain('Your API key “short-lived” expires on');
+  });
+
   it('refuses a made-up unsubscribe link, and a bad settings body names the field', async () => {
     const person = await signup(t);
     expect((await fetch(`${t.baseUrl}/unsubscribe?token=made-up-token-123`, { method: 'POST' })).status).toBe(404);

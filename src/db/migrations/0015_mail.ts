@@ -7,7 +7,8 @@
 // - `mail_tokens`: single-use links (confirm an address, reset a password), kept as SHA-256 hashes.
 // - `mail_outbox`: one row per message, written in the transaction of the change that causes it; sent by the mail
 //   job (jobs/mail.ts) under a lease, with retries and backoff, keeping its Message-ID across attempts.
-// - `mail_preferences`: the notice kinds an account turned off.
+// - `mail_preferences`: the notice kinds an account turned off; `api_keys.expiry_notice_at`: the key's owner was told
+//   it expires within 7 days.
 // Every row naming an address or a person is keyed by account id (erasure deletes them with the account).
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';
@@ -58,6 +59,10 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('mail_outbox_thread').on('mail_outbox').columns(['account_id', 'thread', 'status']).execute();
+
+  // When the key's owner was told it expires within 7 days (once a key).
+  await db.schema.alterTable('api_keys').addColumn('expiry_notice_at', 'text').execute();
+  await db.schema.createIndex('api_keys_expiring').on('api_keys').columns(['expires_at']).execute();
 
   await db.schema
     .createTable('mail_preferences')

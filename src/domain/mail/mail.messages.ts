@@ -132,7 +132,7 @@ export function render(m: RenderInput): Rendered {
       const subject = m.facts.length > 1 ? say('several', L, { n: m.facts.length, subject: one }) : one;
       const lines = m.facts.map((f) => say(`${kind}_line`, L, f));
       const link = String(f0.link ?? `${m.siteUrl}/me`);
-      const footer = m.unsubscribeUrl ? say('notice_footer', L, { unsubscribe: m.unsubscribeUrl, me: `${m.siteUrl}/me#mail` }) : null;
+      const footer = m.unsubscribeUrl ? say('notice_footer', L, { unsubscribe: m.unsubscribeUrl, me: `${m.siteUrl}/me/mail` }) : null;
       return { ...compose(L, subject, [hello, ...lines], { label: say('open', L), url: link }, footer), link };
     }
   }
