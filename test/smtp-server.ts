@@ -80,6 +80,16 @@ export class TestSmtp {
     return this.received.filter((m) => m.to === address.toLowerCase());
   }
 
+  /** How many messages wait in `hold` for their answer. */
+  get holding(): number {
+    return this.held.length;
+  }
+
+  /** Forget the held messages unanswered: their sender died before the 250, so they were never taken. */
+  dropHeld(): void {
+    this.held = [];
+  }
+
   release(): void {
     for (const f of this.held.splice(0)) f();
   }
