@@ -1,11 +1,11 @@
 // A real SMTP server for tests (the `smtp-server` package on a loopback port), keeping every message it accepts,
-// parsed with `mailparser`. `mode` makes it misbehave: refuse connections with 421, or drop the connection while
-// the message is being sent (a message is accepted only when its 250 is sent: a dropped one was never taken).
+// parsed with `mailparser`. `mode` makes it misbehave: refuse connections with 421, reject recipients with 550, hold
+// the answer to a message, or drop the connection while the message is being sent (a message is accepted only when its 250 is sent: a dropped one was never taken).
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type SmtpMode = 'accept' | 'refuse' | 'drop' | 'hold';
+export type SmtpMode = 'accept' | 'refuse' | 'drop' | 'hold' | 'reject';
 
 export interface ReceivedMail {
   to: string;
@@ -35,6 +35,10 @@ export class TestSmtp {
       logger: false,
       onConnect(_session, callback) {
         if (self!.mode === 'refuse') return callback(Object.assign(new Error('Service not available, try later'), { responseCode: 421 }));
+        callback();
+      },
+      onRcptTo(address, _session, callback) {
+        if (self!.mode === 'reject') return callback(Object.assign(new Error(`No such user: ${address.address}`), { responseCode: 550 }));
         callback();
       },
       onData(stream, session, callback) {

@@ -241,7 +241,9 @@ export class MailSender {
       const giveUp = permanent(err) || attempts >= MAX_ATTEMPTS;
       const next = new Date(this.deps.clock.now().getTime() + retryDelayMs(attempts, this.random)).toISOString();
       await store.markFailed(db, id, this.instanceId, { attempts, next_attempt_at: next, last_error: String((err as Error).message ?? err), give_up: giveUp });
-      this.log.error({ mailId: id, attempts, giveUp, err: String((err as Error).message ?? err) }, giveUp ? 'mail given up' : 'mail attempt failed; will retry');
+      // An SMTP answer may quote the recipient; log lines carry no address.
+      const reason = String((err as Error).message ?? err).replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, '<address>');
+      this.log.error({ mailId: id, attempts, giveUp, err: reason }, giveUp ? 'mail given up' : 'mail attempt failed; will retry');
       return;
     }
     await store.markSent(db, id, this.instanceId, this.deps.clock.now().toISOString());

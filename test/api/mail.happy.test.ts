@@ -121,6 +121,28 @@ describe('sign-up and confirmation', () => {
   });
 });
 
+describe('inboxes are not flooded', () => {
+  it('sends one address at most 3 mails an hour because of others, with the same answers', async () => {
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push((await signUp(`flood-${i}`, 'flood@mail.test')).status);
+    expect(answers).toEqual([202, 202, 202, 202, 202]);
+    await sender.tick();
+    expect(smtp.to('flood@mail.test')).toHaveLength(3);
+    t.clock.advance(3600_000);
+    expect((await signUp('flood-late', 'flood@mail.test')).status).toBe(202);
+    await sender.tick();
+    expect(smtp.to('flood@mail.test')).toHaveLength(4);
+  });
+
+  it('answers 429 to an account asking for links again and again', async () => {
+    expect((await signUp('asker', 'asker@mail.test')).status).toBe(202);
+    const me = await logIn('asker@mail.test');
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await me.post('/api/v1/account/email/confirmation')).status);
+    expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
+  });
+});
+
 describe('password reset', () => {
   it('mails a one-hour single-use link; using it sets the password and ends every session', async () => {
     const u = await signup(t);

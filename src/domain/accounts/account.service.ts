@@ -104,6 +104,7 @@ export async function signup(deps: Deps, input: SignupInput): Promise<{ username
       await createAccount(deps, input, {
         confirmed: false,
         then: async (trx, id) => {
+          if (!(await addressMayGetMail(deps, input.email))) return;
           const token = await issueToken(trx, deps, id, 'confirm', CONFIRM_HOURS);
           await enqueueMail(trx, deps, { accountId: id, kind: 'confirm_address', fact: { token, hours: CONFIRM_HOURS } });
         },
@@ -118,9 +119,10 @@ export async function signup(deps: Deps, input: SignupInput): Promise<{ username
   await hashPassword(input.password, deps.config.scryptLogN);
   await assertUsernameFree(deps, username);
   const owner = existing ?? (await store.findAccountByEmail(deps.db, normaliseEmail(input.email)));
+  const mayMail = await addressMayGetMail(deps, input.email);
   await deps.db.transaction().execute(async (trx) => {
     await mailStore.holdUsername(trx, username, isoNow(deps.clock));
-    if (owner) await enqueueMail(trx, deps, { accountId: owner.id, kind: 'already_registered', fact: {} });
+    if (owner && mayMail) await enqueueMail(trx, deps, { accountId: owner.id, kind: 'already_registered', fact: {} });
   });
   return { username };
 }
@@ -157,6 +159,8 @@ export async function resendConfirmation(deps: Deps, accountId: number): Promise
   const account = await store.findAccountById(deps.db, accountId);
   if (!account) throw notFound('Account');
   if (account.email_confirmed_at) return { sent: false };
+  await accountMayAskForLinks(deps, accountId);
+  if (!(await addressMayGetMail(deps, account.email))) return { sent: false };
   await deps.db.transaction().execute(async (trx) => {
     const token = await issueToken(trx, deps, accountId, 'confirm', CONFIRM_HOURS);
     await enqueueMail(trx, deps, { accountId, kind: 'confirm_address', fact: { token, hours: CONFIRM_HOURS } });
@@ -208,11 +212,30 @@ export async function requestEmailChange(deps: Deps, accountId: number, input: {
   if (!(await verifyPassword(input.current_password, account.password_hash))) throw invalid('current_password', 'is not your current password');
   const email = normaliseEmail(input.new_email);
   if (email === account.email) throw invalid('new_email', 'is your current address');
+  await accountMayAskForLinks(deps, accountId);
   if (await store.findAccountByEmail(deps.db, email)) return;
+  if (!(await addressMayGetMail(deps, email))) return;
   await deps.db.transaction().execute(async (trx) => {
     const token = await issueToken(trx, deps, accountId, 'confirm', CONFIRM_HOURS, email);
     await enqueueMail(trx, deps, { accountId, kind: 'confirm_address', fact: { token, hours: CONFIRM_HOURS }, to: email });
   });
+}
+
+/**
+ * Mail one address can be sent because of what others do (sign-ups naming it, new links, address changes to it),
+ * in an hour: past it the answer is the same and no mail goes, so nobody can flood an inbox through the service.
+ */
+export const MAIL_PER_ADDRESS = { name: 'mail-address', capacity: 3, rate: 3 / 3600 };
+/** New confirmation links and address changes one account may ask for in an hour (then 429). */
+export const LINKS_PER_ACCOUNT = { name: 'mail-links-account', capacity: 5, rate: 5 / 3600 };
+
+async function addressMayGetMail(deps: Deps, email: string): Promise<boolean> {
+  return (await deps.rateLimiter.limit(`mail:address:${sha256(normaliseEmail(email))}`, MAIL_PER_ADDRESS)).allowed;
+}
+
+async function accountMayAskForLinks(deps: Deps, accountId: number): Promise<void> {
+  const r = await deps.rateLimiter.limit(`mail:links:${accountId}`, LINKS_PER_ACCOUNT);
+  if (!r.allowed) throw rateLimited(Math.max(1, Math.ceil(r.retryAfterSeconds)));
 }
 
 /** Password resets asked for per address and per caller's IP address, each in an hour. */
