@@ -173,7 +173,7 @@ describe('password reset', () => {
     const u = await signup(t);
     expect((await anon.post('/api/v1/auth/password-reset', { email: u.email })).status).toBe(202);
     await sender.tick();
-    const token = linkToken(smtp.to(u.email).at(-1)!, 'https://credence.test/reset-password');
+    const token = linkToken(smtp.to(u.email).find((m) => m.subject === 'Reset your Credence password')!, 'https://credence.test/reset-password');
     t.clock.advance(61 * 60_000);
     expect((await anon.post('/api/v1/auth/password-reset/complete', { token, password: 'a brand new password' })).status).toBe(404);
   });
