@@ -128,8 +128,8 @@ export async function signup(deps: Deps, input: SignupInput): Promise<{ username
 }
 
 /**
- * What an unconfirmed account cannot do (decisions.md): be named (as an author, a panel expert or a member), submit
- * work, or make API keys. Everything else (signing in, its own pages, taking requests) works.
+ * What an unconfirmed account cannot do (decisions.md): be named (as an author, a panel expert or a member), take
+ * requests, submit work, or make API keys. Everything else (signing in, its own pages, its profile) works.
  */
 export async function assertConfirmed(db: Db, accountId: number): Promise<void> {
   const account = await db.selectFrom('accounts').select('email_confirmed_at').where('id', '=', accountId).executeTakeFirst();

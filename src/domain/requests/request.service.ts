@@ -1,5 +1,6 @@
 // Publisher requests (SPEC §4): open → taken → fulfilled; open/taken → cancelled. A specialist takes and releases;
 // the publisher opens and cancels; accepting work fulfils (submission.service).
+import { assertConfirmed } from '../accounts/account.service.js';
 import { enqueueMail, noticeToOwners } from '../mail/mail.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
@@ -102,6 +103,8 @@ function stateConflict(r: store.RequestRow, action: string): DomainError {
  * work (`expireStaleTakes`).
  */
 export async function takeRequest(deps: Deps, accountId: number, id: number) {
+  // A take shows the taker's username in the marketplace, and leads only to submitting work (issue 33).
+  await assertConfirmed(deps.db, accountId);
   const now = isoNow(deps.clock);
   const taker = await findAccountById(deps.db, accountId);
   const cap = deps.config.requestsHeldPerAccount;
