@@ -312,6 +312,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   if (!worker) console.log(`Credence is serving ${config.siteUrl} (database: ${rt.database.dialect}); API docs at ${config.siteUrl}/docs`);
+  if (!worker && !config.smtpUrl) console.log(`Mail is not sent (no SMTP_URL): each message is written to ${path.join(config.dataDir, 'mail')}/ and its link is logged`);
   return -1;
 }
 

@@ -110,6 +110,10 @@ describe('sign-up and confirmation', () => {
     expect(pub.status, pub.text).toBe(201);
     const invite = await owner.client.post('/api/v1/account/publishers/late-times/members', { username: 'late', role: 'editor' });
     expect(invite.status).toBe(400);
+    // Nor take requests or submit work.
+    expect((await me.post('/api/v1/review-requests/999999/take')).status).toBe(403);
+    const work = await me.post('/api/v1/submissions', { url: 'https://late.example/a', role: 'source', summary: 'A source', evidence: { reason: 'Data', sources: ['https://data.example/x'] } });
+    expect(work.status, work.text).toBe(403);
     expect((await me.post('/api/v1/account/email/confirmation')).status).toBe(202);
     await sender.tick();
     const mails = smtp.to('late@mail.test');

@@ -92,6 +92,24 @@ describe('the mail pages', () => {
     expect(smtp.to('sam2@web.test').map((m) => m.subject)).toEqual(['Confirm your email address for Credence']);
   });
 
+  it('keeps /me/mail to its signed-in owner, and its forms to this site', async () => {
+    const anon = new FormClient(t.baseUrl);
+    const page = await anon.get('/me/mail');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toContain('/login');
+    const b = new FormClient(t.baseUrl);
+    await b.get('/signup');
+    await b.post('/signup', { name: 'Kim', username: 'kim-web', email: 'kim@web.test', password: PASSWORD });
+    await b.post('/login', { email: 'kim@web.test', password: PASSWORD });
+    await b.get('/me/mail');
+    for (const path of ['/me/mail/notices', '/me/mail/address', '/me/mail/confirmation']) {
+      expect((await b.post(path, {}, { csrf: 'wrong-token-wrong-token-wrong-token' })).status).toBe(403);
+      expect((await b.post(path, {}, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    }
+    await anon.get('/login');
+    expect((await anon.post('/me/mail/notices', { on: [] })).status).toBe(303);
+  });
+
   it('asks before unsubscribing, and refuses a made-up link', async () => {
     const b = new FormClient(t.baseUrl);
     expect((await b.get('/unsubscribe?token=made-up-token-1234')).status).toBe(404);
