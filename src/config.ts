@@ -70,6 +70,12 @@ export const EnvSchema = Type.Object({
   FEED_STREAMS_PER_CLIENT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Live streams this process holds open at once, whoever asks: the backstop behind the per-caller cap.
   FEED_STREAMS_MAX: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
+  // The SMTP server mail goes through, as a URL: smtp://user:pass@host:587 (STARTTLS when offered) or
+  // smtps://…:465. Unset (the embedded default), nothing is sent: each message is an .eml file under DATA_DIR/mail/
+  // and its subject and link are logged (docs/decisions.md, issue 33).
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  // The From of every mail: an address, or "Name <address>". Its domain should publish SPF/DKIM for the SMTP server.
+  MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 300 })),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
@@ -116,6 +122,9 @@ export interface Config {
   requestTakeHours: number;
   /** CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY. */
   claimLimits: { pendingPerPerson: number; perPublicationPerDay: number };
+  /** SMTP_URL: unset, mail is written to DATA_DIR/mail/ instead. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
   logLevel: string;
   logSigningKey: string | undefined;
   logOrigin: string | undefined;
@@ -211,6 +220,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       pendingPerPerson: e.CLAIMS_PENDING_PER_PERSON === undefined ? 20 : Number(e.CLAIMS_PENDING_PER_PERSON),
       perPublicationPerDay: e.CLAIMS_PER_PUBLICATION_PER_DAY === undefined ? 1_000 : Number(e.CLAIMS_PER_PUBLICATION_PER_DAY),
     },
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Credence <no-reply@${hostOf(e.SITE_URL ?? 'http://localhost')}>`,
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,
@@ -246,6 +257,14 @@ function parseWitnessList(v: string | undefined): { name: string; vkey: string; 
   });
   if (new Set(out.map((w) => w.name)).size !== out.length) throw new ConfigError('invalid settings: LOG_WITNESSES: a name is listed twice');
   return out;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
 }
 
 function splitList(v: string | undefined): string[] {

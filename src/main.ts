@@ -13,7 +13,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
 import { createRuntime } from './deps.js';
-import { createAdmin } from './domain/accounts/account.service.js';
+import { confirmByOperator, createAdmin } from './domain/accounts/account.service.js';
 import { PASSWORD_MIN } from './domain/accounts/rules.js';
 import type { StatementInput } from './domain/panels/panel.schema.js';
 import { validateStatementFile } from './surfaces/panel-file.js';
@@ -25,6 +25,7 @@ import { eraseByUsername, listErasures, parseErasureList, reapplyErasures } from
 import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
+import { startMailSender } from './jobs/mail.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
 import { startTakeExpiry } from './jobs/take-expiry.js';
 import { RELAY_ENV, runPrimary } from './ops/workers.js';
@@ -38,6 +39,7 @@ const HELP = `Usage: credence <verb> [options]
   seed --demo                          load the demo dataset (idempotent)
   admin:create --email E --password P --username U [--name N]
                                        make an admin account (or promote the account with that email)
+  account:confirm EMAIL                 confirm an account's address by hand (a person whose mail cannot reach them)
   domains:verify DOMAIN --publisher SLUG
                                        verify a domain by hand for a publisher
   panels:issue FILE.json               create an expert panel statement from a JSON file, or issue its next
@@ -116,6 +118,19 @@ async function main(argv: string[]): Promise<number> {
           name: values.name ?? values.username,
         });
         console.log(r.created ? `admin ${values.username} created (id ${r.user_id})` : `account ${r.user_id} is now an admin`);
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'account:confirm': {
+      const { positionals } = parseArgs({ args: rest, allowPositionals: true, options: {} });
+      const email = positionals[0];
+      if (!email) throw new UsageError('account:confirm needs EMAIL');
+      const rt = await createRuntime(config);
+      try {
+        if (!(await confirmByOperator(rt.deps.db, email, rt.deps.clock.now().toISOString()))) throw new UsageError('no account has this address');
+        console.log('address confirmed');
       } finally {
         await rt.close();
       }
@@ -308,6 +323,8 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   const sequencer = background ? startLogSequencer(rt.deps, { log: app.log }) : null;
   // Takes of requests that ran out without work reopen (REQUEST_TAKE_HOURS); safe in every process at once.
   const takeExpiry = background ? startTakeExpiry(rt.deps, { log: app.log }) : null;
+  // The mail outbox (SMTP_URL, or .eml files under DATA_DIR/mail/); leases make it safe in every process at once.
+  const mail = background ? startMailSender(rt.deps, { log: app.log }) : null;
   if (relay && sequencer) {
     app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
       if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -350,7 +367,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
       app.log.error({ signal }, 'shutdown took longer than SHUTDOWN_TIMEOUT; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    await Promise.all([app.close(), relay?.stop(), sequencer?.stop(), takeExpiry?.stop(), new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)))]);
+    await Promise.all([app.close(), relay?.stop(), sequencer?.stop(), takeExpiry?.stop(), mail?.stop(), new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)))]);
     await rt.close();
     app.log.info({ signal }, 'stopped');
     process.exit(0);
@@ -360,6 +377,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   if (!worker) console.log(`Credence is serving ${config.siteUrl} (database: ${rt.database.dialect}); API docs at ${config.siteUrl}/docs`);
+  if (!worker && !config.smtpUrl) console.log(`Mail is not sent (no SMTP_URL): each message is written to ${path.join(config.dataDir, 'mail')}/ and its link is logged`);
   return -1;
 }
 

@@ -1,4 +1,5 @@
 // The `credence` command, run as a real process: migrate, admin:create, domains:verify, seed and serve.
+import type { Database } from '../src/db/client.js';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,11 +16,13 @@ const MAIN = path.resolve('src/main.ts');
 
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
+let open: () => Database;
 
 beforeAll(async () => {
   const p = await processEnv('cli');
   env = p.env;
   cleanup = p.cleanup;
+  open = () => p.open();
 });
 afterAll(async () => cleanup?.());
 
@@ -48,6 +51,25 @@ describe('credence CLI', () => {
     expect(first.stdout).toContain('admin ops created');
     const second = await credence('admin:create', '--email', 'ops@cli.test', '--password', 'a very long password', '--username', 'ops');
     expect(second.stdout).toContain('is now an admin');
+  });
+
+  it('confirms an address by hand, and names an unknown one', async () => {
+    const db = open();
+    try {
+      const now = new Date().toISOString();
+      await db.db
+        .insertInto('accounts')
+        .values({ email: 'late@cli.test', username: 'late-cli', name: 'Late', password_hash: 'x', summary: '', topics: '[]', created_at: now, updated_at: now, email_confirmed_at: null })
+        .execute();
+      expect((await credence('account:confirm', 'Late@cli.test')).stdout).toContain('address confirmed');
+      const row = await db.db.selectFrom('accounts').select('email_confirmed_at').where('email', '=', 'late@cli.test').executeTakeFirstOrThrow();
+      expect(row.email_confirmed_at).not.toBeNull();
+      const err = await credence('account:confirm', 'nobody@cli.test').catch((e: { code: number; stderr: string }) => e);
+      expect((err as { code: number }).code).toBe(2);
+      expect((err as { stderr: string }).stderr).toContain('no account has this address');
+    } finally {
+      await db.close();
+    }
   });
 
   it('seeds the demo data idempotently and verifies a domain by hand', async () => {

@@ -2,6 +2,8 @@
 // same scripts/cluster.ts an operator runs. The PostgreSQL and Redis here are private to this file (started and
 // stopped by it), never the shared servers. The file runs once: on the PostgreSQL run of `npm test` (it needs
 // PostgreSQL anyway), and skips on the SQLite run.
+import { confirmIn } from './process-env.js';
+import { openDatabase } from '../src/db/client.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -69,6 +71,7 @@ describe.skipIf(!enabled)('a cluster of two instances behind HAProxy', () => {
     const signup = async (username: string) => {
       const res = await via(null).post('/api/v1/auth/signup', { email: `${username}@cluster.test`, password: 'correct horse battery', name: username, username });
       expect(res.status, res.text).toBe(202);
+      await confirmIn(() => openDatabase({ databaseUrl: cluster.databaseUrl, poolSize: 1 }), `${username}@cluster.test`);
       const login = await via(null).post('/api/v1/auth/login', { email: `${username}@cluster.test`, password: 'correct horse battery' });
       expect(login.status, login.text).toBe(200);
       return login.body.data.token as string;

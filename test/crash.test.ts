@@ -9,6 +9,7 @@ import { freePort } from '../scripts/cluster.js';
 import type { Database } from '../src/db/client.js';
 import { Client } from './client.js';
 import { processEnv } from './process-env.js';
+import { confirmByOperator } from '../src/domain/accounts/account.service.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 
 const run = promisify(execFile);
@@ -114,6 +115,7 @@ describe('a serve process killed with SIGKILL', () => {
     const signup = async (username: string) => {
       const res = await client().post('/api/v1/auth/signup', { email: `${username}@crash.test`, password: 'correct horse battery', name: username, username });
       expect(res.status, res.text).toBe(202);
+      await confirmByOperator(db.db, `${username}@crash.test`, new Date().toISOString());
       const login = await client().post('/api/v1/auth/login', { email: `${username}@crash.test`, password: 'correct horse battery' });
       expect(login.status, login.text).toBe(200);
       return login.body.data.token as string;

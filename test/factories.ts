@@ -2,6 +2,7 @@
 // through services only for what an operator does (verifying a domain by hand).
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
+import { confirmByOperator } from '../src/domain/accounts/account.service.js';
 import { verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
 import { Client } from './client.js';
 import type { TestApp } from './harness.js';
@@ -24,10 +25,20 @@ export async function signup(t: TestApp, over: Partial<{ username: string; name:
   const anon = new Client(t.baseUrl);
   const res = await anon.post('/api/v1/auth/signup', { email, password, name: over.name ?? `Name ${username}`, username });
   expect(res.status, res.text).toBe(202);
+  await confirmAddress(t, email);
   // Sign-up starts no session (it answers the same for a taken email): log in, as a client would.
   const login = await anon.post('/api/v1/auth/login', { email, password });
   expect(login.status, login.text).toBe(200);
   return { id: login.body.data.user_id, username, email, password, token: login.body.data.token, client: anon.as(login.body.data.token) };
+}
+
+/**
+ * Confirm an address by hand, as its mailed link would (issue 33): most tests are about what confirmed accounts do.
+ * test/api/mail.happy.test.ts follows the real links.
+ */
+export async function confirmAddress(t: TestApp, email: string): Promise<void> {
+  expect(await confirmByOperator(t.runtime.deps.db, email, t.clock.now().toISOString())).toBe(true);
+  await t.runtime.deps.changes.committed();
 }
 
 export interface TestPublisher {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { usingPostgres } from './harness.js';
+import { confirmByOperator } from '../src/domain/accounts/account.service.js';
 
 export interface ProcessEnv {
   env: Record<string, string>;
@@ -46,4 +47,17 @@ export async function processEnv(name: string, extra: Record<string, string> = {
       await removeDir();
     },
   };
+}
+
+/**
+ * Confirm an address in a running process's database, as an operator's `credence account:confirm` would (issue
+ * 33): the process tests are about what confirmed accounts do; test/mail.process.test.ts follows the mailed links.
+ */
+export async function confirmIn(open: () => Database, email: string): Promise<void> {
+  const database = open();
+  try {
+    if (!(await confirmByOperator(database.db, email, new Date().toISOString()))) throw new Error(`no account has ${email}`);
+  } finally {
+    await database.close();
+  }
 }

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from './client.js';
 import { usingPostgres } from './harness.js';
-import { processEnv, type ProcessEnv } from './process-env.js';
+import { confirmIn, processEnv, type ProcessEnv } from './process-env.js';
 import { halfSentRequest, killHard, MAIN, type ServeProcess, signal, startServe, TSX } from './serve-process.js';
 
 const run = promisify(execFile);
@@ -95,6 +95,7 @@ async function account(username: string): Promise<string> {
   const c = new Client(`http://127.0.0.1:${s.port}`, '127.0.0.1');
   const signup = await c.post('/api/v1/auth/signup', { email: `${username}@workers.test`, password: 'correct horse battery', name: username, username });
   expect(signup.status, signup.text).toBe(202);
+  await confirmIn(() => p.open(), `${username}@workers.test`);
   const login = await c.post('/api/v1/auth/login', { email: `${username}@workers.test`, password: 'correct horse battery' });
   expect(login.status, login.text).toBe(200);
   return login.body.data.token as string;

@@ -25,6 +25,10 @@ export interface AccountsTable {
   level: Generated<Level>;
   created_at: string;
   updated_at: string;
+  /** When the address was confirmed; null until then (issue 33). */
+  email_confirmed_at: string | null;
+  /** The language of the account's mail. */
+  locale: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -90,6 +94,8 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** When the owner was told the key expires within 7 days (issue 33). */
+  expiry_notice_at: string | null;
 }
 
 export interface PagesTable {
@@ -494,6 +500,10 @@ export interface DB {
   log_witness_state: LogWitnessStateTable;
   witnessed_logs: WitnessedLogsTable;
   login_throttle: LoginThrottleTable;
+  username_holds: UsernameHoldsTable;
+  mail_tokens: MailTokensTable;
+  mail_outbox: MailOutboxTable;
+  mail_preferences: MailPreferencesTable;
   publisher_invitations: PublisherInvitationsTable;
   request_take_expiries: RequestTakeExpiriesTable;
 }
@@ -505,3 +515,44 @@ export type ApiKey = Selectable<ApiKeysTable>;
 export type Page = Selectable<PagesTable>;
 export type NewPage = Insertable<PagesTable>;
 export type Contribution = Selectable<ContributionsTable>;
+
+export interface UsernameHoldsTable {
+  username: string;
+  created_at: string;
+}
+
+export interface MailTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  purpose: 'confirm' | 'reset' | 'unsubscribe';
+  token_hash: string;
+  email: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  to_address: string;
+  locale: string;
+  thread: string | null;
+  facts: string;
+  message_id: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface MailPreferencesTable {
+  account_id: number;
+  kind: string;
+  updated_at: string;
+}

@@ -14,6 +14,11 @@ export interface RouteConfig {
   body?: BodyClass;
   /** A public read (security-headers.ts `isPublicRead`): its answers, errors included, are CORS-open. Set by app.ts. */
   cors?: boolean;
+  /**
+   * A page form that carries its own secret instead of a session (the one-click unsubscribe of RFC 8058, posted by
+   * mail clients with no cookie): the web surface's CSRF checks are skipped. Nothing signed in may set it.
+   */
+  csrfExempt?: boolean;
 }
 
 declare module 'fastify' {

@@ -29,6 +29,7 @@ import {
 import { SUBMITTABLE_ROLES, V1_REQUEST_TYPES } from '../domain/work-kinds.js';
 import { DRIFTING_ROLES } from '../domain/pages/drift.js';
 import { StringEnum } from '../http/schemas.js';
+import { NOTICE_KINDS } from '../domain/mail/mail.kinds.js';
 import type { AssertedBy, Consent } from '../db/schema.js';
 
 /** A page record's `status` (SPEC §4): `verified` while the page's host is under a verified domain of its publisher. */
@@ -53,6 +54,8 @@ export const DomainMethod = StringEnum(DOMAIN_METHODS, { description: 'How the d
 /** Who a credential acts for (`GET /whoami`). */
 export const CREDENTIALS = ['publisher_key', 'contributor_key', 'session'] as const;
 export const Credential = StringEnum(CREDENTIALS);
+/** The kinds of notice mail a person can turn off (issue 33). */
+export const NoticeKind = StringEnum(NOTICE_KINDS);
 export const KEY_KINDS = ['publisher', 'contributor'] as const;
 export const KeyKind = StringEnum(KEY_KINDS, { description: 'Fixed at creation' });
 export const KeyStatus = StringEnum(KEY_STATUSES);

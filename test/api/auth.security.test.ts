@@ -316,6 +316,10 @@ describe('every route is in the table', () => {
       [
         'POST /api/v1/auth/signup',
         'POST /api/v1/auth/login',
+        'POST /api/v1/auth/confirm-email',
+        'POST /api/v1/auth/password-reset',
+        'POST /api/v1/auth/password-reset/complete',
+        'POST /api/v1/auth/unsubscribe',
         'GET /api/v1/pages/lookup',
         'GET /api/v1/articles/{id}',
         'GET /api/v1/publishers',

@@ -7,6 +7,7 @@ import { createApiClient, createV1Client } from '../../clients/typescript/index.
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
 import { startTestApp, type TestApp } from '../harness.js';
+import { confirmAddress } from '../factories.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { relayFor } from './webhooks.fixtures.js';
 
@@ -38,6 +39,7 @@ async function person(username: string, name: string): Promise<string> {
   const email = `${username}@mail.test`;
   const password = 'correct horse battery';
   ok(await anon.POST('/auth/signup', { body: { email, password, name, username } }), 202);
+  await confirmAddress(t, email);
   const session = ok(await anon.POST('/auth/login', { body: { email, password } }));
   expectTypeOf(session.data.token).toEqualTypeOf<string>();
   return session.data.token;

@@ -198,6 +198,8 @@ describe('the body of every write', () => {
     const { path, body } = await validCall(route, w);
     // Sign-in and sign-up take 16 KB in all (http/bodies.ts): a string over every field's limit that fits.
     const huge = 'x'.repeat(path.includes('/auth/') ? 10_000 : 100_000);
+    // A body of switches alone (the notice settings) has no string to stretch.
+    if (!Object.values(body!).some((v) => typeof v === 'string' || Array.isArray(v))) return;
     for (const [field, valid] of Object.entries(body!)) {
       const value = typeof valid === 'string' ? huge : Array.isArray(valid) ? [huge] : null;
       if (value === null) continue;

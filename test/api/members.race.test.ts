@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type Res } from '../client.js';
 import { addMember, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { processEnv, type ProcessEnv } from '../process-env.js';
+import { confirmIn, processEnv, type ProcessEnv } from '../process-env.js';
 import { killHard, type ServeProcess, startServe } from '../serve-process.js';
 
 let t: TestApp;
@@ -116,6 +116,7 @@ describe('two processes on one database', { timeout: 180_000 }, () => {
     const username = `race-${process.pid}-${n++}`;
     const email = `${username}@race.test`;
     expect((await at(0).post('/api/v1/auth/signup', { email, password: 'correct horse battery', name: username, username })).status).toBe(202);
+    await confirmIn(() => env.open(), email);
     const login = await at(0).post('/api/v1/auth/login', { email, password: 'correct horse battery' });
     expect(login.status, login.text).toBe(200);
     return { username, token: login.body.data.token as string };

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { WebhookRelay } from '../../src/jobs/relay.js';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
+import { issueToken } from '../../src/domain/mail/mail.service.js';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { Client, randomIp } from '../client.js';
 import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
@@ -100,6 +101,13 @@ async function invitationFor(w: World, who: TestUser): Promise<number> {
 
 const transferTo = new WeakMap<World, string>();
 
+/** A live link of a fresh account (its reset ends only that account's sessions), as a mail would carry. */
+async function linkFor(w: World, purpose: 'confirm' | 'reset' | 'unsubscribe'): Promise<string> {
+  const u = await signup(w.t);
+  const deps = w.t.runtime.deps;
+  return issueToken(deps.db, deps, u.id, purpose, 1, purpose === 'unsubscribe' ? 'webhook_disabled' : null);
+}
+
 export const ROUTES: RouteSpec[] = [
   // Sessions and who is calling.
   { method: 'POST', path: '/api/v1/auth/signup', auth: 'none', ok: [202], body: () => signupBody() },
@@ -110,6 +118,27 @@ export const ROUTES: RouteSpec[] = [
     ok: [200],
     body: (w) => ({ email: w.owner.email, password: w.owner.password }),
   },
+  // Mail (issue 33): links answered by their token, no sign-in. Each valid call gets a live link of its own.
+  { method: 'POST', path: '/api/v1/auth/confirm-email', auth: 'none', ok: [200], body: async (w) => ({ token: await linkFor(w, 'confirm') }) },
+  { method: 'POST', path: '/api/v1/auth/password-reset', auth: 'none', ok: [202], body: () => ({ email: `reset-${unique()}@mail.test` }) },
+  {
+    method: 'POST',
+    path: '/api/v1/auth/password-reset/complete',
+    auth: 'none',
+    ok: [200],
+    body: async (w) => ({ token: await linkFor(w, 'reset'), password: 'a long enough password' }),
+  },
+  { method: 'POST', path: '/api/v1/auth/unsubscribe', auth: 'none', ok: [200], body: async (w) => ({ token: await linkFor(w, 'unsubscribe') }) },
+  {
+    method: 'POST',
+    path: '/api/v1/account/email',
+    auth: 'session',
+    ok: [202],
+    body: (w) => ({ new_email: `moving-${unique()}@mail.test`, current_password: w.owner.password }),
+  },
+  { method: 'POST', path: '/api/v1/account/email/confirmation', auth: 'session', ok: [202] },
+  { method: 'GET', path: '/api/v1/account/notices', auth: 'signedIn', ok: [200] },
+  { method: 'PATCH', path: '/api/v1/account/notices', auth: 'signedIn', ok: [200], body: () => ({ named_on_page: true, webhook_disabled: true }) },
   { method: 'POST', path: '/api/v1/auth/logout', auth: 'session', ok: [200], endsSession: true },
   { method: 'POST', path: '/api/v1/auth/logout-everywhere', auth: 'session', ok: [200], endsSession: true },
   {

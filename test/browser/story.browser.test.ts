@@ -4,6 +4,7 @@
 // and submits a correction; the publisher accepts it in the inbox; the public record, the proof, the contributor's
 // profile and the embed on the publisher's own site show it; the webhook receiver got every event, signed.
 // Screenshots of the main pages at desktop and phone widths go to test-results/screenshots/ (kept out of git).
+import { confirmAddress } from '../factories.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -75,6 +76,7 @@ async function signUp(context: BrowserContext, who: { name: string; username: st
   await page.getByLabel(/^Email/).fill(who.email);
   await page.getByLabel(/^Password/).fill('a long enough password');
   await page.getByRole('button', { name: 'Sign up' }).click();
+  await confirmAddress(t, who.email);
   // Sign-up answers the log-in form with the address filled in (the same for a taken email): log in.
   await page.getByLabel(/^Password/).fill('a long enough password');
   await Promise.all([page.waitForURL(/\/me\?done=welcome/), page.getByRole('button', { name: 'Log in' }).click()]);

@@ -2,12 +2,13 @@
 // two `credence serve` and the CLI write, and each server's lookup, record and embed show the change within 1 s;
 // a feed reader that stops and resumes from its cursor (list or stream) misses nothing and sees nothing twice,
 // across a server restart.
+import type { Database } from '../../src/db/client.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
-import { processEnv } from '../process-env.js';
+import { confirmIn, processEnv } from '../process-env.js';
 import { readEvents } from './sse.js';
 
 const run = promisify(execFile);
@@ -70,10 +71,12 @@ const client = (name: string, token: string | null = null) => new Client(base(na
 async function account(name: string, who: { email: string; name: string; username: string }): Promise<string> {
   const signup = await client(name).post('/api/v1/auth/signup', { ...who, password: 'a long password' });
   expect(signup.status, signup.text).toBe(202);
+  await confirmIn(openDb!, who.email);
   const login = await client(name).post('/api/v1/auth/login', { email: who.email, password: 'a long password' });
   expect(login.status, login.text).toBe(200);
   return login.body.data.token as string;
 }
+let openDb: (() => Database) | undefined;
 const credence = (...args: string[]) => run(TSX, [MAIN, ...args], { env, timeout: 60_000 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,6 +85,7 @@ beforeAll(async () => {
   delete p.env.REDIS_URL;
   env = p.env;
   cleanup = p.cleanup;
+  openDb = () => p.open();
   await credence('migrate');
   await Promise.all([start('a'), start('b')]);
 }, 120_000);

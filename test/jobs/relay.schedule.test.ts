@@ -4,6 +4,8 @@
 // (a burst of events while the receiver is briefly down does not); re-enabling resumes them, in order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
+import { MailSender, smtpTransport } from '../../src/jobs/mail.js';
+import { TestSmtp } from '../smtp-server.js';
 import type { TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
@@ -180,6 +182,19 @@ describe('failing over time', () => {
     expect(h).toMatchObject({ status: 'disabled', disabled_reason: 'failures' });
     expect(h.consecutive_failures).toBeGreaterThanOrEqual(20);
     expect(h.disabled_at).toBe(t.clock.now().toISOString());
+    // The publication's owners are told by mail (issue 33), through a real SMTP server.
+    const smtp = await TestSmtp.start();
+    const mail = new MailSender(t.runtime.deps, { transport: smtpTransport(smtp.url), log: { error: () => {}, info: () => {} } });
+    try {
+      t.clock.advance(4 * 60_000);
+      await mail.tick();
+      const told = smtp.to(pub.owner.email).filter((m) => m.subject === 'A webhook was disabled');
+      expect(told).toHaveLength(1);
+      expect(told[0]!.text).toContain(`The webhook ${rx.url('/flaky')} of The ${pub.slug} failed for 24 hours and was disabled`);
+    } finally {
+      await mail.stop();
+      await smtp.close();
+    }
     // An event an hour, each retrying the waiting delivery: the count passes 20 long before the day is out, so the
     // span decides. The first failure came with the first event, an hour after `began`; the endpoint is disabled at
     // the first failed attempt 24 hours after it (the next hourly event's).

@@ -1,4 +1,5 @@
 // Sign up, log in and log out as a person would, with the session cookie and CSRF rules of SPEC §5.
+import { confirmAddress } from '../factories.js';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeNext } from '../../src/surfaces/web/kit.js';
@@ -200,6 +201,7 @@ describe('password and sessions at /me/security', () => {
     const b = new FormClient(t.baseUrl);
     await b.get('/signup');
     await b.post('/signup', { name: 'Keys', username: 'keys-web', email: 'keys@web.test', password: 'long enough password' });
+    await confirmAddress(t, 'keys@web.test');
     await b.post('/login', { email: 'keys@web.test', password: 'long enough password' });
     const page = await b.get('/me/security');
     expect(page.text.match(/name="revoke_api_keys" value="true"/g)).toHaveLength(2);

@@ -1,5 +1,6 @@
 // What the dashboard and admin page tests share: people signed in through the real forms (a FormClient each), a
 // publication made through the dashboard with a domain verified by an operator, and the work that fills an inbox.
+import { confirmAddress } from '../factories.js';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
@@ -28,6 +29,7 @@ export async function webUser(t: TestApp, name = 'Test Person'): Promise<WebUser
   await b.get('/signup');
   const res = await b.post('/signup', { name, username, email, password: PASSWORD });
   expect(res.status, res.text).toBe(200);
+  await confirmAddress(t, email);
   // Sign-up answers the log-in form (the same for a taken email); log in from it.
   const login = await b.post('/login?next=/me', { email, password: PASSWORD });
   expect(login.status, login.text).toBe(303);

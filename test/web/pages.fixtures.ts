@@ -3,7 +3,7 @@
 // panel statement issued twice. Built through the API and the services, as people and operators would.
 import { expect } from 'vitest';
 import { createStatement, issueVersion } from '../../src/domain/panels/panel.service.js';
-import { confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { confirmAddress, confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
 import { FormClient } from './browser-client.js';
 
@@ -120,6 +120,7 @@ export async function signedInClient(t: TestApp, name = 'Form Person'): Promise<
   await b.get('/signup');
   const res = await b.post('/signup', { name, username, email, password: 'long enough password' });
   expect(res.status, res.text).toBe(200);
+  await confirmAddress(t, email);
   // Sign-up answers the log-in form (the same for a taken email); log in from it.
   const login = await b.post('/login?next=/me', { email, password: 'long enough password' });
   expect(login.status, login.text).toBe(303);

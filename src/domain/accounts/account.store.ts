@@ -4,7 +4,7 @@ import type { Db } from '../deps.js';
 
 export async function insertAccount(
   db: Db,
-  row: { email: string; username: string; name: string; password_hash: string; is_admin: number; now: string },
+  row: { email: string; username: string; name: string; password_hash: string; is_admin: number; now: string; email_confirmed_at: string | null; locale: string },
 ): Promise<number> {
   const { now, ...rest } = row;
   const r = await db
@@ -24,9 +24,15 @@ export const findAccountById = (db: Db, id: number) =>
 export const findAccountByUsername = (db: Db, username: string) =>
   db.selectFrom('accounts').selectAll().where('username', '=', username).executeTakeFirst();
 
+/** The accounts people can name (as authors, panel experts): confirmed ones only (issue 33). */
 export async function findAccountIdsByUsernames(db: Db, usernames: string[]): Promise<Map<string, number>> {
   if (usernames.length === 0) return new Map();
-  const rows = await db.selectFrom('accounts').select(['id', 'username']).where('username', 'in', usernames).execute();
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['id', 'username'])
+    .where('username', 'in', usernames)
+    .where('email_confirmed_at', 'is not', null)
+    .execute();
   return new Map(rows.map((r) => [r.username, r.id]));
 }
 
@@ -36,6 +42,14 @@ export async function updateProfile(
   patch: { name?: string; summary?: string; topics?: string; updated_at: string },
 ): Promise<void> {
   await db.updateTable('accounts').set(patch).where('id', '=', accountId).execute();
+}
+
+export async function setEmail(db: Db, accountId: number, email: string, now: string): Promise<void> {
+  await db.updateTable('accounts').set({ email, updated_at: now }).where('id', '=', accountId).execute();
+}
+
+export async function confirmEmail(db: Db, accountId: number, now: string): Promise<void> {
+  await db.updateTable('accounts').set({ email_confirmed_at: now }).where('id', '=', accountId).where('email_confirmed_at', 'is', null).execute();
 }
 
 export async function setAdmin(db: Db, accountId: number): Promise<void> {

@@ -1,5 +1,7 @@
 // API keys (SPEC §5): `cred_live_` + 64 hex, shown once, kept as a SHA-256 hash. A key is a publisher key or a
 // contributor key, fixed when it is made.
+import { assertConfirmed } from '../accounts/account.service.js';
+import { enqueueMail } from '../mail/mail.service.js';
 import { DomainError, notFound } from '../errors.js';
 import { addDays, isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -25,6 +27,7 @@ export interface CreateKeyInput {
 }
 
 export async function createApiKey(deps: Deps, accountId: number, input: CreateKeyInput) {
+  await assertConfirmed(deps.db, accountId);
   let publisherId: number | null = null;
   if (typeof input.publisher === 'string') {
     publisherId = (await requireMember(deps, accountId, input.publisher)).publisher.id;
@@ -112,4 +115,32 @@ export async function authenticateKey(deps: Deps, secret: string): Promise<KeyPr
     await store.touchApiKey(deps.db, key.id, now.toISOString());
   }
   return { keyId: key.id, accountId: key.account_id, publisherId: key.publisher_id };
+}
+
+/** How long before a key expires its owner is told. */
+export const EXPIRY_NOTICE_DAYS = 7;
+
+/**
+ * Tell the owners of keys that expire within 7 days (once a key; run by the mail job). Each key is marked in the
+ * transaction that queues its notice, so two runs at once tell nobody twice. Returns how many were told.
+ */
+export async function noticeExpiringKeys(deps: Deps, batch = 100): Promise<number> {
+  const now = deps.clock.now();
+  const soon = new Date(now.getTime() + EXPIRY_NOTICE_DAYS * 86_400_000).toISOString();
+  const keys = await store.keysExpiringBy(deps.db, now.toISOString(), soon, batch);
+  let told = 0;
+  for (const k of keys) {
+    const marked = await deps.db.transaction().execute(async (trx) => {
+      if (!(await store.markExpiryNoticed(trx, k.id, now.toISOString()))) return false;
+      await enqueueMail(trx, deps, {
+        accountId: k.account_id,
+        kind: 'api_key_expiring',
+        thread: `key:${k.id}`,
+        fact: { name: k.name, expires_at: k.expires_at!.slice(0, 10), link: `${deps.config.siteUrl}/me` },
+      });
+      return true;
+    });
+    if (marked) told++;
+  }
+  return told;
 }

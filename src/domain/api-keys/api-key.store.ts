@@ -105,3 +105,22 @@ export async function revokeAllApiKeys(db: Db, accountId: number, now: string): 
 export async function touchApiKey(db: Db, id: number, now: string): Promise<void> {
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
 }
+
+/** Live keys that expire between `now` and `by` and whose owner was not told yet. */
+export const keysExpiringBy = (db: Db, now: string, by: string, limit: number) =>
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'name', 'expires_at'])
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('expires_at', '<=', by)
+    .where('expiry_notice_at', 'is', null)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();
+
+/** Mark a key's expiry as told; false when another run did it first. */
+export async function markExpiryNoticed(db: Db, id: number, now: string): Promise<boolean> {
+  const r = await db.updateTable('api_keys').set({ expiry_notice_at: now }).where('id', '=', id).where('expiry_notice_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -9,8 +9,13 @@ export type ContributorRow = NonNullable<Awaited<ReturnType<typeof findContribut
 
 /** By numeric id or by username (SPEC §15). */
 export function findContributor(db: Db, idOrUsername: string) {
-  // The shared account of erased people's work is nobody's profile (issue 32).
-  const q = db.selectFrom('accounts as a').select(publicAccount).where('a.username', '!=', FORMER_CONTRIBUTOR.username);
+  // Unconfirmed accounts are not public (issue 33); the shared account of erased people's work is nobody's profile
+  // (issue 32).
+  const q = db
+    .selectFrom('accounts as a')
+    .select(publicAccount)
+    .where('a.email_confirmed_at', 'is not', null)
+    .where('a.username', '!=', FORMER_CONTRIBUTOR.username);
   return /^[0-9]+$/.test(idOrUsername) && Number(idOrUsername) <= 2_147_483_647
     ? q.where('a.id', '=', Number(idOrUsername)).executeTakeFirst()
     : q.where('a.username', '=', idOrUsername.toLowerCase()).executeTakeFirst();
@@ -90,7 +95,7 @@ export async function searchContributors(
   limit: number,
   offset: number,
 ) {
-  let base = db.selectFrom('accounts as a').where('a.username', '!=', FORMER_CONTRIBUTOR.username);
+  let base = db.selectFrom('accounts as a').where('a.email_confirmed_at', 'is not', null).where('a.username', '!=', FORMER_CONTRIBUTOR.username);
   if (filter.topic) base = base.innerJoin('account_topics as t', (j) => j.onRef('t.account_id', '=', 'a.id').on('t.topic', '=', filter.topic!));
   if (filter.q) {
     const like = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,4 +1,5 @@
 // Registering pages and reading their trust records (SPEC §3, §9).
+import { enqueueMail } from '../mail/mail.service.js';
 import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -85,7 +86,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
   try {
     // The whole batch in one transaction and a handful of statements: the cost of a registration does not grow
     // with the batch's statements or with its authors' history.
-    outcomes = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, checked, now, deps.config.claimLimits));
+    outcomes = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, checked, now, deps.config.claimLimits, deps));
   } catch (err) {
     // A concurrent registration of one of these URLs (PostgreSQL) won the unique key: redo the batch item by item,
     // each in its own transaction, so only the item that really collides fails.
@@ -93,7 +94,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
     outcomes = new Map();
     for (const item of checked) {
       try {
-        const one = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, [item], now, deps.config.claimLimits));
+        const one = await deps.db.transaction().execute((trx) => upsertPages(trx, publisherId, publisher, [item], now, deps.config.claimLimits, deps));
         outcomes.set(item.index, one.get(item.index)!);
       } catch (e) {
         if (!isUniqueViolation(e)) throw e;
@@ -119,6 +120,7 @@ async function upsertPages(
   items: Checked[],
   now: string,
   claimLimits: ClaimLimits,
+  mail: Pick<Deps, 'clock' | 'config' | 'dialect'>,
 ): Promise<Map<number, ItemOutcome>> {
   const existing = new Map((await store.findPagesForUpsert(trx, [...new Set(items.map((i) => i.url.lookupKey))])).map((p) => [p.lookup_key, p]));
   const before = await store.contributorsOfPages(trx, [...existing.values()].map((p) => p.id));
@@ -221,6 +223,16 @@ async function upsertPages(
     namings.claims.map((c) => ({ page_id: idOf(c.key), publisher_id: publisherId, account_id: c.accountId, state: c.state })),
     now,
   );
+  // Each person named and asked hears of it; a publication's namings within a few minutes go as one mail.
+  for (const c of namings.claims) {
+    if (c.state !== 'pending') continue;
+    await enqueueMail(trx, mail, {
+      accountId: c.accountId,
+      kind: 'named_on_page',
+      thread: `publisher:${publisherId}`,
+      fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me` },
+    });
+  }
   // The page's accepted work now counts towards its new topic: its people are recounted once everything is written
   // (each work's weight depends on its place among the person's work for this publication, SPEC §13).
   const moved = new Set<number>();

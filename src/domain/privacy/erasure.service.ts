@@ -3,7 +3,7 @@
 // and forgets the person: their row and everything that was only theirs is deleted, the openings of every log
 // entry about them too (the entries and so every proof stay as they were), and what named them in outbox payloads
 // is redacted. docs/decisions.md, "Erasure".
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
 import { findAccountById, findAccountByUsername } from '../accounts/account.store.js';
@@ -72,6 +72,7 @@ export async function eraseByUsername(deps: Deps, username: string): Promise<Era
  */
 export async function eraseAccount(deps: Deps, accountId: number, opts: { force?: boolean } = {}): Promise<ErasureReport> {
   const now = isoNow(deps.clock);
+  const erasedStrings = { email: '', username: '' };
   const report = await deps.db.transaction().execute(async (trx) => {
     const account = await findAccountById(trx, accountId);
     if (!account || account.username === FORMER_CONTRIBUTOR.username) throw notFound('Account');
@@ -82,6 +83,8 @@ export async function eraseAccount(deps: Deps, accountId: number, opts: { force?
     const moved = await store.reassignWork(trx, accountId, formerId, now);
     const deletedWebhooks = await store.deleteWebhooksOf(trx, accountId);
     const forgotten = await deleteOpeningsOf(trx, accountId);
+    erasedStrings.email = account.email;
+    erasedStrings.username = account.username;
     const personal = new Map<string, string>([
       [account.username, FORMER_CONTRIBUTOR.username],
       [account.name, FORMER_CONTRIBUTOR.name],
@@ -107,6 +110,7 @@ export async function eraseAccount(deps: Deps, accountId: number, opts: { force?
   });
   await deps.changes.committed();
   await store.scrubFreedSpace(deps.db);
+  if (!deps.config.smtpUrl) await forgetMailFiles(path.join(deps.config.dataDir, 'mail'), [erasedStrings.email, erasedStrings.username]);
   if (deps.config.erasureList) await appendToList(deps.config.erasureList, recordOf(report));
   return report;
 }
@@ -121,6 +125,27 @@ async function appendToList(file: string, record: ErasureRecord): Promise<void> 
     await appendFile(file, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   } catch {
     // Left to `credence erasures:export`, which reads the database's list.
+  }
+}
+
+/**
+ * Without SMTP_URL every message is an .eml file under DATA_DIR/mail (jobs/mail.ts): those to or about the person go
+ * with them. A file that cannot be read or removed is left (a development copy, not the record).
+ */
+async function forgetMailFiles(dir: string, strings: string[]): Promise<void> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.eml'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      const text = await readFile(path.join(dir, name), 'utf8');
+      if (strings.some((s) => s && text.includes(s))) await rm(path.join(dir, name), { force: true });
+    } catch {
+      // Left as it is.
+    }
   }
 }
 

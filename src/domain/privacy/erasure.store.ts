@@ -105,6 +105,18 @@ export async function redactPayloads(trx: Db, replace: Map<string, string>): Pro
     await trx.updateTable('events').set({ payload }).where('id', '=', e.id).execute();
     touched++;
   }
+  // Mail waiting for someone else that mentions them (a publisher told of their work): its facts, redacted.
+  const mails = await trx
+    .selectFrom('mail_outbox')
+    .select(['id', 'facts'])
+    .where((eb) => eb.or(needles.map((n) => sql<boolean>`${eb.ref('facts')} like ${likeEscaped(n)} escape '\\'`)))
+    .execute();
+  for (const m of mails) {
+    const facts = redact(m.facts);
+    if (facts === m.facts) continue;
+    await trx.updateTable('mail_outbox').set({ facts }).where('id', '=', m.id).execute();
+    touched++;
+  }
   const deliveries = await trx
     .selectFrom('webhook_deliveries')
     .select(['id', 'body'])
@@ -154,7 +166,10 @@ export async function deleteWebhooksOf(trx: Db, accountId: number): Promise<numb
   return Number(r.numDeletedRows);
 }
 
-/** The account row; sessions, keys, memberships, invitations, claims, preferences and topics go by cascade. */
+/**
+ * The account row; sessions, keys, memberships, invitations, claims, preferences, topics, and their mail (outbox,
+ * links, notice settings) go by cascade.
+ */
 export async function deleteAccount(trx: Db, accountId: number): Promise<void> {
   await trx.deleteFrom('api_keys').where('account_id', '=', accountId).execute();
   await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
@@ -180,6 +195,9 @@ export const ERASED_TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'login_throttle',
+  'mail_outbox',
+  'mail_tokens',
+  'mail_preferences',
 ] as const;
 
 /**

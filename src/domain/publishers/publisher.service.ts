@@ -1,4 +1,5 @@
 // Publications, their members and their domains (SPEC §1, §16).
+import { enqueueMail } from '../mail/mail.service.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
 import { findAccountByUsername } from '../accounts/account.store.js';
@@ -84,7 +85,8 @@ export async function addMember(
 ) {
   const member = await findAccountByUsername(deps.db, input.username.toLowerCase());
   return underLock(deps, accountId, slug, 'owner', async (trx, publisher) => {
-    if (!member) throw invalid('username', `no account is called ${input.username}`);
+    // An unconfirmed account cannot be named (issue 33): answered as though there were none, as its profile is.
+    if (!member || !member.email_confirmed_at) throw invalid('username', `no account is called ${input.username}`);
     const now = isoNow(deps.clock);
     const view = { username: member.username, name: member.name, role: input.role };
     const existing = await store.findMembership(trx, publisher.id, member.id);
@@ -97,6 +99,13 @@ export async function addMember(
       return { status: 'member' as const, member: view };
     }
     await store.upsertInvitation(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, invited_by: accountId, created_at: now });
+    const inviter = await trx.selectFrom('accounts').select('username').where('id', '=', accountId).executeTakeFirst();
+    await enqueueMail(trx, deps, {
+      accountId: member.id,
+      kind: 'member_invitation',
+      thread: `publisher:${publisher.id}`,
+      fact: { inviter: inviter?.username ?? '', publisher: publisher.name, role: input.role, link: `${deps.config.siteUrl}/me` },
+    });
     return { status: 'invited' as const, member: view };
   });
 }

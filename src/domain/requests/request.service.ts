@@ -1,5 +1,7 @@
 // Publisher requests (SPEC §4): open → taken → fulfilled; open/taken → cancelled. A specialist takes and releases;
 // the publisher opens and cancels; accepting work fulfils (submission.service).
+import { assertConfirmed } from '../accounts/account.service.js';
+import { enqueueMail, noticeToOwners } from '../mail/mail.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
@@ -101,6 +103,8 @@ function stateConflict(r: store.RequestRow, action: string): DomainError {
  * work (`expireStaleTakes`).
  */
 export async function takeRequest(deps: Deps, accountId: number, id: number) {
+  // A take shows the taker's username in the marketplace, and leads only to submitting work (issue 33).
+  await assertConfirmed(deps.db, accountId);
   const now = isoNow(deps.clock);
   const taker = await findAccountById(deps.db, accountId);
   const cap = deps.config.requestsHeldPerAccount;
@@ -125,6 +129,12 @@ export async function takeRequest(deps: Deps, accountId: number, id: number) {
         page: { id: r.page_id, url: r.page_url, title: r.page_title },
       },
       now,
+    });
+    // The publication's owners hear of it; takes within a few minutes go as one mail.
+    await noticeToOwners(trx, deps, r.publisher_id, {
+      kind: 'request_taken',
+      thread: `publisher:${r.publisher_id}`,
+      fact: { username: taker?.username ?? '', url: r.page_url, link: `${deps.config.siteUrl}/dashboard` },
     });
   });
   return getRequest(deps, id);
@@ -155,9 +165,22 @@ export async function releaseRequest(deps: Deps, accountId: number, id: number) 
 export async function cancelRequest(deps: Deps, publisherIds: number[], id: number) {
   const r = await getPublisherRequest(deps, publisherIds, id);
   const now = isoNow(deps.clock);
-  if (!(await store.moveRequest(deps.db, id, ['open', 'taken'], { status: 'cancelled', updated_at: now }))) {
-    throw stateConflict(r, 'cancelled');
-  }
+  await deps.db.transaction().execute(async (trx) => {
+    const current = await store.findRequest(trx, id);
+    if (!current || !(await store.moveRequest(trx, id, ['open', 'taken'], { status: 'cancelled', updated_at: now }))) {
+      throw stateConflict(r, 'cancelled');
+    }
+    // The specialist who held it hears of it.
+    if (current.status === 'taken' && current.taken_by !== null) {
+      const publisher = await trx.selectFrom('publishers').select('name').where('id', '=', current.publisher_id).executeTakeFirst();
+      await enqueueMail(trx, deps, {
+        accountId: current.taken_by,
+        kind: 'take_cancelled',
+        thread: `publisher:${current.publisher_id}`,
+        fact: { publisher: publisher?.name ?? '', url: current.page_url, link: `${deps.config.siteUrl}/me` },
+      });
+    }
+  });
   return getRequest(deps, id);
 }
 

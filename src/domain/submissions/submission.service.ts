@@ -1,5 +1,7 @@
 // Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
+import { enqueueMail } from '../mail/mail.service.js';
+import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
@@ -113,6 +115,7 @@ export function storedSources(json: string | null): string[] {
 }
 
 export async function submitWork(deps: Deps, accountId: number, items: BatchItem<SubmissionInput>[]): Promise<ItemResult[]> {
+  await assertConfirmed(deps.db, accountId);
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
     const evidence = checkEvidence(kind, input.evidence);
@@ -301,6 +304,16 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
         changes.push(rejectedWork(s.account_id));
         await reopenRequest(trx, s.request_id, s.account_id, now);
       }
+    }
+    // Each submitter hears of the decision; a publication's decisions within a few minutes go as one mail.
+    for (const { s } of tried.values()) {
+      if (!moved.has(s.id)) continue;
+      await enqueueMail(trx, deps, {
+        accountId: s.account_id,
+        kind: 'submission_decided',
+        thread: `publisher:${s.publisher_id}`,
+        fact: { url: s.page_url, decision: s.status, link: `${deps.config.siteUrl}/me` },
+      });
     }
     const contributionIds = await store.insertContributions(
       trx,

@@ -1,6 +1,7 @@
 // One delivery attempt: sign the stored body, send it, record what happened, and plan what comes next. The relay
 // (jobs/relay.ts) and a manual redelivery (webhook.service.ts) both use it, so it lives here, below both. It knows
 // nothing of events or payloads (the presenters built the body at fan-out); it signs, sends, records and backs off.
+import { noticeToOwners } from '../mail/mail.service.js';
 import type { Deps } from '../deps.js';
 import { signedHeaders } from './signature.js';
 import { disableForFailures, nextAttemptMs } from './schedule.js';
@@ -145,6 +146,19 @@ export async function recordScheduled(
       disabled = await store.disableForFailures(trx, delivery.webhook_id, now);
       if (disabled) {
         await store.holdDeliveries(trx, delivery.webhook_id, now);
+        const hook = await trx
+          .selectFrom('webhooks as w')
+          .innerJoin('publishers as p', 'p.id', 'w.publisher_id')
+          .select(['w.url', 'p.id', 'p.name'])
+          .where('w.id', '=', delivery.webhook_id)
+          .executeTakeFirst();
+        if (hook) {
+          await noticeToOwners(trx, deps, hook.id, {
+            kind: 'webhook_disabled',
+            thread: `webhook:${delivery.webhook_id}`,
+            fact: { url: hook.url, publisher: hook.name, link: `${deps.config.siteUrl}/dashboard` },
+          });
+        }
         if (status === 'pending') status = 'held';
       }
     }

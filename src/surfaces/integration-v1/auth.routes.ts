@@ -7,7 +7,9 @@ import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../
 import type { Deps } from '../../domain/deps.js';
 import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
 import { Nullable, Ok } from '../../http/schemas.js';
-import { Credential } from '../vocabulary.js';
+import { Credential, NoticeKind } from '../vocabulary.js';
+import { localeOf, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
+import * as mail from '../../domain/mail/mail.service.js';
 
 export const SignupBody = Type.Object(
   {
@@ -35,7 +37,26 @@ const SignupData = Type.Object({
   username: Type.String(),
   message: Type.String({ description: 'The same sentence either way' }),
 });
-export const SIGNUP_MESSAGE = 'If this email address was not registered yet, the account is ready: log in with it. Otherwise nothing has changed.';
+export const SIGNUP_MESSAGE =
+  'Check your inbox: we sent a mail to this address (a link to confirm it, or a note if it already has an account). You can log in now; until the address is confirmed you cannot be named, submit work or make keys.';
+export const RESET_MESSAGE = 'If an account has this address, a link to choose a new password is on its way; it works once, for one hour.';
+export const EMAIL_CHANGE_MESSAGE = 'A link to confirm the new address is on its way to it; your address changes when it is used.';
+const TokenBody = Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) }, { additionalProperties: false });
+export const ResetRequestBody = Type.Object({ email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }) }, { additionalProperties: false });
+export const ResetCompleteBody = Type.Object(
+  { token: Type.String({ minLength: 10, maxLength: 200 }), password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) },
+  { additionalProperties: false },
+);
+export const EmailChangeBody = Type.Object(
+  { new_email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }), current_password: Type.String({ maxLength: PASSWORD_MAX }) },
+  { additionalProperties: false },
+);
+const Message = Type.Object({ message: Type.String() });
+const NoticeSettings = Type.Array(Type.Object({ kind: NoticeKind, enabled: Type.Boolean() }));
+export const NoticeSettingsBody = Type.Object(
+  Object.fromEntries(NOTICE_KINDS.map((k) => [k, Type.Optional(Type.Boolean())])) as Record<(typeof NOTICE_KINDS)[number], ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>>,
+  { additionalProperties: false, minProperties: 1 },
+);
 const RevokeApiKeys = Type.Boolean({
   default: false,
   description: 'Also revoke every API key of the account (for taking back a stolen account); off by default, so integrations keep working',
@@ -59,6 +80,11 @@ const WhoamiData = Type.Object({
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String() })),
 });
 
+function accountOf(req: { principal: { kind: string; accountId?: number } }): number {
+  if (req.principal.kind === 'anonymous' || req.principal.accountId === undefined) throw new Error('unreachable: guarded');
+  return req.principal.accountId;
+}
+
 export function authRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(
@@ -70,16 +96,145 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
         tags: ['auth'],
         summary: 'Create an account; then log in',
         description:
-          'The answer is the same whether or not the email is registered already (emails are private): 202 and no session. Log in next with `POST /auth/login`. A taken username is a 409 (usernames are public).',
+          'The answer is the same whether or not the email is registered already (emails are private): 202 and no session. A new address gets a link to confirm it, a registered one a mail saying it has an account already. Log in next with `POST /auth/login`; until the address is confirmed the account cannot be named, submit work or make API keys. A taken username is a 409 (usernames are public).',
         body: SignupBody,
         response: { 202: Ok(SignupData) },
         errors: ['409'],
       },
     },
     async (req, reply) => {
-      const { username } = await accounts.signup(deps, req.body);
+      const { username } = await accounts.signup(deps, { ...req.body, locale: localeOf(req.headers['accept-language']) });
       return reply.status(202).send({ success: true as const, data: { username, message: SIGNUP_MESSAGE } });
     },
+  );
+
+  app.post(
+    '/auth/confirm-email',
+    {
+      config: { body: 'small' },
+      preValidation: [optional],
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm an email address with the link mailed to it (works once)',
+        description: 'The `token` of the link in the confirmation mail. A used, expired or unknown link is a 404.',
+        body: TokenBody,
+        response: { 200: Ok(Type.Object({ username: Type.String(), address_changed: Type.Boolean() })) },
+        errors: ['404'],
+      },
+    },
+    async (req) => {
+      const r = await accounts.confirmEmail(deps, req.body.token);
+      return { success: true as const, data: { username: r.username, address_changed: r.changed } };
+    },
+  );
+
+  app.post(
+    '/auth/password-reset',
+    {
+      config: { body: 'small' },
+      preValidation: [optional],
+      schema: {
+        tags: ['auth'],
+        summary: 'Ask for a password-reset link',
+        description:
+          'The answer is the same whether or not an account has the address: 202. The link is good once, for one hour. Throttled per address (silently: no more mail) and per caller address (429).',
+        body: ResetRequestBody,
+        response: { 202: Ok(Message) },
+        errors: ['429'],
+      },
+    },
+    async (req, reply) => {
+      await accounts.requestPasswordReset(deps, req.body, req.ip);
+      return reply.status(202).send({ success: true as const, data: { message: RESET_MESSAGE } });
+    },
+  );
+
+  app.post(
+    '/auth/password-reset/complete',
+    {
+      config: { body: 'small' },
+      preValidation: [optional],
+      schema: {
+        tags: ['auth'],
+        summary: 'Choose a new password with a reset link; every session of the account ends',
+        body: ResetCompleteBody,
+        response: { 200: Ok(Type.Object({ sessions_ended: Type.Integer() })) },
+        errors: ['404'],
+      },
+    },
+    async (req) => ({ success: true as const, data: await accounts.completePasswordReset(deps, req.body) }),
+  );
+
+  app.post(
+    '/auth/unsubscribe',
+    {
+      config: { body: 'small' },
+      preValidation: [optional],
+      schema: {
+        tags: ['auth'],
+        summary: 'Turn one kind of notice off with the token of its unsubscribe link (no sign-in)',
+        body: TokenBody,
+        response: { 200: Ok(Type.Object({ kind: NoticeKind, enabled: Type.Boolean() })) },
+        errors: ['404'],
+      },
+    },
+    async (req) => {
+      const r = await mail.unsubscribe(deps, req.body.token);
+      return { success: true as const, data: { kind: r.kind, enabled: false } };
+    },
+  );
+
+  app.post(
+    '/account/email',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags: ['account'],
+        summary: 'Change the email address: the new one gets a confirmation link, the old one is told when it is used',
+        body: EmailChangeBody,
+        response: { 202: Ok(Message) },
+      },
+    },
+    async (req, reply) => {
+      await accounts.requestEmailChange(deps, sessionOf(req).accountId, req.body);
+      return reply.status(202).send({ success: true as const, data: { message: EMAIL_CHANGE_MESSAGE } });
+    },
+  );
+
+  app.post(
+    '/account/email/confirmation',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags: ['account'],
+        summary: 'Send a new confirmation link to the account’s address (when it is not confirmed yet)',
+        response: { 202: Ok(Type.Object({ sent: Type.Boolean() })) },
+      },
+    },
+    async (req, reply) => reply.status(202).send({ success: true as const, data: await accounts.resendConfirmation(deps, sessionOf(req).accountId) }),
+  );
+
+  app.get(
+    '/account/notices',
+    {
+      preValidation: [signedIn],
+      schema: { tags: ['account'], summary: 'Which kinds of notice mail the account gets', response: { 200: Ok(NoticeSettings) } },
+    },
+    async (req) => ({ success: true as const, data: await mail.noticeSettings(deps, accountOf(req)) }),
+  );
+
+  app.patch(
+    '/account/notices',
+    {
+      preValidation: [signedIn],
+      schema: {
+        tags: ['account'],
+        summary: 'Turn kinds of notice mail off (false) or on (true); kinds not named stay as they are',
+        body: NoticeSettingsBody,
+        response: { 200: Ok(NoticeSettings) },
+      },
+    },
+    async (req) => ({ success: true as const, data: await mail.setNoticeSettings(deps, accountOf(req), req.body) }),
   );
 
   app.post(

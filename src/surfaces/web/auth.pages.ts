@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as accounts from '../../domain/accounts/account.service.js';
 import type { Deps } from '../../domain/deps.js';
+import { localeOf } from '../../domain/mail/mail.kinds.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { LoginBody, SIGNUP_MESSAGE, SignupBody } from '../integration-v1/auth.routes.js';
@@ -44,7 +45,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
     const checked = validSignup(values);
     if (!checked.ok) return signupPage(req, reply, values, fieldErrorsOf(checked.error.details), 400);
     try {
-      await accounts.signup(deps, checked.value);
+      await accounts.signup(deps, { ...checked.value, locale: localeOf(req.headers['accept-language']) });
     } catch (err) {
       // Only a taken username comes back: a taken email is answered like a new one (emails are private).
       if (err instanceof DomainError && statusOf(err) === 409) return signupPage(req, reply, values, { username: err.message }, 409);
@@ -77,6 +78,7 @@ ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
 ${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email' })}
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
 <div><button type="submit">Log in</button></div></form>
+<p><a href="/forgot-password">Forgot your password?</a></p>
 <p>New here? <a href="/signup">Create an account</a>.</p>`,
       },
       status,

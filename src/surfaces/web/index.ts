@@ -1,5 +1,6 @@
 // The site root: server-rendered pages for people (SPEC §12, issue "web app"), the public record and proof
 // addresses (HTML for browsers, JSON otherwise), embed.js and its demo. /v1 envelope and /v1 limits for JSON.
+import { mailPages } from './mail.pages.js';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { registerFormParser } from '../../http/bodies.js';
@@ -75,7 +76,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     registerFormParser(app);
     // A form post's origin and CSRF cookie are checked before its body is read; its token, after (kit.ts readForm).
     app.addHook('onRoute', (route) => {
-      if (([] as string[]).concat(route.method).includes('POST')) {
+      if (([] as string[]).concat(route.method).includes('POST') && !(route.config as { csrfExempt?: boolean } | undefined)?.csrfExempt) {
         route.preParsing = [csrfBeforeBody, ...([] as preParsingHookHandler[]).concat(route.preParsing ?? [])];
       }
     });
@@ -107,6 +108,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     embedStylesheetRoute(app);
     embedDemoPage(app, deps);
     authPages(app, deps);
+    mailPages(app, deps);
     publicPages(app, deps);
     mePages(app, deps);
     dashboardPages(app, deps);
