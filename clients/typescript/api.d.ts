@@ -2351,6 +2351,7 @@ export interface operations {
                                 /** Format: date-time */
                                 created_at: string;
                                 email: string;
+                                email_confirmed_at: string | null;
                                 id: number;
                                 is_admin: boolean;
                                 /**
@@ -2358,6 +2359,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 level: "newcomer" | "contributor" | "trusted" | "expert";
+                                /**
+                                 * @description The language of the mail sent to it
+                                 * @enum {string}
+                                 */
+                                locale: "en" | "fr";
                                 name: string;
                                 rejected_count: number;
                                 summary: string;
@@ -2442,11 +2448,31 @@ export interface operations {
                                 log_index: number;
                                 pointer: string;
                             }[];
+                            /** @description Mail the service holds for the account (sent mail is kept 30 days, without its links) */
+                            mail: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /**
+                                 * @description What the message was: account mail, or a notice kind
+                                 * @enum {string}
+                                 */
+                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                                sent_at: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "sent" | "failed";
+                            }[];
                             memberships: {
                                 publisher: string;
                                 publisher_name: string;
                                 /** @enum {string} */
                                 role: "owner" | "editor";
+                                /** Format: date-time */
+                                since: string;
+                            }[];
+                            /** @description Kinds of notice mail the account turned off */
+                            notices_off: {
+                                /** @enum {string} */
+                                kind: "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                                 /** Format: date-time */
                                 since: string;
                             }[];

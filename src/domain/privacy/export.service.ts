@@ -3,6 +3,7 @@
 // prefix and last four characters, a webhook its URL and events, a session its times.
 import type { Deps } from '../deps.js';
 import type { EventType } from '../events/outbox.js';
+import type { Locale, MailKind, NoticeKind } from '../mail/mail.kinds.js';
 import { notFound } from '../errors.js';
 import { storedSources } from '../submissions/submission.service.js';
 import * as store from './export.store.js';
@@ -13,7 +14,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
   const db = deps.db;
   const account = await store.accountRow(db, accountId);
   if (!account) throw notFound('Account');
-  const [topics, memberships, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings] =
+  const [topics, memberships, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails] =
     await Promise.all([
       store.topicRows(db, accountId),
       store.membershipRows(db, accountId),
@@ -28,6 +29,8 @@ export async function exportAccount(deps: Deps, accountId: number) {
       store.preferenceRows(db, accountId),
       store.takenRequestRows(db, accountId),
       store.openingRows(db, accountId),
+      store.noticesOffRows(db, accountId),
+      store.mailRows(db, accountId),
     ]);
   return {
     format: EXPORT_FORMAT,
@@ -37,6 +40,8 @@ export async function exportAccount(deps: Deps, accountId: number) {
       username: account.username,
       name: account.name,
       email: account.email,
+      email_confirmed_at: account.email_confirmed_at,
+      locale: account.locale as Locale,
       summary: account.summary,
       topics: JSON.parse(account.topics) as string[],
       level: account.level,
@@ -100,6 +105,8 @@ export async function exportAccount(deps: Deps, accountId: number) {
     claim_preferences: preferences.map((p) => ({ publisher: p.publisher, preference: p.preference, created_at: p.created_at })),
     requests_taken: taken.map((r) => ({ id: r.id, title: r.title, status: r.status, taken_at: r.taken_at })),
     log_openings: openings.map((o) => ({ log_index: o.seq - 1, pointer: o.pointer })),
+    notices_off: noticesOff.map((n) => ({ kind: n.kind as NoticeKind, since: n.updated_at })),
+    mail: mails.map((m) => ({ kind: m.kind as MailKind, status: m.status as 'pending' | 'sent' | 'failed', created_at: m.created_at, sent_at: m.sent_at })),
   };
 }
 

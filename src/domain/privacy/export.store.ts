@@ -5,7 +5,7 @@ import type { Db } from '../deps.js';
 export const accountRow = (db: Db, accountId: number) =>
   db
     .selectFrom('accounts')
-    .select(['id', 'username', 'name', 'email', 'summary', 'topics', 'level', 'trust_score', 'contribution_score', 'accepted_count', 'rejected_count', 'is_admin', 'created_at', 'updated_at'])
+    .select(['id', 'username', 'name', 'email', 'email_confirmed_at', 'locale', 'summary', 'topics', 'level', 'trust_score', 'contribution_score', 'accepted_count', 'rejected_count', 'is_admin', 'created_at', 'updated_at'])
     .where('id', '=', accountId)
     .executeTakeFirst();
 
@@ -116,3 +116,9 @@ export const takenRequestRows = (db: Db, accountId: number) =>
 
 export const openingRows = (db: Db, accountId: number) =>
   db.selectFrom('change_openings').select(['seq', 'pointer']).where('account_id', '=', accountId).orderBy('seq').execute();
+
+export const noticesOffRows = (db: Db, accountId: number) =>
+  db.selectFrom('mail_preferences').select(['kind', 'updated_at']).where('account_id', '=', accountId).orderBy('kind').execute();
+
+export const mailRows = (db: Db, accountId: number) =>
+  db.selectFrom('mail_outbox').select(['kind', 'status', 'created_at', 'sent_at']).where('account_id', '=', accountId).orderBy('id').execute();

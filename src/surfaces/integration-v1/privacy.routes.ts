@@ -5,11 +5,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
+import { ACCOUNT_MAIL, LOCALES, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
 import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { EXPORT_FORMAT, exportAccount } from '../../domain/privacy/export.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { Nullable, Ok, StringEnum } from '../../http/schemas.js';
-import { ClaimPreference, ClaimState, EventType, Level, MemberRole, PageUrl, Provenance, RequestStatus, SubmissionStatus, WebhookUrl, WorkRole } from '../vocabulary.js';
+import { ClaimPreference, ClaimState, EventType, Level, MemberRole, NoticeKind, PageUrl, Provenance, RequestStatus, SubmissionStatus, WebhookUrl, WorkRole } from '../vocabulary.js';
 import { PASSWORD_MAX } from '../../domain/accounts/rules.js';
 
 const Time = Type.String({ format: 'date-time' });
@@ -24,6 +25,8 @@ export const AccountExport = Type.Object({
     username: Type.String(),
     name: Type.String(),
     email: Type.String(),
+    email_confirmed_at: OptTime,
+    locale: StringEnum(LOCALES, { description: 'The language of the mail sent to it' }),
     summary: Type.String(),
     topics: Type.Array(Type.String()),
     level: Level,
@@ -96,6 +99,16 @@ export const AccountExport = Type.Object({
   ),
   claim_preferences: Type.Array(Type.Object({ publisher: Type.String(), preference: ClaimPreference, created_at: Time })),
   requests_taken: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), status: RequestStatus, taken_at: OptTime })),
+  notices_off: Type.Array(Type.Object({ kind: NoticeKind, since: Time }), { description: 'Kinds of notice mail the account turned off' }),
+  mail: Type.Array(
+    Type.Object({
+      kind: StringEnum([...ACCOUNT_MAIL, ...NOTICE_KINDS], { description: 'What the message was: account mail, or a notice kind' }),
+      status: StringEnum(['pending', 'sent', 'failed'] as const),
+      created_at: Time,
+      sent_at: OptTime,
+    }),
+    { description: 'Mail the service holds for the account (sent mail is kept 30 days, without its links)' },
+  ),
   log_openings: Type.Array(
     Type.Object({ log_index: Type.Integer(), pointer: Type.String() }, { description: 'A transparency-log entry that names the account: its opening is deleted when the account is' }),
   ),
