@@ -801,6 +801,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pages/{id}/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach a notice to one of the publication’s pages: a retraction, an expression of concern, a reinstatement, … */
+        post: operations["postPagesByIdNotices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pages/lookup": {
         parameters: {
             query?: never;
@@ -1110,6 +1127,26 @@ export interface webhooks {
          * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
          */
         post: operations["webhookPageChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "page.notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …): its record’s standing may have changed
+         * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
+         */
+        post: operations["webhookPageNotice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3141,7 +3178,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -3207,8 +3244,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed. Default: all of the format’s */
-                    events?: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                     /**
                      * @description `api_v1` (default) or `v1` (the /v1 scheme; one per publisher)
                      * @enum {string}
@@ -3241,7 +3278,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -3325,7 +3362,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -3444,8 +3481,8 @@ export interface operations {
                 "application/json": {
                     /** @description `true` re-enables: the failure count starts again at 0 and held deliveries resume. `false` pauses */
                     enabled?: boolean;
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed. Default: all of the format’s */
-                    events?: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                     /** @description `true`: a new secret, returned in this response only; the old one keeps signing for 24 hours */
                     rotate_secret?: boolean;
                     /**
@@ -3473,7 +3510,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -3565,7 +3602,7 @@ export interface operations {
                             duration_ms: number;
                             error: string | null;
                             /** @enum {string} */
-                            event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                            event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                             event_id: number;
                             id: number;
                             /** @description A redelivery asked for by the owner */
@@ -3636,7 +3673,7 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 /** @description A redelivery asked for by the owner */
@@ -3650,7 +3687,7 @@ export interface operations {
                                 attempts: number;
                                 delivered_at: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 last_attempt_at: string | null;
@@ -3691,7 +3728,7 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 /** @description A redelivery asked for by the owner */
@@ -3705,7 +3742,7 @@ export interface operations {
                                 attempts: number;
                                 delivered_at: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 last_attempt_at: string | null;
@@ -4096,6 +4133,36 @@ export interface operations {
                             };
                             has_record: boolean;
                             id: number | null;
+                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                            notices: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             publisher: {
                                 name: string;
                                 slug: string;
@@ -4103,6 +4170,7 @@ export interface operations {
                             } | null;
                             record_url: string | null;
                             registered: boolean;
+                            standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                             status: ("verified" | "unverified") | null;
                             title: string | null;
                             topic: string | null;
@@ -4443,7 +4511,7 @@ export interface operations {
                             created_at: string;
                             domain?: string;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -4456,6 +4524,19 @@ export interface operations {
                                 publisher?: string;
                                 /** Format: uri */
                                 record?: string;
+                            };
+                            /** @description On `page.notice` (issue 36): the notice as the publisher gave it */
+                            notice?: {
+                                /** Format: date */
+                                date: string;
+                                id: number;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
                             };
                             page?: {
                                 id: number;
@@ -4476,12 +4557,22 @@ export interface operations {
                                 name: string;
                                 slug: string;
                             };
+                            /**
+                             * @description On `page.notice`: its standing before
+                             * @enum {string}
+                             */
+                            previous_standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                             publisher?: {
                                 name: string;
                                 slug: string;
                             };
                             /** @description Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id) */
                             seq: number;
+                            /**
+                             * @description On `page.notice`: the page’s standing after it
+                             * @enum {string}
+                             */
+                            standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                         }[];
                         meta: {
                             has_more: boolean;
@@ -4918,6 +5009,36 @@ export interface operations {
                             };
                             has_record: boolean;
                             id: number | null;
+                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                            notices: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             publisher: {
                                 name: string;
                                 slug: string;
@@ -4925,6 +5046,7 @@ export interface operations {
                             } | null;
                             record_url: string | null;
                             registered: boolean;
+                            standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                             status: ("verified" | "unverified") | null;
                             title: string | null;
                             topic: string | null;
@@ -5150,6 +5272,125 @@ export interface operations {
             };
         };
     };
+    postPagesByIdNotices: {
+        parameters: {
+            query?: {
+                /** @description Session callers in several publications: which one */
+                publisher?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)
+                     */
+                    date?: string;
+                    /** @description Why, in the words readers will see */
+                    reason: string;
+                    /**
+                     * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                     * @enum {string}
+                     */
+                    type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                    /**
+                     * Format: uri
+                     * @description The notice itself, on the publisher’s site
+                     */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            notice: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            };
+                            page: {
+                                id: number;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            /**
+                             * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
+                             * @enum {string}
+                             */
+                            previous_standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                            /**
+                             * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
+                             * @enum {string}
+                             */
+                            standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPagesLookup: {
         parameters: {
             query: {
@@ -5233,6 +5474,36 @@ export interface operations {
                             };
                             has_record: boolean;
                             id: number | null;
+                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                            notices: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             publisher: {
                                 name: string;
                                 slug: string;
@@ -5240,6 +5511,7 @@ export interface operations {
                             } | null;
                             record_url: string | null;
                             registered: boolean;
+                            standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                             status: ("verified" | "unverified") | null;
                             title: string | null;
                             topic: string | null;
@@ -6963,6 +7235,85 @@ export interface operations {
                     };
                     /** @constant */
                     event: "page.changed";
+                    /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPageNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every retry; use it to drop repeats */
+                "X-Service-Delivery": string;
+                /** @description The event name */
+                "X-Service-Event": "page.notice";
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
+                "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
+                /** @description Unix time in seconds; refuse one more than five minutes from your clock */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    created: string;
+                    data: {
+                        notice: {
+                            /** Format: date */
+                            date: string;
+                            id: number;
+                            reason: string;
+                            /**
+                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @enum {string}
+                             */
+                            type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                            url: string | null;
+                        };
+                        page: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        };
+                        /**
+                         * @description Its standing before
+                         * @enum {string}
+                         */
+                        previous_standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                        /**
+                         * @description The page’s standing after this notice
+                         * @enum {string}
+                         */
+                        standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                    };
+                    /** @constant */
+                    event: "page.notice";
                     /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
                     id: number;
                 };

@@ -321,6 +321,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "page.notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …)
+         * @description Sent to the publisher’s /v1 endpoint (POST /api/v1/account/webhooks with `format: "v1"`). At least once, in order.
+         */
+        post: operations["webhookPageNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "panel.updated": {
         parameters: {
             query?: never;
@@ -600,7 +620,7 @@ export interface operations {
                             created_at: string;
                             domain?: string;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -613,6 +633,19 @@ export interface operations {
                                 publisher?: string;
                                 /** Format: uri */
                                 record?: string;
+                            };
+                            /** @description On `page.notice` (issue 36): the notice as the publisher gave it */
+                            notice?: {
+                                /** Format: date */
+                                date: string;
+                                id: number;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
                             };
                             page?: {
                                 id: number;
@@ -633,12 +666,22 @@ export interface operations {
                                 name: string;
                                 slug: string;
                             };
+                            /**
+                             * @description On `page.notice`: its standing before
+                             * @enum {string}
+                             */
+                            previous_standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                             publisher?: {
                                 name: string;
                                 slug: string;
                             };
                             /** @description Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id) */
                             seq: number;
+                            /**
+                             * @description On `page.notice`: the page’s standing after it
+                             * @enum {string}
+                             */
+                            standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                         }[];
                         meta: {
                             has_more: boolean;
@@ -866,7 +909,7 @@ export interface operations {
                             created_at: string;
                             index: number;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
                             /** @description The change’s sequence number (index + 1), as in the change feed */
                             seq: number;
                         }[];
@@ -1137,6 +1180,41 @@ export interface operations {
                                 value: number;
                             };
                         }[];
+                        /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                        notices: {
+                            /**
+                             * Format: date
+                             * @description The notice’s own date, YYYY-MM-DD
+                             */
+                            date: string;
+                            id: number;
+                            log: {
+                                /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                index: number;
+                                /**
+                                 * Format: uri
+                                 * @description Its inclusion proof against the newest signed checkpoint
+                                 */
+                                proof_url: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the publisher gave it to Credence
+                             */
+                            published_at: string;
+                            reason: string;
+                            /**
+                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @enum {string}
+                             */
+                            type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                            url: string | null;
+                        }[];
+                        /**
+                         * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
+                         * @enum {string}
+                         */
+                        standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                         /** @enum {string} */
                         status: "verified" | "unverified";
                         title: string;
@@ -1581,6 +1659,36 @@ export interface operations {
                         };
                         has_record: boolean;
                         id: number | null;
+                        /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                        notices: {
+                            /**
+                             * Format: date
+                             * @description The notice’s own date, YYYY-MM-DD
+                             */
+                            date: string;
+                            id: number;
+                            log: {
+                                /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                index: number;
+                                /**
+                                 * Format: uri
+                                 * @description Its inclusion proof against the newest signed checkpoint
+                                 */
+                                proof_url: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the publisher gave it to Credence
+                             */
+                            published_at: string;
+                            reason: string;
+                            /**
+                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @enum {string}
+                             */
+                            type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                            url: string | null;
+                        }[];
                         publisher: {
                             name: string;
                             slug: string;
@@ -1588,6 +1696,7 @@ export interface operations {
                         } | null;
                         record_url: string | null;
                         registered: boolean;
+                        standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                         status: ("verified" | "unverified") | null;
                         title: string | null;
                         topic: string | null;
@@ -2010,6 +2119,79 @@ export interface operations {
                      * @description URL of the page
                      */
                     page: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPageNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `evt_<id>`: the event id, the same on every retry; use it to drop repeats */
+                "Service-Delivery": string;
+                /** @description The event name */
+                "Service-Event": "page.notice";
+                /** @description `t=<unix seconds>,sha256=<hex>`: HMAC-SHA256 keyed with the endpoint secret (the whole `whsec_…` string) over `<t>.<raw body>`. During a secret rotation one `sha256=` per valid secret; accept the request when any matches. Refuse a `t` more than five minutes from your clock. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created: string;
+                    /** @constant */
+                    event: "page.notice";
+                    notice: {
+                        /** Format: date */
+                        date: string;
+                        id: number;
+                        reason: string;
+                        /**
+                         * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                         * @enum {string}
+                         */
+                        type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                        url: string | null;
+                    };
+                    /**
+                     * Format: uri
+                     * @description URL of the page
+                     */
+                    page: string;
+                    /**
+                     * @description Its standing before
+                     * @enum {string}
+                     */
+                    previous_standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                    /** Format: uri */
+                    record_url: string;
+                    /**
+                     * @description The page’s standing after this notice
+                     * @enum {string}
+                     */
+                    standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                 };
             };
         };

@@ -169,6 +169,29 @@ export interface ClaimPreferencesTable {
   created_at: string;
 }
 
+/** A notice on a page (issue 36): retraction, expression of concern, ...; never edited or deleted. */
+export interface PageNoticesTable {
+  id: Generated<number>;
+  page_id: number;
+  publisher_id: number;
+  type: NoticeType;
+  notice_date: string;
+  reason: string;
+  notice_url: string | null;
+  created_at: string;
+  log_seq: number | null;
+}
+
+export type NoticeType =
+  | 'retraction'
+  | 'partial_retraction'
+  | 'expression_of_concern'
+  | 'withdrawal'
+  | 'removal'
+  | 'clarification'
+  | 'addendum'
+  | 'reinstatement';
+
 /** Work whose person took their name back; never read by a public route. */
 export interface WithdrawnContributionsTable {
   id: number;
@@ -415,6 +438,7 @@ export interface DB {
   author_claims: AuthorClaimsTable;
   claim_preferences: ClaimPreferencesTable;
   withdrawn_contributions: WithdrawnContributionsTable;
+  page_notices: PageNoticesTable;
   events: EventsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;

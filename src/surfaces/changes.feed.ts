@@ -10,10 +10,10 @@ import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT, readFeed } from '../domain/changes/
 import type { Deps } from '../domain/deps.js';
 import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
-import { sendSerialised, StringEnum } from '../http/schemas.js';
+import { Nullable, sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
-import { ChangeKind, Level, PageUrl, Provenance, ServiceUrl, WorkRole } from './vocabulary.js';
+import { ChangeKind, Level, NoticeType, PageUrl, Provenance, ServiceUrl, Standing, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
 export type { FeedWords };
@@ -63,6 +63,14 @@ const FeedEntry = Type.Object(
         topics: Type.Optional(Type.Array(Type.Object({ topic: Type.String(), authority: Type.Number() }))),
       }),
     ),
+    notice: Type.Optional(
+      Type.Object(
+        { id: Type.Integer(), type: NoticeType, date: Type.String({ format: 'date' }), reason: Type.String(), url: Nullable(PageUrl) },
+        { description: 'On `page.notice` (issue 36): the notice as the publisher gave it' },
+      ),
+    ),
+    standing: Type.Optional({ ...Standing, description: 'On `page.notice`: the page’s standing after it' }),
+    previous_standing: Type.Optional({ ...Standing, description: 'On `page.notice`: its standing before' }),
     panel: Type.Optional(Type.Object({ id: Type.String(), version: Type.Integer(), topic: Type.String(), question: Type.String(), issued_at: Type.String({ format: 'date-time' }) })),
     links: Type.Object(
       { record: Type.Optional(ServiceUrl), proof: Type.Optional(ServiceUrl), profile: Type.Optional(ServiceUrl), panel: Type.Optional(ServiceUrl), publisher: Type.Optional(ServiceUrl) },

@@ -426,6 +426,15 @@ describe('tenants', () => {
     );
   });
 
+  it("A's key and A's member session cannot attach a notice to B's page (404); B's record is unchanged", async () => {
+    const notice = { type: 'retraction', reason: 'Not yours to retract' };
+    expectApiError(await w.pub.api.post(`/api/v1/pages/${bPage.id}/notices`, notice), 404, 'not_found');
+    expectApiError(await w.owner.client.post(`/api/v1/pages/${bPage.id}/notices?publisher=${b.slug}`, notice), 404, 'not_found');
+    expectApiError(await w.owner.client.post(`/api/v1/pages/${bPage.id}/notices`, notice), 404, 'not_found');
+    const look = await api().get(`/api/v1/pages/lookup?url=${encodeURIComponent(bPage.url)}`);
+    expect(look.body.data).toMatchObject({ standing: 'current', notices: [] });
+  });
+
   it("account A does not see B's API keys", async () => {
     const res = await w.owner.client.get('/api/v1/account/api-keys');
     expect(res.status, res.text).toBe(200);

@@ -322,6 +322,16 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/pages', auth: 'publisher', ok: [200], query: (w) => ({ publisher: w.pub.slug, page: '1', per_page: '20' }) },
   { method: 'GET', path: '/api/v1/pages/lookup', auth: 'none', ok: [200], query: (w) => ({ url: w.page.url }) },
   { method: 'GET', path: '/api/v1/articles/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
+  {
+    method: 'POST',
+    path: '/api/v1/pages/{id}/notices',
+    auth: 'publisher',
+    ok: [201],
+    query: (w) => ({ publisher: w.pub.slug }),
+    params: (w) => ({ id: String(w.page.id) }),
+    // A clarification leaves the page's standing as it is, so the call can be made again and again.
+    body: (w) => ({ type: 'clarification', date: '2026-01-02', reason: 'The second chart’s axis is in thousands.', url: `https://${w.pub.domain}/notices/${unique()}` }),
+  },
 
   // Requests: publishers open and cancel them; contributors take and release them; anyone reads the marketplace.
   {

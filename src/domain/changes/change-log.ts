@@ -9,6 +9,7 @@ export type ChangeKind =
   | 'page.registered'
   | 'page.updated'
   | 'page.changed'
+  | 'page.notice'
   | 'contribution.accepted'
   | 'contribution.withdrawn'
   | 'contributor.created'

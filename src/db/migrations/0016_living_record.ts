@@ -1,0 +1,23 @@
+// Issue 36 (a living record): notices a publisher attaches to one of its pages (retraction, expression of concern,
+// withdrawal, ...), each with its date, reason and optional link to the notice itself. Notices are never edited or
+// deleted: a reinstatement is a new notice, so a page's history stays whole (docs/decisions.md, "Notices").
+import type { Dialect } from '../client.js';
+import { type AnyDb, notNull, withId } from './helpers.js';
+
+export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
+  await withId(db.schema.createTable('page_notices'), dialect)
+    .addColumn('page_id', 'integer', (c) => c.notNull().references('pages.id').onDelete('cascade'))
+    .addColumn('publisher_id', 'integer', (c) => c.notNull().references('publishers.id').onDelete('cascade'))
+    // One of NOTICE_TYPES (src/domain/pages/notices.ts).
+    .addColumn('type', 'text', notNull)
+    // The notice's own date (YYYY-MM-DD), as the publisher gives it; `created_at` is when Credence learnt of it.
+    .addColumn('notice_date', 'text', notNull)
+    .addColumn('reason', 'text', notNull)
+    .addColumn('notice_url', 'text')
+    .addColumn('created_at', 'text', notNull)
+    // The change-log entry that published it.
+    .addColumn('log_seq', 'integer')
+    .execute();
+  // The record reads a page's notices newest first.
+  await db.schema.createIndex('page_notices_page').on('page_notices').columns(['page_id', 'notice_date', 'id']).execute();
+}
