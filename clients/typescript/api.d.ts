@@ -167,6 +167,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/interests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s declared interests that hold now, oldest first */
+        get: operations["getAccountInterests"];
+        put?: never;
+        /** Declare an interest: an organisation, a publication or a topic; employment, funding, ownership or personal */
+        post: operations["postAccountInterests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/interests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a declared interest (it stays on the proofs of work accepted while it held) */
+        delete: operations["deleteAccountInterestsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/password": {
         parameters: {
             query?: never;
@@ -2020,6 +2055,204 @@ export interface operations {
                             id: number;
                             /** Format: date-time */
                             withdrawn_at: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountInterests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountInterests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What ties the person to it
+                     * @enum {string}
+                     */
+                    kind: "employment" | "funding" | "ownership" | "personal";
+                    /** @description The organisation’s name, the publication’s slug, or the topic */
+                    name: string;
+                    /** @description Anything readers should know (a role, a period, an amount) */
+                    note?: string;
+                    /**
+                     * @description What the interest is in
+                     * @enum {string}
+                     */
+                    subject: "organisation" | "publication" | "topic";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountInterestsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ended: true;
+                            id: number;
                         };
                         /** @constant */
                         success: true;
@@ -4753,6 +4986,28 @@ export interface operations {
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 summary: string;
                             }[];
+                            /** @description What the person declared might sway their work, holding now (issue 36) */
+                            interests: {
+                                /** Format: date-time */
+                                declared_at: string;
+                                ended_at: string | null;
+                                id: number;
+                                /**
+                                 * @description What ties the person to it
+                                 * @enum {string}
+                                 */
+                                kind: "employment" | "funding" | "ownership" | "personal";
+                                /** @description The organisation, the topic (normalised), or the publication’s name */
+                                name: string;
+                                /** @description What the person said about it; may be empty */
+                                note: string;
+                                publication: string | null;
+                                /**
+                                 * @description What the interest is in
+                                 * @enum {string}
+                                 */
+                                subject: "organisation" | "publication" | "topic";
+                            }[];
                             /** Format: date-time */
                             joined_at: string;
                             /**
@@ -5634,6 +5889,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -6445,6 +6722,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -6756,6 +7055,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -6856,6 +7177,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };

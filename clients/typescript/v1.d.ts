@@ -752,6 +752,28 @@ export interface operations {
                         }[];
                         /** @description Numeric id, as a string */
                         id: string;
+                        /** @description What the person declared might sway their work, holding now (issue 36) */
+                        interests: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        }[];
                         /**
                          * @description SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`
                          * @enum {string}
@@ -1504,6 +1526,28 @@ export interface operations {
                         } | null;
                         /** @description `ctb_<id>` */
                         id: string;
+                        /** @description The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now (issue 36) */
+                        interests: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        }[];
                         log: {
                             /** @description The entry’s index in the transparency log (its change’s seq − 1) */
                             index: number;

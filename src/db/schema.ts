@@ -192,6 +192,22 @@ export type NoticeType =
   | 'addendum'
   | 'reinstatement';
 
+/** A contributor's declared interest (issue 36); ended ones are kept for the proofs of work done while held. */
+export interface DeclaredInterestsTable {
+  id: Generated<number>;
+  account_id: number;
+  subject: InterestSubject;
+  name: string;
+  publisher_id: number | null;
+  kind: InterestKind;
+  note: string;
+  declared_at: string;
+  ended_at: string | null;
+}
+
+export type InterestSubject = 'organisation' | 'publication' | 'topic';
+export type InterestKind = 'employment' | 'funding' | 'ownership' | 'personal';
+
 /** Work whose person took their name back; never read by a public route. */
 export interface WithdrawnContributionsTable {
   id: number;
@@ -439,6 +455,7 @@ export interface DB {
   claim_preferences: ClaimPreferencesTable;
   withdrawn_contributions: WithdrawnContributionsTable;
   page_notices: PageNoticesTable;
+  declared_interests: DeclaredInterestsTable;
   events: EventsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;

@@ -408,6 +408,21 @@ export const ROUTES: RouteSpec[] = [
     params: async (w) => ({ id: String(await pendingClaim(w)) }),
   },
   { method: 'GET', path: '/api/v1/account/claim-preferences', auth: 'contributor', ok: [200] },
+  { method: 'GET', path: '/api/v1/account/interests', auth: 'contributor', ok: [200] },
+  {
+    method: 'POST',
+    path: '/api/v1/account/interests',
+    auth: 'contributor',
+    ok: [201],
+    body: () => ({ subject: 'organisation', name: `Acme ${unique()}`, kind: 'funding', note: 'A research grant, 2025' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/interests/{id}',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await declaredInterest(w)) }),
+  },
   {
     method: 'PUT',
     path: '/api/v1/account/claim-preferences/{slug}',
@@ -640,6 +655,13 @@ async function pendingClaim(w: World): Promise<number> {
   expect(reg.body.data.authors, reg.text).toEqual([{ username: w.contributor.username, status: 'pending' }]);
   const claims = await w.contributor.client.get('/api/v1/account/claims?state=pending');
   return (claims.body.data as { id: number; page: { url: string } }[]).find((c) => c.page.url === url)!.id;
+}
+
+/** An interest the contributor declared (issue 36), to end. */
+async function declaredInterest(w: World): Promise<number> {
+  const res = await w.contributor.client.post('/api/v1/account/interests', { subject: 'topic', name: `topic-${unique()}`, kind: 'personal' });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
 }
 
 /** A public contribution of the contributor: a claim they confirmed. */

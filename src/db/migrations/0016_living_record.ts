@@ -20,4 +20,23 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .execute();
   // The record reads a page's notices newest first.
   await db.schema.createIndex('page_notices_page').on('page_notices').columns(['page_id', 'notice_date', 'id']).execute();
+
+  // A contributor's declared interests: an organisation, a publication or a topic, with its kind (employment,
+  // funding, ownership, personal). Keyed by the account (erasure deletes them with it). Ending one keeps the row
+  // (`ended_at`): proofs of work accepted while it was held go on showing it.
+  await withId(db.schema.createTable('declared_interests'), dialect)
+    .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    // `organisation`, `publication`, `topic`.
+    .addColumn('subject', 'text', notNull)
+    // The organisation's name, the normalised topic, or the publication's name when it was declared.
+    .addColumn('name', 'text', notNull)
+    .addColumn('publisher_id', 'integer', (c) => c.references('publishers.id').onDelete('cascade'))
+    // `employment`, `funding`, `ownership`, `personal`.
+    .addColumn('kind', 'text', notNull)
+    .addColumn('note', 'text', notNull)
+    .addColumn('declared_at', 'text', notNull)
+    .addColumn('ended_at', 'text')
+    .execute();
+  await db.schema.createIndex('declared_interests_account').on('declared_interests').columns(['account_id', 'id']).execute();
+  await db.schema.createIndex('declared_interests_publisher').on('declared_interests').columns(['publisher_id', 'account_id']).execute();
 }

@@ -1,6 +1,7 @@
 // Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
+import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
@@ -115,6 +116,8 @@ export function storedSources(json: string | null): string[] {
 export async function submitWork(deps: Deps, accountId: number, items: BatchItem<SubmissionInput>[]): Promise<ItemResult[]> {
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
+    // A declared interest in the publication rules its pages out (issue 36).
+    await assertNoInterestIn(deps.db, accountId, page.publisher_id);
     const evidence = checkEvidence(kind, input.evidence);
     checkClaim(kind, input);
     if (input.quote && !input.quote.exact.trim()) throw invalid('quote.exact', 'must not be empty');
@@ -192,8 +195,12 @@ export async function getOwnSubmission(deps: Deps, accountId: number, id: number
 export const listOwnSubmissions = (deps: Deps, accountId: number, status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
   store.listOwnSubmissions(deps.db, accountId, status, perPage, (page - 1) * perPage);
 
-export const listInbox = (deps: Deps, publisherIds: number[], status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
-  store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
+/** A publication's inbox, each submission with its contributor's declared interests (issue 36: seen before deciding). */
+export async function listInbox(deps: Deps, publisherIds: number[], status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) {
+  const { rows, total } = await store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
+  const held = await interestsOf(deps.db, [...new Set(rows.map((r) => r.account_id))]);
+  return { total, rows: rows.map((r) => ({ ...r, interests: held.filter((i) => i.account_id === r.account_id) })) };
+}
 
 const alreadyDecided = (s: { id: number; status: string }) =>
   new DomainError('already_decided', `Submission ${s.id} is already ${s.status}`);

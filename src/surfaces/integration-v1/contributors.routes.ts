@@ -1,4 +1,5 @@
 // The public reputation graph on /api/v1: the directory of contributors and full profiles. No email, ever.
+import { InterestData, presentInterest } from '../interests.presenter.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -32,7 +33,13 @@ const Reputation = {
   profile_url: ServiceUrl,
 };
 const ContributorListItem = Type.Object({ ...Reputation, topics: Type.Array(Topic), latest_contribution: Nullable(Work) });
-const ContributorProfile = Type.Object({ ...Reputation, joined_at: Type.String({ format: 'date-time' }), topics: Type.Array(Topic), contributions: Type.Array(Work) });
+const ContributorProfile = Type.Object({
+  ...Reputation,
+  joined_at: Type.String({ format: 'date-time' }),
+  topics: Type.Array(Topic),
+  contributions: Type.Array(Work),
+  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now (issue 36)' }),
+});
 
 export function presentWork(siteUrl: string, w: WorkRow) {
   return {
@@ -110,7 +117,7 @@ export function contributorRoutes(fastify: FastifyInstance, deps: Deps) {
       const p = await contributors.getProfile(deps, req.params.username);
       return {
         success: true as const,
-        data: { ...reputationOf(site, p.account), joined_at: p.account.created_at, topics: p.topics, contributions: p.work.map((w) => presentWork(site, w)) },
+        data: { ...reputationOf(site, p.account), joined_at: p.account.created_at, topics: p.topics, contributions: p.work.map((w) => presentWork(site, w)), interests: p.interests.map(presentInterest) },
       };
     },
   );

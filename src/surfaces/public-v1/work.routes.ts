@@ -1,4 +1,5 @@
 // /v1 publisher requests and contributor profiles (seed §2, §4).
+import { InterestData, presentInterest } from '../interests.presenter.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -57,6 +58,7 @@ const V1Profile = Type.Object({
       proof_url: ServiceUrl,
     }),
   ),
+  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now (issue 36)' }),
 });
 
 export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
@@ -129,7 +131,7 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
       },
     },
     async (req) => {
-      const { account, topics, work } = await contributors.getProfile(deps, req.params.id);
+      const { account, topics, work, interests } = await contributors.getProfile(deps, req.params.id);
       return {
         id: String(account.id),
         username: account.username,
@@ -150,6 +152,7 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
           ...(w.role === 'correction' && w.change_from !== null && w.change_to !== null ? { change: { from: w.change_from, to: w.change_to } } : {}),
           proof_url: proofUrl(site, w.id),
         })),
+        interests: interests.map(presentInterest),
       };
     },
   );

@@ -1,5 +1,6 @@
 // The public pages (issue 7, part 1): home and search, contributor profiles, publishers, expert panels and the
 // marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
+import { interestLine } from './record.pages.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -312,7 +313,7 @@ ${
     '/contributors/:username',
     { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },
     async (req, reply) => {
-      const { account: a, topics, work } = await contributors.getProfile(deps, req.params.username);
+      const { account: a, topics, work, interests } = await contributors.getProfile(deps, req.params.username);
       const name = a.name || a.username;
       return page(req, reply, {
         title: `${name} (@${a.username})`,
@@ -345,6 +346,12 @@ ${
 ${topics.map(
   (t) => html`<tr><td><a href="/requests?topic=${encodeURIComponent(t.topic)}">${t.topic}</a></td><td><span class="bar" aria-hidden="true"><span style="width:${Math.round(t.authority * 100)}%"></span></span> ${percent(t.authority)}</td><td>${t.accepted}</td></tr>`,
 )}</tbody></table></div>`
+}
+<h2>Declared interests</h2>
+${
+  interests.length === 0
+    ? empty('No interests declared.')
+    : html`<ul class="list">${interests.map((i) => html`<li>${interestLine(i)}</li>`)}</ul>`
 }
 <h2>Accepted work</h2>
 ${

@@ -103,6 +103,13 @@ function logSection(index: number, contributionId: number) {
 </section>`;
 }
 
+/** One declared interest in words: "Employment: Acme Pharma (since 2026-01-02), ended …". */
+export function interestLine(i: Proof['interests'][number]) {
+  const kind = i.kind.charAt(0).toUpperCase() + i.kind.slice(1);
+  const what = i.subject === 'topic' ? html`the topic ${i.name}` : i.subject === 'publication' ? html`the publication ${i.name}` : html`${i.name}`;
+  return html`${kind}: ${what}${i.note ? html` (${i.note})` : ''}, declared ${date(i.declared_at)}${i.ended_at ? html`, ended ${date(i.ended_at)}` : ''}`;
+}
+
 export function proofPage(siteUrl: string, p: Proof): PageOptions {
   const pageTitle = p.page_title || p.page_url;
   const named = p.submission_id === null;
@@ -155,6 +162,13 @@ ${verdict && p.claim ? html`<h2>The claim</h2><p class="text">${p.claim}</p><p>V
 <p class="text">${p.reason ?? ''}</p>
 <h2>Sources</h2>
 ${sources.length > 0 ? html`<ol class="sources">${sources.map((s) => html`<li>${externalLink(s)}</li>`)}</ol>` : empty('No sources were given.')}`
+}
+${
+  p.interests.length > 0
+    ? html`<section class="notice warn" role="note" aria-labelledby="interests-heading"><h2 id="interests-heading">Declared interests</h2>
+<p>${p.name || p.username} declared ${p.interests.length === 1 ? 'an interest' : 'interests'} bearing on this page:</p>
+<ul>${p.interests.map((i) => html`<li>${interestLine(i)}</li>`)}</ul></section>`
+    : ''
 }
 <h2>Decision</h2>
 <dl class="facts">
