@@ -784,6 +784,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contributors/{username}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the contributor’s scores are made: every accepted work with its weight and place, the rejected count, each topic’s sum, the formula */
+        get: operations["getContributorsByUsernameScores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/embed/article/{id}": {
         parameters: {
             query?: never;
@@ -4898,6 +4915,11 @@ export interface operations {
                             name: string;
                             /** Format: uri */
                             profile_url: string;
+                            /**
+                             * Format: uri
+                             * @description How the scores are made, each with its sum (GET /contributors/{username}/scores; HTML for a browser)
+                             */
+                            scores_url: string;
                             summary: string;
                             topics: {
                                 accepted: number;
@@ -5018,6 +5040,11 @@ export interface operations {
                             name: string;
                             /** Format: uri */
                             profile_url: string;
+                            /**
+                             * Format: uri
+                             * @description How the scores are made, each with its sum (GET /contributors/{username}/scores; HTML for a browser)
+                             */
+                            scores_url: string;
                             summary: string;
                             topics: {
                                 accepted: number;
@@ -5026,6 +5053,119 @@ export interface operations {
                             }[];
                             trust_score: number;
                             username: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContributorsByUsernameScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The sum of `counts_as_accepted` over `work` */
+                            accepted: number;
+                            /** @description As the profile shows it */
+                            accepted_count: number;
+                            /** @description As the profile shows it */
+                            contribution_score: number;
+                            formula: {
+                                authority: string;
+                                contribution_score: string;
+                                diminishing_returns: string;
+                                role_weights: {
+                                    [key: string]: number;
+                                };
+                                trust_score: string;
+                                z: number;
+                            };
+                            /** Format: uri */
+                            profile_url: string;
+                            /** @description Submissions the publishers rejected: a count only (rejected work is never public) */
+                            rejected: number;
+                            /** Format: uri */
+                            scores_url: string;
+                            topics: {
+                                /** @description As the profile shows it */
+                                authority: number;
+                                topic: string;
+                                /** @description w: the sum of `weight` over this topic’s work */
+                                weight: number;
+                                /** @description The work counted in this topic */
+                                work: (number | string)[];
+                            }[];
+                            /** @description As the profile shows it */
+                            trust_score: number;
+                            username: string;
+                            /** @description Every accepted work, in the order accepted (what the formula is summed over) */
+                            work: {
+                                /** Format: date-time */
+                                accepted_at: string;
+                                /** @description 1, or 0 past the 9th from one publication */
+                                counts_as_accepted: number;
+                                /** @description The contribution: an integer on /api/v1, `ctb_<id>` on /v1 */
+                                id: number | string;
+                                page: {
+                                    id: number;
+                                    /** Format: uri */
+                                    record_url: string;
+                                    title: string;
+                                    topic: string;
+                                    /** Format: uri */
+                                    url: string;
+                                };
+                                /** @description Its place among this person’s accepted work on that publication’s pages, in the order accepted */
+                                position: number;
+                                /** Format: uri */
+                                proof_url: string;
+                                publisher: {
+                                    name: string;
+                                    slug: string;
+                                };
+                                /** @enum {string} */
+                                role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                                role_weight: number;
+                                /** @description What it adds to the contribution score and to its topic’s w */
+                                weight: number;
+                            }[];
                         };
                         /** @constant */
                         success: true;

@@ -472,6 +472,7 @@ export const ROUTES: RouteSpec[] = [
   // Contributors, publications, records and proofs: public.
   { method: 'GET', path: '/api/v1/contributors', auth: 'none', ok: [200], query: () => ({ topic: 'health', q: 'name', page: '1' }) },
   { method: 'GET', path: '/api/v1/contributors/{username}', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
+  { method: 'GET', path: '/api/v1/contributors/{username}/scores', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
   { method: 'GET', path: '/api/v1/publishers', auth: 'none', ok: [200], query: () => ({ page: '1', per_page: '20' }) },
   { method: 'GET', path: '/api/v1/publishers/{slug}', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
   // record_url and proof_url, documented once under /v1 (the same operations, JSON only) for generated clients.
@@ -508,6 +509,7 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/v1/requests', auth: 'publisher', ok: [200], query: () => ({ page: '1' }) },
   { method: 'GET', path: '/v1/contributors/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
+  { method: 'GET', path: '/v1/contributors/{id}/scores', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
 
   // The transparency log (issue 12): public; the world's sequencer pass has signed a checkpoint.
   { method: 'GET', path: '/v1/log/checkpoint', auth: 'none', ok: [200] },

@@ -3,6 +3,7 @@ import { tag } from '../pages/cache-tags.js';
 import { notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './contributor.store.js';
+import { explainScores } from '../reputation/explain.js';
 import { allInterestsOf, heldAt, interestsOf, relatedTo } from '../interests/interest.service.js';
 
 /** Accepted work shown on a profile; older work stays reachable through each record and proof. */
@@ -17,6 +18,14 @@ export async function getProfile(deps: Deps, idOrUsername: string) {
     interestsOf(deps.db, [account.id]),
   ]);
   return { account, topics: topics.get(account.id) ?? [], work, interests };
+}
+
+/** A contributor's scores as shown, and the sum behind each (issue 36). */
+export async function explainProfileScores(deps: Deps, idOrUsername: string) {
+  const account = await store.findContributor(deps.db, idOrUsername);
+  if (!account) throw notFound('Contributor');
+  const [topics, explanation] = await Promise.all([store.topicsOf(deps.db, [account.id]), explainScores(deps.db, account.id)]);
+  return { account, topics: topics.get(account.id) ?? [], explanation };
 }
 
 export async function searchContributors(

@@ -1,5 +1,6 @@
 // The public pages (issue 7, part 1): home and search, contributor profiles, publishers, expert panels and the
 // marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
+import { SCORE_FORMULA } from '../../domain/reputation/explain.js';
 import { interestLine } from './record.pages.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -337,7 +338,7 @@ ${a.summary ? html`<p class="lede">${a.summary}</p>` : ''}
 <li><strong>${a.contribution_score}</strong> contribution score</li>
 <li><strong>${a.accepted_count}</strong> accepted</li>
 </ul>
-<p class="hint">Trust is the lower bound of the share of decided work that was accepted (Wilson, 95%); the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3.</p>
+<p class="hint">Trust is the lower bound of the share of decided work that was accepted (Wilson, 95%); the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. <a href="/contributors/${encodeURIComponent(a.username)}/scores">How these numbers are made, work by work</a>.</p>
 <h2>Topic authority</h2>
 ${
   topics.length === 0
@@ -363,6 +364,48 @@ ${w.summary ? html`<p>${w.summary}</p>` : ''}
 ${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? html`<p class="diff">${renderDiff(w.change_from, w.change_to)}</p>` : ''}
 <p class="meta">${publisherLink({ slug: w.publisher_slug, name: w.publisher_name })} · accepted ${date(w.accepted_at)} · <a href="/proofs/${w.id}">evidence<span class="sr-only"> for ${w.page_title}</span></a></p></li>`,
       )}</ol>`
+}`,
+      });
+    },
+  );
+
+  // Scores that explain themselves (issue 36): every accepted work with its place, weight and date, and the sums.
+  app.get(
+    '/contributors/:username/scores',
+    { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },
+    async (req, reply) => {
+      const e = await contributors.explainProfileScores(deps, req.params.username);
+      const a = e.account;
+      const x = e.explanation;
+      const name = a.name || a.username;
+      const n = x.accepted + x.rejected;
+      return page(req, reply, {
+        title: `How ${name}'s scores are made`,
+        description: `Every accepted work behind ${name}'s contribution score, trust score and topic authority, with the formula.`,
+        body: html`<p class="crumbs"><a href="/contributors/${encodeURIComponent(a.username)}">${name}</a></p>
+<h1>How ${name}’s scores are made</h1>
+<p class="lede">Every number on the profile, summed from the work below with the formula beside it, so anyone can recompute it. The same figures as JSON: <a href="/v1/contributors/${encodeURIComponent(a.username)}/scores">/v1/contributors/${a.username}/scores</a>.</p>
+<h2>Contribution score: ${String(a.contribution_score)}</h2>
+<p>The sum of the weights in the last column below: ${x.work.length === 0 ? '0' : x.work.map((w) => String(w.weight)).join(' + ')} = ${String(x.contribution_score)}. Role weights: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. ${SCORE_FORMULA.diminishing_returns}.</p>
+<h2>Trust score: ${String(a.trust_score)}</h2>
+<p>${String(x.accepted)} accepted (the work below that counts as accepted) and ${String(x.rejected)} rejected (rejected work is not public; only its count is shown): n = ${String(n)}. ${SCORE_FORMULA.trust_score}.</p>
+<h2>Topic authority</h2>
+<p>${SCORE_FORMULA.authority}.</p>
+${
+  e.topics.length === 0
+    ? empty('No topics yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Topic</th><th scope="col">w</th><th scope="col">Authority</th></tr></thead><tbody>${e.topics.map((t) => {
+        const sum = x.topics.find((s) => s.topic === t.topic);
+        return html`<tr><td>${t.topic}</td><td>${String(sum?.weight ?? 0)}</td><td>${String(t.authority)}</td></tr>`;
+      })}</tbody></table></div>`
+}
+<h2>The work</h2>
+${
+  x.work.length === 0
+    ? empty('No accepted work yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Accepted</th><th scope="col">Work</th><th scope="col">Publication (place)</th><th scope="col">Topic</th><th scope="col">Role weight</th><th scope="col">Counts as accepted</th><th scope="col">Weight</th></tr></thead><tbody>${x.work.map(
+        (w) => html`<tr><td>${date(w.accepted_at)}</td><td>${role(w.role)} <a href="/proofs/${w.id}">${w.page.title || w.page.url}</a></td><td>${w.publisher.name} (${String(w.position)})</td><td>${w.page.topic || '—'}</td><td>${String(w.role_weight)}</td><td>${String(w.accepted)}</td><td>${String(w.weight)}</td></tr>`,
+      )}</tbody></table></div>`
 }`,
       });
     },
