@@ -4066,6 +4066,8 @@ export interface operations {
                      * @description YYYY-MM-DD, after the issue date
                      */
                     revisit_by: string;
+                    /** @description The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
+                    sources?: string[];
                     /** @description Lower-cased, spaces become hyphens */
                     topic: string;
                     /** @description Optional on creation, where it can only be 1. In a `panels:issue` file: the version the file issues. */
@@ -4127,8 +4129,28 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            review: {
+                                flags: {
+                                    /** Format: date-time */
+                                    flagged_at: string;
+                                    /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                    link: string | null;
+                                    /**
+                                     * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                     * @enum {string}
+                                     */
+                                    reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                    /** @description The cited page; null for `revisit_due` */
+                                    source: string | null;
+                                }[];
+                                /** @description true while a flag stands: the panel should look again; the next version clears it */
+                                needed: boolean;
+                            };
                             /** Format: date */
                             revisit_by: string;
+                            /** @description The pages this version cites (issue 36) */
+                            sources: string[];
                             /**
                              * @description `issued` for the current version
                              * @enum {string}
@@ -4201,6 +4223,8 @@ export interface operations {
                      * @description YYYY-MM-DD, after the issue date
                      */
                     revisit_by: string;
+                    /** @description The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
+                    sources?: string[];
                     /** @description Lower-cased, spaces become hyphens */
                     topic: string;
                     /** @description The version being issued: the current one plus 1, else 409 conflict. Left out: the current one plus 1 as of this call; a version issued by someone else meanwhile is still a 409. */
@@ -4262,8 +4286,28 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            review: {
+                                flags: {
+                                    /** Format: date-time */
+                                    flagged_at: string;
+                                    /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                    link: string | null;
+                                    /**
+                                     * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                     * @enum {string}
+                                     */
+                                    reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                    /** @description The cited page; null for `revisit_due` */
+                                    source: string | null;
+                                }[];
+                                /** @description true while a flag stands: the panel should look again; the next version clears it */
+                                needed: boolean;
+                            };
                             /** Format: date */
                             revisit_by: string;
+                            /** @description The pages this version cites (issue 36) */
+                            sources: string[];
                             /**
                              * @description `issued` for the current version
                              * @enum {string}
@@ -4760,8 +4804,19 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
+                            /** @description On `panel.flagged` (issue 36): why the statement’s version needs review */
+                            flag?: {
+                                /** Format: date-time */
+                                flagged_at: string;
+                                /** @description A path on this site: the correction’s proof or the page’s record */
+                                link: string;
+                                /** @enum {string} */
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed";
+                                /** Format: uri */
+                                source: string;
+                            };
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "panel.flagged";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -4797,9 +4852,13 @@ export interface operations {
                             };
                             panel?: {
                                 id: string;
-                                /** Format: date-time */
-                                issued_at: string;
-                                question: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `panel.issued`
+                                 */
+                                issued_at?: string;
+                                /** @description On `panel.issued` */
+                                question?: string;
                                 topic: string;
                                 version: number;
                             };

@@ -636,8 +636,19 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
+                            /** @description On `panel.flagged` (issue 36): why the statement’s version needs review */
+                            flag?: {
+                                /** Format: date-time */
+                                flagged_at: string;
+                                /** @description A path on this site: the correction’s proof or the page’s record */
+                                link: string;
+                                /** @enum {string} */
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed";
+                                /** Format: uri */
+                                source: string;
+                            };
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "panel.flagged";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -673,9 +684,13 @@ export interface operations {
                             };
                             panel?: {
                                 id: string;
-                                /** Format: date-time */
-                                issued_at: string;
-                                question: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `panel.issued`
+                                 */
+                                issued_at?: string;
+                                /** @description On `panel.issued` */
+                                question?: string;
                                 topic: string;
                                 version: number;
                             };
@@ -1062,7 +1077,7 @@ export interface operations {
                             created_at: string;
                             index: number;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "panel.flagged";
                             /** @description The change’s sequence number (index + 1), as in the change feed */
                             seq: number;
                         }[];
@@ -1460,8 +1475,28 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            review: {
+                                flags: {
+                                    /** Format: date-time */
+                                    flagged_at: string;
+                                    /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                    link: string | null;
+                                    /**
+                                     * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                     * @enum {string}
+                                     */
+                                    reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                    /** @description The cited page; null for `revisit_due` */
+                                    source: string | null;
+                                }[];
+                                /** @description true while a flag stands: the panel should look again; the next version clears it */
+                                needed: boolean;
+                            };
                             /** Format: date */
                             revisit_by: string;
+                            /** @description The pages this version cites (issue 36) */
+                            sources: string[];
                             /**
                              * @description `issued` for the current version
                              * @enum {string}
@@ -1563,8 +1598,28 @@ export interface operations {
                         }[];
                         question: string;
                         reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                        /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                        review: {
+                            flags: {
+                                /** Format: date-time */
+                                flagged_at: string;
+                                /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                link: string | null;
+                                /**
+                                 * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                 * @enum {string}
+                                 */
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                /** @description The cited page; null for `revisit_due` */
+                                source: string | null;
+                            }[];
+                            /** @description true while a flag stands: the panel should look again; the next version clears it */
+                            needed: boolean;
+                        };
                         /** Format: date */
                         revisit_by: string;
+                        /** @description The pages this version cites (issue 36) */
+                        sources: string[];
                         /**
                          * @description `issued` for the current version
                          * @enum {string}

@@ -208,6 +208,27 @@ export interface DeclaredInterestsTable {
 export type InterestSubject = 'organisation' | 'publication' | 'topic';
 export type InterestKind = 'employment' | 'funding' | 'ownership' | 'personal';
 
+/** The pages a panel statement version cites (issue 36). */
+export interface PanelSourcesTable {
+  version_id: number;
+  position: number;
+  url: string;
+  lookup_key: string;
+}
+
+export type PanelFlagReason = 'source_corrected' | 'source_retracted' | 'source_concern' | 'source_changed';
+
+/** A review flag on a panel statement version (issue 36): a cited page moved after it was issued. */
+export interface PanelFlagsTable {
+  id: Generated<number>;
+  version_id: number;
+  reason: PanelFlagReason;
+  source_url: string;
+  page_id: number | null;
+  link: string;
+  flagged_at: string;
+}
+
 /** Work whose person took their name back; never read by a public route. */
 export interface WithdrawnContributionsTable {
   id: number;
@@ -456,6 +477,8 @@ export interface DB {
   withdrawn_contributions: WithdrawnContributionsTable;
   page_notices: PageNoticesTable;
   declared_interests: DeclaredInterestsTable;
+  panel_sources: PanelSourcesTable;
+  panel_flags: PanelFlagsTable;
   events: EventsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;

@@ -50,6 +50,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'domain.moved',
   'domain.revoked',
   'panel.issued',
+  'panel.flagged',
 ]);
 /** Consent (issue 31): who asserted a public contribution, how its person agreed, a claim's states, a person's
  * standing answers to a publication, and what naming an author at registration did. */

@@ -13,6 +13,7 @@ import { AppError } from '../http/errors.js';
 import { Nullable, sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
+import { FLAG_REASONS } from '../domain/panels/review-flags.js';
 import { ChangeKind, Level, NoticeType, PageUrl, Provenance, ServiceUrl, Standing, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
@@ -71,7 +72,26 @@ const FeedEntry = Type.Object(
     ),
     standing: Type.Optional({ ...Standing, description: 'On `page.notice`: the page’s standing after it' }),
     previous_standing: Type.Optional({ ...Standing, description: 'On `page.notice`: its standing before' }),
-    panel: Type.Optional(Type.Object({ id: Type.String(), version: Type.Integer(), topic: Type.String(), question: Type.String(), issued_at: Type.String({ format: 'date-time' }) })),
+    panel: Type.Optional(
+      Type.Object({
+        id: Type.String(),
+        version: Type.Integer(),
+        topic: Type.String(),
+        question: Type.Optional(Type.String({ description: 'On `panel.issued`' })),
+        issued_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `panel.issued`' })),
+      }),
+    ),
+    flag: Type.Optional(
+      Type.Object(
+        {
+          reason: StringEnum(FLAG_REASONS),
+          source: Type.String({ format: 'uri' }),
+          link: Type.String({ description: 'A path on this site: the correction’s proof or the page’s record' }),
+          flagged_at: Type.String({ format: 'date-time' }),
+        },
+        { description: 'On `panel.flagged` (issue 36): why the statement’s version needs review' },
+      ),
+    ),
     links: Type.Object(
       { record: Type.Optional(ServiceUrl), proof: Type.Optional(ServiceUrl), profile: Type.Optional(ServiceUrl), panel: Type.Optional(ServiceUrl), publisher: Type.Optional(ServiceUrl) },
       { description: 'Where to read what the entry changed' },

@@ -38,5 +38,28 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .addColumn('ended_at', 'text')
     .execute();
   await db.schema.createIndex('declared_interests_account').on('declared_interests').columns(['account_id', 'id']).execute();
+  // The pages a panel statement version cites (its sources, by URL), found again by their lookup key (SPEC §3) when
+  // the page is corrected, retracted or changes; and the review flags raised on a version. A new version has none.
+  await db.schema
+    .createTable('panel_sources')
+    .addColumn('version_id', 'integer', (c) => c.notNull().references('panel_versions.id').onDelete('cascade'))
+    .addColumn('position', 'integer', notNull)
+    .addColumn('url', 'text', notNull)
+    .addColumn('lookup_key', 'text', notNull)
+    .addPrimaryKeyConstraint('panel_sources_pk', ['version_id', 'position'])
+    .execute();
+  await db.schema.createIndex('panel_sources_lookup').on('panel_sources').columns(['lookup_key', 'version_id']).execute();
+  await withId(db.schema.createTable('panel_flags'), dialect)
+    .addColumn('version_id', 'integer', (c) => c.notNull().references('panel_versions.id').onDelete('cascade'))
+    // `source_corrected`, `source_retracted`, `source_concern`, `source_changed`.
+    .addColumn('reason', 'text', notNull)
+    .addColumn('source_url', 'text', notNull)
+    .addColumn('page_id', 'integer')
+    // Where to read what happened: the correction's proof, the page's record.
+    .addColumn('link', 'text', notNull)
+    .addColumn('flagged_at', 'text', notNull)
+    .execute();
+  await db.schema.createIndex('panel_flags_version').on('panel_flags').columns(['version_id', 'id']).execute();
+
   await db.schema.createIndex('declared_interests_publisher').on('declared_interests').columns(['publisher_id', 'account_id']).execute();
 }

@@ -18,7 +18,8 @@ export type ChangeKind =
   | 'domain.verified'
   | 'domain.moved'
   | 'domain.revoked'
-  | 'panel.issued';
+  | 'panel.issued'
+  | 'panel.flagged';
 
 /** What an entry touches; the record cache drops the answers that depend on these. */
 export interface ChangeIds {

@@ -12,8 +12,18 @@ import { findPageById } from './page.store.js';
 import { insertNotice, listNotices } from './notice.store.js';
 import { NOTICE_TYPES, type NoticeType, type Standing, standingOf } from './notices.js';
 import { parseSourceUrl } from './url-keys.js';
+import { type PanelFlagReason, flagCitingStatements } from '../panels/review-flags.js';
 
 export const NOTICE_REASON_MAX = 2000;
+
+/** The notices that put a page's content in doubt, and the review flag each raises on statements citing it. */
+const FLAGGING: Partial<Record<NoticeType, PanelFlagReason>> = {
+  retraction: 'source_retracted',
+  partial_retraction: 'source_retracted',
+  withdrawal: 'source_retracted',
+  removal: 'source_retracted',
+  expression_of_concern: 'source_concern',
+};
 
 export interface NoticeInput {
   type?: unknown;
@@ -85,6 +95,9 @@ export async function addNotice(
     if (notice.type === 'reinstatement' && before === 'current') {
       throw new DomainError('conflict', 'The page is in good standing: there is nothing to reinstate', [{ field: 'type', message: 'reinstatement needs a page that is not current' }]);
     }
+    // A retraction (withdrawal, removal) or an expression of concern flags the panel statements citing the page.
+    const flagReason = FLAGGING[notice.type];
+    const flags = flagReason ? await flagCitingStatements(trx, { id: page.id, lookupKey: page.lookup_key }, flagReason, `/records/${page.id}`, now) : [];
     const first = await takeSeqs(trx);
     const id = await insertNotice(trx, {
       page_id: page.id,
@@ -112,6 +125,7 @@ export async function addNotice(
         data: { page: out.page, publisher: out.publisher, notice: out.notice, standing, previous_standing: before },
         now,
       },
+      ...flags,
     ]);
     return { ...out, published_at: now, log_seq: first };
   });

@@ -166,3 +166,41 @@ export async function isPanellist(db: Db, accountId: number): Promise<boolean> {
     .executeTakeFirst();
   return r !== undefined;
 }
+
+// ---- Sources and review flags (issue 36) ----
+
+export async function insertSources(db: Db, versionId: number, sources: { url: string; lookup_key: string }[]): Promise<void> {
+  if (sources.length === 0) return;
+  await db.insertInto('panel_sources').values(sources.map((s, position) => ({ version_id: versionId, position, ...s }))).execute();
+}
+
+export const listSources = (db: Db, versionIds: number[]) =>
+  db.selectFrom('panel_sources').select(['version_id', 'url']).where('version_id', 'in', versionIds.length ? versionIds : [-1]).orderBy('version_id').orderBy('position').execute();
+
+export type FlagRow = Awaited<ReturnType<typeof listFlags>>[number];
+
+export const listFlags = (db: Db, versionIds: number[]) =>
+  db
+    .selectFrom('panel_flags')
+    .select(['version_id', 'reason', 'source_url', 'page_id', 'link', 'flagged_at'])
+    .where('version_id', 'in', versionIds.length ? versionIds : [-1])
+    .orderBy('version_id')
+    .orderBy('id')
+    .execute();
+
+/** The current versions citing a page (by its lookup key), issued before `before` when given. */
+export function currentVersionsCiting(db: Db, lookupKey: string, before?: string) {
+  let q = db
+    .selectFrom('panel_sources as src')
+    .innerJoin('panel_versions as v', 'v.id', 'src.version_id')
+    .innerJoin('panel_statements as s', 's.id', 'v.statement_id')
+    .select(['v.id', 'v.version', 'v.topic', 's.slug', 'src.url'])
+    .where('src.lookup_key', '=', lookupKey)
+    .whereRef('v.version', '=', 's.current_version');
+  if (before !== undefined) q = q.where('v.issued_at', '<', before);
+  return q.orderBy('v.id').execute();
+}
+
+export async function insertFlag(db: Db, row: { version_id: number; reason: FlagRow['reason']; source_url: string; page_id: number | null; link: string; flagged_at: string }): Promise<void> {
+  await db.insertInto('panel_flags').values(row).execute();
+}

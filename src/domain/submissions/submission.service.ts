@@ -1,6 +1,7 @@
 // Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
+import { flagCitingStatements } from '../panels/review-flags.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
@@ -325,6 +326,13 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       })),
     );
     const contributorEntries = await applyReputationChanges(trx, changes, now);
+    // An accepted correction flags the panel statements citing its page (issue 36).
+    const flagEntries: Change[] = [];
+    for (const s of accepted) {
+      if (s.kind !== 'correction') continue;
+      const key = parsePageUrl(s.page_url)?.lookupKey;
+      if (key) flagEntries.push(...(await flagCitingStatements(trx, { id: s.page_id, lookupKey: key }, 'source_corrected', `/proofs/${contributionIds.get(s.id)!}`, now)));
+    }
     // The change log last: its lock is held to commit, so it is taken after every other write.
     const seqs = await appendChanges(trx, [
       ...accepted.map(
@@ -336,6 +344,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
         }),
       ),
       ...contributorEntries,
+      ...flagEntries,
     ]);
     // Each record links to its entry in the transparency log (issue 12): the first seqs, in order.
     await linkContributions(trx, accepted.map((s, i) => ({ contributionId: contributionIds.get(s.id)!, seq: seqs[i]! })));

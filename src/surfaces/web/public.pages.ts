@@ -161,6 +161,22 @@ ${c.panel.map(
 </tbody></table></div>`;
 }
 
+const FLAG_WORDS: Record<string, string> = {
+  source_corrected: 'A source it relies on was corrected',
+  source_retracted: 'A source it relies on was retracted, withdrawn or removed',
+  source_concern: 'Its publisher expressed concern about a source it relies on',
+  source_changed: 'The text of a source it relies on changed after this version was issued',
+  revisit_due: 'Its revisit date has passed',
+};
+
+/** Issue 36: a statement whose evidence moved says so above its answer, with the reason and the link. */
+function reviewNotice(v: StatementView): SafeHtml | '' {
+  if (v.status !== 'issued' || v.review.length === 0) return '';
+  return html`<div class="notice warn" role="note"><p><strong>Flagged for review.</strong> The panel should look at this statement again; its next version will say what it found.</p><ul>${v.review.map(
+    (f) => html`<li>${FLAG_WORDS[f.reason] ?? f.reason} (${date(f.flagged_at)})${f.source ? html`: ${externalLink(f.source)}` : ''}${f.link ? html` · <a href="${f.link}">what happened</a>` : ''}</li>`,
+  )}</ul></div>`;
+}
+
 function panelPage(siteUrl: string, history: StatementView[]): { title: string; description: string; structured: unknown; body: SafeHtml } {
   const current = history.find((v) => v.version === v.current_version) ?? history[history.length - 1]!;
   const c = current.content;
@@ -184,12 +200,14 @@ function panelPage(siteUrl: string, history: StatementView[]): { title: string; 
     body: html`<p class="crumbs"><a href="/panels">Expert panels</a> · <a href="/panels?topic=${encodeURIComponent(c.topic)}">${c.topic}</a></p>
 <h1>${c.question}</h1>
 <p>${certaintyBadge(c.certainty)} <span class="badge">Version ${current.version}</span> <span class="muted">issued ${date(current.issued_at)}</span></p>
+${reviewNotice(current)}
 <section class="card answer" aria-labelledby="answer-h"><h2 id="answer-h">The panel's answer</h2><p class="text">${c.answer}</p></section>
 <h2>Vote and panel</h2>
 ${panelContent(c)}
 <h2>When the panel looks again</h2>
 <p>The panel revisits this statement by ${date(c.revisit_by)}${c.reopen_triggers.length ? ', or sooner when:' : '.'}</p>
 ${c.reopen_triggers.length ? html`<ul>${c.reopen_triggers.map((t) => html`<li>${TRIGGERS[t] ?? t}</li>`)}</ul>` : ''}
+${current.sources.length ? html`<h2>Sources the panel relied on</h2><ul>${current.sources.map((u) => html`<li>${externalLink(u)}</li>`)}</ul>` : ''}
 ${previous ? html`<h2>What changed in version ${current.version}</h2>${panelChanges(previous.content, c)}` : ''}
 <h2>Earlier versions</h2>
 ${
