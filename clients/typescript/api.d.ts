@@ -602,6 +602,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again every event since a time or a change-log cursor, signed as usual and marked as replays
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        post: operations["postAccountWebhooksByIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/webhooks/{id}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One replay request and what it queued
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        get: operations["getAccountWebhooksByIdReplaysByReplay_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/panels": {
         parameters: {
             query?: never;
@@ -4020,6 +4060,144 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountWebhooksByIdReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A change-log seq (the feed’s cursor) */
+                    after?: number;
+                    /** Format: date-time */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            done_at: string | null;
+                            events: number | null;
+                            id: number;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Events from this instant on are delivered again
+                             */
+                            since: string;
+                            /**
+                             * @description `queued` until the relay has queued its deliveries (its next pass, within a second or so)
+                             * @enum {string}
+                             */
+                            status: "queued" | "done";
+                            webhook_id: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountWebhooksByIdReplaysByReplay_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                replay_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            done_at: string | null;
+                            events: number | null;
+                            id: number;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Events from this instant on are delivered again
+                             */
+                            since: string;
+                            /**
+                             * @description `queued` until the relay has queued its deliveries (its next pass, within a second or so)
+                             * @enum {string}
+                             */
+                            status: "queued" | "done";
+                            webhook_id: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */

@@ -404,6 +404,17 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 when the owner's replay (issue 36) queued it again; its attempts carry the replay header. */
+  replay: Generated<number>;
+}
+
+export interface WebhookReplaysTable {
+  id: Generated<number>;
+  webhook_id: number;
+  since: string;
+  requested_at: string;
+  done_at: string | null;
+  events: number | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -479,6 +490,7 @@ export interface DB {
   declared_interests: DeclaredInterestsTable;
   panel_sources: PanelSourcesTable;
   panel_flags: PanelFlagsTable;
+  webhook_replays: WebhookReplaysTable;
   events: EventsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;

@@ -307,6 +307,27 @@ export const ROUTES: RouteSpec[] = [
     ok: [200, 202],
     params: (w) => newDelivery(w),
   },
+  {
+    method: 'POST',
+    path: '/api/v1/account/webhooks/{id}/replay',
+    auth: 'session',
+    ok: [202],
+    params: async (w) => ({ id: String(await newWebhookId(w)) }),
+    // Now, by the test clock: the World's clock moves on, and seq 1 may be older than the retention.
+    body: (w) => ({ since: w.t.clock.now().toISOString() }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/account/webhooks/{id}/replays/{replay_id}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => {
+      const id = await newWebhookId(w);
+      const r = await w.owner.client.post(`/api/v1/account/webhooks/${id}/replay`, { since: w.t.clock.now().toISOString() });
+      expect(r.status, r.text).toBe(202);
+      return { id: String(id), replay_id: String(r.body.data.id) };
+    },
+  },
 
   // Pages: publisher actions, and the public trust record.
   {

@@ -61,5 +61,17 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('panel_flags_version').on('panel_flags').columns(['version_id', 'id']).execute();
 
+  // Webhook replay from a point in time or a change-log cursor (issue 36): the owner's request, carried out by the
+  // relay (which builds each format's payloads); a replayed delivery is marked, and its attempts say so in a header.
+  await withId(db.schema.createTable('webhook_replays'), dialect)
+    .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+    .addColumn('since', 'text', notNull)
+    .addColumn('requested_at', 'text', notNull)
+    .addColumn('done_at', 'text')
+    .addColumn('events', 'integer')
+    .execute();
+  await db.schema.createIndex('webhook_replays_pending').on('webhook_replays').columns(['done_at', 'id']).execute();
+  await db.schema.alterTable('webhook_deliveries').addColumn('replay', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+
   await db.schema.createIndex('declared_interests_publisher').on('declared_interests').columns(['publisher_id', 'account_id']).execute();
 }
