@@ -9,6 +9,7 @@ import { Client } from '../client.js';
 import { confirmClaims, contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
+import { FormClient } from '../web/browser-client.js';
 import { registerHook, relayFor } from './webhooks.fixtures.js';
 
 let t: TestApp;
@@ -193,5 +194,25 @@ describe('refusals', () => {
     const contributor = await new Client(t.baseUrl).as(key).post(`/api/v1/pages/${pageId}/notices`, { type: 'retraction', reason: 'Mine' });
     expect(contributor.status).toBe(403);
     expect((await lookup()).notices).toHaveLength(2);
+  });
+});
+
+describe('the dashboard', () => {
+  it('lists the page’s notices and publishes a new one from its form; a bad one answers the form with the field’s error', async () => {
+    const b = new FormClient(t.baseUrl);
+    await b.get('/login');
+    expect((await b.post('/login?next=/dashboard', { email: pub.owner.email, password: pub.owner.password })).status).toBe(303);
+    const page = await b.get(`/dashboard/${pub.slug}/pages/${pageId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Reinstatement');
+    const bad = await b.post(`/dashboard/${pub.slug}/pages/${pageId}/notices`, { type: 'partial_retraction', date: '2999-01-01', reason: 'Figure 2', url: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/must not be in the future/i);
+    await b.get(`/dashboard/${pub.slug}/pages/${pageId}`);
+    const ok = await b.post(`/dashboard/${pub.slug}/pages/${pageId}/notices`, { type: 'partial_retraction', date: '', reason: 'Figure 2 is withdrawn.', url: '' });
+    expect(ok.status, ok.text).toBe(303);
+    expect((await lookup()).standing).toBe('partially_retracted');
+    const other404 = await b.post(`/dashboard/${other.slug}/pages/${pageId}/notices`, { type: 'clarification', date: '', reason: 'x', url: '' });
+    expect([403, 404]).toContain(other404.status);
   });
 });
