@@ -640,12 +640,11 @@ export interface operations {
                             flag?: {
                                 /** Format: date-time */
                                 flagged_at: string;
-                                /** @description A path on this site: the correction’s proof or the page’s record */
+                                /** @description A path on this site: the correction’s proof, the page’s record, or the statement (`revisit_due`) */
                                 link: string;
                                 /** @enum {string} */
-                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed";
-                                /** Format: uri */
-                                source: string;
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                source: string | null;
                             };
                             /** @enum {string} */
                             kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "panel.flagged";

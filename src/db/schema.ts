@@ -216,7 +216,7 @@ export interface PanelSourcesTable {
   lookup_key: string;
 }
 
-export type PanelFlagReason = 'source_corrected' | 'source_retracted' | 'source_concern' | 'source_changed';
+export type PanelFlagReason = 'source_corrected' | 'source_retracted' | 'source_concern' | 'source_changed' | 'revisit_due';
 
 /** A review flag on a panel statement version (issue 36): a cited page moved after it was issued. */
 export interface PanelFlagsTable {

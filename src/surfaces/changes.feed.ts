@@ -13,7 +13,7 @@ import { AppError } from '../http/errors.js';
 import { Nullable, sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
-import { FLAG_REASONS } from '../domain/panels/review-flags.js';
+import { FLAG_REASONS, REVISIT_DUE } from '../domain/panels/review-flags.js';
 import { ChangeKind, Level, NoticeType, PageUrl, Provenance, ServiceUrl, Standing, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
@@ -84,9 +84,9 @@ const FeedEntry = Type.Object(
     flag: Type.Optional(
       Type.Object(
         {
-          reason: StringEnum(FLAG_REASONS),
-          source: Type.String({ format: 'uri' }),
-          link: Type.String({ description: 'A path on this site: the correction’s proof or the page’s record' }),
+          reason: StringEnum([...FLAG_REASONS, REVISIT_DUE] as const),
+          source: Nullable(Type.String({ format: 'uri', description: 'The cited page; null for `revisit_due`' })),
+          link: Type.String({ description: 'A path on this site: the correction’s proof, the page’s record, or the statement (`revisit_due`)' }),
           flagged_at: Type.String({ format: 'date-time' }),
         },
         { description: 'On `panel.flagged` (issue 36): why the statement’s version needs review' },

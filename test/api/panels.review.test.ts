@@ -4,6 +4,7 @@
 // the /v1 webhooks of the topic's publishers; the next version clears it; a passed revisit date flags it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatement, issueVersion } from '../../src/domain/panels/panel.service.js';
+import { flagDueRevisits } from '../../src/domain/panels/review-flags.js';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
 import { Client } from '../client.js';
 import { contributorKey, publisher, signup, type TestPublisher } from '../factories.js';
@@ -111,7 +112,19 @@ describe('a statement citing pages', () => {
     await createStatement(t.runtime.deps, due as never);
     expect((await read(due.id)).review.needed).toBe(false);
     t.clock.advanceDays(20);
-    expect((await read(due.id)).review).toEqual({ needed: true, flags: [{ reason: 'revisit_due', source: null, link: null, flagged_at: '2026-12-01T00:00:00.000Z' }] });
+    const flagged = { needed: true, flags: [{ reason: 'revisit_due', source: null, link: null, flagged_at: '2026-12-01T00:00:00.000Z' }] };
+    // Shown from the date at once; then the service's clock stores it and tells subscribers and the feed, once.
+    expect((await read(due.id)).review).toEqual(flagged);
+    const told = await flagDueRevisits(t.runtime.deps);
+    expect(told).toBeGreaterThanOrEqual(1);
+    expect(await flagDueRevisits(t.runtime.deps)).toBe(0);
+    expect((await read(due.id)).review).toEqual(flagged);
+    const feed = (await anon.get('/v1/changes?limit=500')).body.data.filter((e: { kind: string; panel?: { id: string } }) => e.kind === 'panel.flagged' && e.panel?.id === due.id);
+    expect(feed).toHaveLength(1);
+    expect(feed[0].flag).toMatchObject({ reason: 'revisit_due', source: null, link: `/panels/${due.id}` });
+    await relay.tick();
+    const sent = rx.at('/v1').filter((r) => r.event === 'panel.updated' && r.json.panel.id === due.id && r.json.changes.review);
+    expect(sent).toHaveLength(1);
   });
 
   it('refuses a source that is not an http(s) URL, naming it', async () => {

@@ -237,9 +237,11 @@ async function viewsOf(deps: Deps, rows: store.VersionRow[], entries: store.Entr
   return rows.map((r) => {
     const view = viewOf(r, entries.filter((e) => e.version_id === r.id));
     view.sources = sources.filter((s) => s.version_id === r.id).map((s) => s.url);
-    view.review = flags.filter((f) => f.version_id === r.id).map((f) => ({ reason: f.reason, source: f.source_url, link: f.link, flagged_at: f.flagged_at }));
-    // A passed revisit date flags the current version (shown, not stored: it is a fact of the calendar).
-    if (r.status === 'issued' && view.content.revisit_by < today) {
+    view.review = flags
+      .filter((f) => f.version_id === r.id)
+      .map((f) => (f.reason === REVISIT_DUE ? { reason: f.reason, source: null, link: null, flagged_at: `${view.content.revisit_by}T00:00:00.000Z` } : { reason: f.reason, source: f.source_url, link: f.link, flagged_at: f.flagged_at }));
+    // A passed revisit date flags the current version at once, from the date; `flagDueRevisits` stores and tells it.
+    if (r.status === 'issued' && view.content.revisit_by < today && !view.review.some((f) => f.reason === REVISIT_DUE)) {
       view.review.push({ reason: REVISIT_DUE, source: null, link: null, flagged_at: `${view.content.revisit_by}T00:00:00.000Z` });
     }
     return view;

@@ -204,3 +204,26 @@ export function currentVersionsCiting(db: Db, lookupKey: string, before?: string
 export async function insertFlag(db: Db, row: { version_id: number; reason: FlagRow['reason']; source_url: string; page_id: number | null; link: string; flagged_at: string }): Promise<void> {
   await db.insertInto('panel_flags').values(row).execute();
 }
+
+/** Current versions past their revisit date without a stored `revisit_due` flag. */
+export const dueRevisits = (db: Db, today: string) =>
+  db
+    .selectFrom('panel_versions as v')
+    .innerJoin('panel_statements as s', 's.id', 'v.statement_id')
+    .select(['v.id', 'v.version', 'v.topic', 's.slug'])
+    .whereRef('v.version', '=', 's.current_version')
+    .where('v.revisit_by', '<', today)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('panel_flags as f').select('f.id').whereRef('f.version_id', '=', 'v.id').where('f.reason', '=', 'revisit_due'))))
+    .orderBy('v.id')
+    .limit(100)
+    .execute();
+
+/**
+ * Take the version for telling its revisit, inside the transaction: true when no `revisit_due` flag exists yet. The
+ * version's row is locked first (PostgreSQL) so two processes cannot both tell it; SQLite has one writer.
+ */
+export async function claimRevisit(trx: Db, versionId: number): Promise<boolean> {
+  await trx.updateTable('panel_versions').set((eb) => ({ revisit_by: eb.ref('revisit_by') })).where('id', '=', versionId).execute();
+  const told = await trx.selectFrom('panel_flags').select('id').where('version_id', '=', versionId).where('reason', '=', 'revisit_due').executeTakeFirst();
+  return !told;
+}

@@ -4,15 +4,15 @@
 // a flag row (reason and link), `panel.updated` to the /v1 webhooks of the topic's publishers, and a `panel.flagged`
 // change-log entry for the feed and every process's cache. Issuing the next version clears it (flags belong to the
 // version they were raised on). docs/decisions.md, "Panels that reopen themselves".
-import type { Change } from '../changes/change-log.js';
-import type { Db } from '../deps.js';
+import { appendChange, type Change } from '../changes/change-log.js';
+import type { Db, Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
 import type { PanelFlagReason } from '../../db/schema.js';
 import * as store from './panel.store.js';
 
 export type { PanelFlagReason };
 export const FLAG_REASONS = ['source_corrected', 'source_retracted', 'source_concern', 'source_changed'] as const satisfies readonly PanelFlagReason[];
-/** Shown, not stored: the version's revisit date has passed. */
+/** The version's revisit date has passed: shown from the date at once, stored (and told) by `flagDueRevisits`. */
 export const REVISIT_DUE = 'revisit_due';
 
 /**
@@ -44,4 +44,34 @@ export async function flagCitingStatements(
     entries.push({ kind: 'panel.flagged', ids: { panelId: v.slug, pageId: page.id }, data: { panel: { id: v.slug, version: v.version, topic: v.topic }, flag }, now });
   }
   return entries;
+}
+
+/**
+ * Current versions whose revisit date has passed and that were not told yet: each gets a stored `revisit_due` flag,
+ * `panel.updated` and a `panel.flagged` entry, once (one transaction a version; the flag row is the "told" mark, so
+ * a second pass or process finds nothing). Run by `serve` with the service's other clock (jobs/take-expiry.ts).
+ */
+export async function flagDueRevisits(deps: Deps): Promise<number> {
+  const now = deps.clock.now().toISOString();
+  const due = await store.dueRevisits(deps.db, now.slice(0, 10));
+  let flagged = 0;
+  for (const v of due) {
+    const told = await deps.db.transaction().execute(async (trx) => {
+      if (!(await store.claimRevisit(trx, v.id))) return false;
+      const flag = { reason: REVISIT_DUE, source: null, link: `/panels/${v.slug}`, flagged_at: now };
+      await store.insertFlag(trx, { version_id: v.id, reason: REVISIT_DUE, source_url: '', page_id: null, link: flag.link, flagged_at: now });
+      await appendEvent(trx, {
+        type: 'panel.updated',
+        publisherId: null,
+        pageId: null,
+        payload: { panel_id: v.slug, version: v.version, previous_version: v.version, topic: v.topic, changes: { review: { from: null, to: flag } } },
+        now,
+      });
+      await appendChange(trx, { kind: 'panel.flagged', ids: { panelId: v.slug }, data: { panel: { id: v.slug, version: v.version, topic: v.topic }, flag }, now });
+      return true;
+    });
+    if (told) flagged++;
+  }
+  if (flagged > 0) await deps.changes.committed();
+  return flagged;
 }
