@@ -231,6 +231,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/interests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s declared interests that hold now, oldest first */
+        get: operations["getAccountInterests"];
+        put?: never;
+        /** Declare an interest: an organisation, a publication or a topic; employment, funding, ownership or personal */
+        post: operations["postAccountInterests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/interests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a declared interest (it stays on the proofs of work accepted while it held) */
+        delete: operations["deleteAccountInterestsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/notices": {
         parameters: {
             query?: never;
@@ -649,6 +684,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver again every event since a time or a change-log cursor, signed as usual and marked as replays
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        post: operations["postAccountWebhooksByIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/webhooks/{id}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One replay request and what it queued
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        get: operations["getAccountWebhooksByIdReplaysByReplay_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/panels": {
         parameters: {
             query?: never;
@@ -899,6 +974,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contributors/{username}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the contributor’s scores are made: every accepted work with its weight and place, the rejected count, each topic’s sum, the formula */
+        get: operations["getContributorsByUsernameScores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/embed/article/{id}": {
         parameters: {
             query?: never;
@@ -945,6 +1037,23 @@ export interface paths {
         put?: never;
         /** Register pages (one object, or an array of at most 500); upsert by URL */
         post: operations["postPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pages/{id}/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Attach a notice to one of the publication’s pages: a retraction, an expression of concern, a reinstatement, … */
+        post: operations["postPagesByIdNotices"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1260,6 +1369,26 @@ export interface webhooks {
          * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
          */
         post: operations["webhookPageChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "page.notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …): its record’s standing may have changed
+         * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
+         */
+        post: operations["webhookPageNotice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2432,6 +2561,18 @@ export interface operations {
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 summary: string;
                             }[];
+                            /** @description Interests the account declared (issue 36), ended ones included */
+                            declared_interests: {
+                                /** Format: date-time */
+                                declared_at: string;
+                                ended_at: string | null;
+                                /** @enum {string} */
+                                kind: "employment" | "funding" | "ownership" | "personal";
+                                name: string;
+                                note: string;
+                                /** @enum {string} */
+                                subject: "organisation" | "publication" | "topic";
+                            }[];
                             /** Format: date-time */
                             exported_at: string;
                             /** @constant */
@@ -2520,7 +2661,7 @@ export interface operations {
                                 created_at: string;
                                 disabled_at: string | null;
                                 enabled: boolean;
-                                events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                                events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                                 /**
                                  * @description Which surface’s payloads it receives
                                  * @enum {string}
@@ -2551,6 +2692,204 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountInterests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountInterests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What ties the person to it
+                     * @enum {string}
+                     */
+                    kind: "employment" | "funding" | "ownership" | "personal";
+                    /** @description The organisation’s name, the publication’s slug, or the topic */
+                    name: string;
+                    /** @description Anything readers should know (a role, a period, an amount) */
+                    note?: string;
+                    /**
+                     * @description What the interest is in
+                     * @enum {string}
+                     */
+                    subject: "organisation" | "publication" | "topic";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAccountInterestsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ended: true;
+                            id: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -3802,7 +4141,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -3868,8 +4207,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed. Default: all of the format’s */
-                    events?: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                     /**
                      * @description `api_v1` (default) or `v1` (the /v1 scheme; one per publisher)
                      * @enum {string}
@@ -3902,7 +4241,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -3986,7 +4325,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -4105,8 +4444,8 @@ export interface operations {
                 "application/json": {
                     /** @description `true` re-enables: the failure count starts again at 0 and held deliveries resume. `false` pauses */
                     enabled?: boolean;
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed. Default: all of the format’s */
-                    events?: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                     /** @description `true`: a new secret, returned in this response only; the old one keeps signing for 24 hours */
                     rotate_secret?: boolean;
                     /**
@@ -4134,7 +4473,7 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
                             /**
                              * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
                              * @enum {string}
@@ -4226,7 +4565,7 @@ export interface operations {
                             duration_ms: number;
                             error: string | null;
                             /** @enum {string} */
-                            event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                            event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                             event_id: number;
                             id: number;
                             /** @description A redelivery asked for by the owner */
@@ -4297,7 +4636,7 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 /** @description A redelivery asked for by the owner */
@@ -4311,7 +4650,7 @@ export interface operations {
                                 attempts: number;
                                 delivered_at: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 last_attempt_at: string | null;
@@ -4352,7 +4691,7 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 /** @description A redelivery asked for by the owner */
@@ -4366,7 +4705,7 @@ export interface operations {
                                 attempts: number;
                                 delivered_at: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
                                 event_id: number;
                                 id: number;
                                 last_attempt_at: string | null;
@@ -4394,6 +4733,144 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountWebhooksByIdReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A change-log seq (the feed’s cursor) */
+                    after?: number;
+                    /** Format: date-time */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            done_at: string | null;
+                            events: number | null;
+                            id: number;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Events from this instant on are delivered again
+                             */
+                            since: string;
+                            /**
+                             * @description `queued` until the relay has queued its deliveries (its next pass, within a second or so)
+                             * @enum {string}
+                             */
+                            status: "queued" | "done";
+                            webhook_id: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountWebhooksByIdReplaysByReplay_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                replay_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            done_at: string | null;
+                            events: number | null;
+                            id: number;
+                            /** Format: date-time */
+                            requested_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Events from this instant on are delivered again
+                             */
+                            since: string;
+                            /**
+                             * @description `queued` until the relay has queued its deliveries (its next pass, within a second or so)
+                             * @enum {string}
+                             */
+                            status: "queued" | "done";
+                            webhook_id: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -4440,6 +4917,8 @@ export interface operations {
                      * @description YYYY-MM-DD, after the issue date
                      */
                     revisit_by: string;
+                    /** @description The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
+                    sources?: string[];
                     /** @description Lower-cased, spaces become hyphens */
                     topic: string;
                     /** @description Optional on creation, where it can only be 1. In a `panels:issue` file: the version the file issues. */
@@ -4506,8 +4985,28 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            review: {
+                                flags: {
+                                    /** Format: date-time */
+                                    flagged_at: string;
+                                    /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                    link: string | null;
+                                    /**
+                                     * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                     * @enum {string}
+                                     */
+                                    reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                    /** @description The cited page; null for `revisit_due` */
+                                    source: string | null;
+                                }[];
+                                /** @description true while a flag stands: the panel should look again; the next version clears it */
+                                needed: boolean;
+                            };
                             /** Format: date */
                             revisit_by: string;
+                            /** @description The pages this version cites (issue 36) */
+                            sources: string[];
                             /**
                              * @description `issued` for the current version
                              * @enum {string}
@@ -4580,6 +5079,8 @@ export interface operations {
                      * @description YYYY-MM-DD, after the issue date
                      */
                     revisit_by: string;
+                    /** @description The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
+                    sources?: string[];
                     /** @description Lower-cased, spaces become hyphens */
                     topic: string;
                     /** @description The version being issued: the current one plus 1, else 409 conflict. Left out: the current one plus 1 as of this call; a version issued by someone else meanwhile is still a 409. */
@@ -4646,8 +5147,28 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            review: {
+                                flags: {
+                                    /** Format: date-time */
+                                    flagged_at: string;
+                                    /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                    link: string | null;
+                                    /**
+                                     * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                     * @enum {string}
+                                     */
+                                    reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                    /** @description The cited page; null for `revisit_due` */
+                                    source: string | null;
+                                }[];
+                                /** @description true while a flag stands: the panel should look again; the next version clears it */
+                                needed: boolean;
+                            };
                             /** Format: date */
                             revisit_by: string;
+                            /** @description The pages this version cites (issue 36) */
+                            sources: string[];
                             /**
                              * @description `issued` for the current version
                              * @enum {string}
@@ -4772,6 +5293,41 @@ export interface operations {
                             };
                             has_record: boolean;
                             id: number | null;
+                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                            notices: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /**
+                                     * Format: uri
+                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                     */
+                                    bundle_url: string;
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             publisher: {
                                 name: string;
                                 slug: string;
@@ -4779,6 +5335,7 @@ export interface operations {
                             } | null;
                             record_url: string | null;
                             registered: boolean;
+                            standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                             status: ("verified" | "unverified") | null;
                             title: string | null;
                             topic: string | null;
@@ -5327,8 +5884,18 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
+                            /** @description On `panel.flagged` (issue 36): why the statement’s version needs review */
+                            flag?: {
+                                /** Format: date-time */
+                                flagged_at: string;
+                                /** @description A path on this site: the correction’s proof, the page’s record, or the statement (`revisit_due`) */
+                                link: string;
+                                /** @enum {string} */
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                source: string | null;
+                            };
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -5341,6 +5908,19 @@ export interface operations {
                                 publisher?: string;
                                 /** Format: uri */
                                 record?: string;
+                            };
+                            /** @description On `page.notice` (issue 36): the notice as the publisher gave it */
+                            notice?: {
+                                /** Format: date */
+                                date: string;
+                                id: number;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
                             };
                             /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
                             openings: {
@@ -5362,9 +5942,13 @@ export interface operations {
                             };
                             panel?: {
                                 id: string;
-                                /** Format: date-time */
-                                issued_at: string;
-                                question: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `panel.issued`
+                                 */
+                                issued_at?: string;
+                                /** @description On `panel.issued` */
+                                question?: string;
                                 topic: string;
                                 version: number;
                             };
@@ -5372,12 +5956,22 @@ export interface operations {
                                 name: string;
                                 slug: string;
                             };
+                            /**
+                             * @description On `page.notice`: its standing before
+                             * @enum {string}
+                             */
+                            previous_standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                             publisher?: {
                                 name: string;
                                 slug: string;
                             };
                             /** @description Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id) */
                             seq: number;
+                            /**
+                             * @description On `page.notice`: the page’s standing after it
+                             * @enum {string}
+                             */
+                            standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                         }[];
                         meta: {
                             has_more: boolean;
@@ -5470,6 +6064,11 @@ export interface operations {
                             name: string;
                             /** Format: uri */
                             profile_url: string;
+                            /**
+                             * Format: uri
+                             * @description How the scores are made, each with its sum (GET /contributors/{username}/scores; HTML for a browser)
+                             */
+                            scores_url: string;
                             summary: string;
                             topics: {
                                 accepted: number;
@@ -5558,6 +6157,28 @@ export interface operations {
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 summary: string;
                             }[];
+                            /** @description What the person declared might sway their work, holding now (issue 36) */
+                            interests: {
+                                /** Format: date-time */
+                                declared_at: string;
+                                ended_at: string | null;
+                                id: number;
+                                /**
+                                 * @description What ties the person to it
+                                 * @enum {string}
+                                 */
+                                kind: "employment" | "funding" | "ownership" | "personal";
+                                /** @description The organisation, the topic (normalised), or the publication’s name */
+                                name: string;
+                                /** @description What the person said about it; may be empty */
+                                note: string;
+                                publication: string | null;
+                                /**
+                                 * @description What the interest is in
+                                 * @enum {string}
+                                 */
+                                subject: "organisation" | "publication" | "topic";
+                            }[];
                             /** Format: date-time */
                             joined_at: string;
                             /**
@@ -5568,6 +6189,11 @@ export interface operations {
                             name: string;
                             /** Format: uri */
                             profile_url: string;
+                            /**
+                             * Format: uri
+                             * @description How the scores are made, each with its sum (GET /contributors/{username}/scores; HTML for a browser)
+                             */
+                            scores_url: string;
                             summary: string;
                             topics: {
                                 accepted: number;
@@ -5576,6 +6202,119 @@ export interface operations {
                             }[];
                             trust_score: number;
                             username: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContributorsByUsernameScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The sum of `counts_as_accepted` over `work` */
+                            accepted: number;
+                            /** @description As the profile shows it */
+                            accepted_count: number;
+                            /** @description As the profile shows it */
+                            contribution_score: number;
+                            formula: {
+                                authority: string;
+                                contribution_score: string;
+                                diminishing_returns: string;
+                                role_weights: {
+                                    [key: string]: number;
+                                };
+                                trust_score: string;
+                                z: number;
+                            };
+                            /** Format: uri */
+                            profile_url: string;
+                            /** @description Submissions the publishers rejected: a count only (rejected work is never public) */
+                            rejected: number;
+                            /** Format: uri */
+                            scores_url: string;
+                            topics: {
+                                /** @description As the profile shows it */
+                                authority: number;
+                                topic: string;
+                                /** @description w: the sum of `weight` over this topic’s work */
+                                weight: number;
+                                /** @description The work counted in this topic */
+                                work: (number | string)[];
+                            }[];
+                            /** @description As the profile shows it */
+                            trust_score: number;
+                            username: string;
+                            /** @description Every accepted work, in the order accepted (what the formula is summed over) */
+                            work: {
+                                /** Format: date-time */
+                                accepted_at: string;
+                                /** @description 1, or 0 past the 9th from one publication */
+                                counts_as_accepted: number;
+                                /** @description The contribution: an integer on /api/v1, `ctb_<id>` on /v1 */
+                                id: number | string;
+                                page: {
+                                    id: number;
+                                    /** Format: uri */
+                                    record_url: string;
+                                    title: string;
+                                    topic: string;
+                                    /** Format: uri */
+                                    url: string;
+                                };
+                                /** @description Its place among this person’s accepted work on that publication’s pages, in the order accepted */
+                                position: number;
+                                /** Format: uri */
+                                proof_url: string;
+                                publisher: {
+                                    name: string;
+                                    slug: string;
+                                };
+                                /** @enum {string} */
+                                role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                                role_weight: number;
+                                /** @description What it adds to the contribution score and to its topic’s w */
+                                weight: number;
+                            }[];
                         };
                         /** @constant */
                         success: true;
@@ -5819,6 +6558,41 @@ export interface operations {
                             };
                             has_record: boolean;
                             id: number | null;
+                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                            notices: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /**
+                                     * Format: uri
+                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                     */
+                                    bundle_url: string;
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             publisher: {
                                 name: string;
                                 slug: string;
@@ -5826,6 +6600,7 @@ export interface operations {
                             } | null;
                             record_url: string | null;
                             registered: boolean;
+                            standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                             status: ("verified" | "unverified") | null;
                             title: string | null;
                             topic: string | null;
@@ -6051,6 +6826,130 @@ export interface operations {
             };
         };
     };
+    postPagesByIdNotices: {
+        parameters: {
+            query?: {
+                /** @description Session callers in several publications: which one */
+                publisher?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)
+                     */
+                    date?: string;
+                    /** @description Why, in the words readers will see */
+                    reason: string;
+                    /**
+                     * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                     * @enum {string}
+                     */
+                    type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                    /**
+                     * Format: uri
+                     * @description The notice itself, on the publisher’s site
+                     */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            notice: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /**
+                                     * Format: uri
+                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                     */
+                                    bundle_url: string;
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            };
+                            page: {
+                                id: number;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            /**
+                             * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
+                             * @enum {string}
+                             */
+                            previous_standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                            /**
+                             * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
+                             * @enum {string}
+                             */
+                            standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPagesLookup: {
         parameters: {
             query: {
@@ -6139,6 +7038,41 @@ export interface operations {
                             };
                             has_record: boolean;
                             id: number | null;
+                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                            notices: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                id: number;
+                                log: {
+                                    /**
+                                     * Format: uri
+                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                     */
+                                    bundle_url: string;
+                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                    index: number;
+                                    /**
+                                     * Format: uri
+                                     * @description Its inclusion proof against the newest signed checkpoint
+                                     */
+                                    proof_url: string;
+                                } | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When the publisher gave it to Credence
+                                 */
+                                published_at: string;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             publisher: {
                                 name: string;
                                 slug: string;
@@ -6146,6 +7080,7 @@ export interface operations {
                             } | null;
                             record_url: string | null;
                             registered: boolean;
+                            standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                             status: ("verified" | "unverified") | null;
                             title: string | null;
                             topic: string | null;
@@ -6268,6 +7203,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -7079,6 +8036,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -7390,6 +8369,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -7490,6 +8491,28 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                interests?: {
+                                    /** Format: date-time */
+                                    declared_at: string;
+                                    ended_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description What ties the person to it
+                                     * @enum {string}
+                                     */
+                                    kind: "employment" | "funding" | "ownership" | "personal";
+                                    /** @description The organisation, the topic (normalised), or the publication’s name */
+                                    name: string;
+                                    /** @description What the person said about it; may be empty */
+                                    note: string;
+                                    publication: string | null;
+                                    /**
+                                     * @description What the interest is in
+                                     * @enum {string}
+                                     */
+                                    subject: "organisation" | "publication" | "topic";
+                                }[];
                                 name: string;
                                 username: string;
                             };
@@ -7869,6 +8892,85 @@ export interface operations {
                     };
                     /** @constant */
                     event: "page.changed";
+                    /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPageNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every retry; use it to drop repeats */
+                "X-Service-Delivery": string;
+                /** @description The event name */
+                "X-Service-Event": "page.notice";
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
+                "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
+                /** @description Unix time in seconds; refuse one more than five minutes from your clock */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    created: string;
+                    data: {
+                        notice: {
+                            /** Format: date */
+                            date: string;
+                            id: number;
+                            reason: string;
+                            /**
+                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @enum {string}
+                             */
+                            type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                            url: string | null;
+                        };
+                        page: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        };
+                        /**
+                         * @description Its standing before
+                         * @enum {string}
+                         */
+                        previous_standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                        /**
+                         * @description The page’s standing after this notice
+                         * @enum {string}
+                         */
+                        standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                    };
+                    /** @constant */
+                    event: "page.notice";
                     /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
                     id: number;
                 };

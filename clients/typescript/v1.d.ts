@@ -34,6 +34,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contributors/{id}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a contributor’s scores are made, by numeric id or username: every accepted work with its weight and place, the rejected count, each topic’s sum, the formula */
+        get: operations["getContributorsByIdScores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/embed.js": {
         parameters: {
             query?: never;
@@ -406,6 +423,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "page.notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …)
+         * @description Sent to the publisher’s /v1 endpoint (POST /api/v1/account/webhooks with `format: "v1"`). At least once, in order.
+         */
+        post: operations["webhookPageNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "panel.updated": {
         parameters: {
             query?: never;
@@ -678,8 +715,18 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
+                            /** @description On `panel.flagged` (issue 36): why the statement’s version needs review */
+                            flag?: {
+                                /** Format: date-time */
+                                flagged_at: string;
+                                /** @description A path on this site: the correction’s proof, the page’s record, or the statement (`revisit_due`) */
+                                link: string;
+                                /** @enum {string} */
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                source: string | null;
+                            };
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -692,6 +739,19 @@ export interface operations {
                                 publisher?: string;
                                 /** Format: uri */
                                 record?: string;
+                            };
+                            /** @description On `page.notice` (issue 36): the notice as the publisher gave it */
+                            notice?: {
+                                /** Format: date */
+                                date: string;
+                                id: number;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
                             };
                             /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
                             openings: {
@@ -713,9 +773,13 @@ export interface operations {
                             };
                             panel?: {
                                 id: string;
-                                /** Format: date-time */
-                                issued_at: string;
-                                question: string;
+                                /**
+                                 * Format: date-time
+                                 * @description On `panel.issued`
+                                 */
+                                issued_at?: string;
+                                /** @description On `panel.issued` */
+                                question?: string;
                                 topic: string;
                                 version: number;
                             };
@@ -723,12 +787,22 @@ export interface operations {
                                 name: string;
                                 slug: string;
                             };
+                            /**
+                             * @description On `page.notice`: its standing before
+                             * @enum {string}
+                             */
+                            previous_standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                             publisher?: {
                                 name: string;
                                 slug: string;
                             };
                             /** @description Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id) */
                             seq: number;
+                            /**
+                             * @description On `page.notice`: the page’s standing after it
+                             * @enum {string}
+                             */
+                            standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                         }[];
                         meta: {
                             has_more: boolean;
@@ -799,6 +873,28 @@ export interface operations {
                         }[];
                         /** @description Numeric id, as a string */
                         id: string;
+                        /** @description What the person declared might sway their work, holding now (issue 36) */
+                        interests: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        }[];
                         /**
                          * @description SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`
                          * @enum {string}
@@ -807,6 +903,11 @@ export interface operations {
                         name: string;
                         /** Format: uri */
                         profile_url: string;
+                        /**
+                         * Format: uri
+                         * @description How the scores are made, each with its sum (`/v1/contributors/{id}/scores`; HTML for a browser)
+                         */
+                        scores_url: string;
                         summary: string;
                         topics: {
                             authority: number;
@@ -814,6 +915,115 @@ export interface operations {
                         }[];
                         trust_score: number;
                         username: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContributorsByIdScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The sum of `counts_as_accepted` over `work` */
+                        accepted: number;
+                        /** @description As the profile shows it */
+                        accepted_count: number;
+                        /** @description As the profile shows it */
+                        contribution_score: number;
+                        formula: {
+                            authority: string;
+                            contribution_score: string;
+                            diminishing_returns: string;
+                            role_weights: {
+                                [key: string]: number;
+                            };
+                            trust_score: string;
+                            z: number;
+                        };
+                        /** Format: uri */
+                        profile_url: string;
+                        /** @description Submissions the publishers rejected: a count only (rejected work is never public) */
+                        rejected: number;
+                        /** Format: uri */
+                        scores_url: string;
+                        topics: {
+                            /** @description As the profile shows it */
+                            authority: number;
+                            topic: string;
+                            /** @description w: the sum of `weight` over this topic’s work */
+                            weight: number;
+                            /** @description The work counted in this topic */
+                            work: (number | string)[];
+                        }[];
+                        /** @description As the profile shows it */
+                        trust_score: number;
+                        username: string;
+                        /** @description Every accepted work, in the order accepted (what the formula is summed over) */
+                        work: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            /** @description 1, or 0 past the 9th from one publication */
+                            counts_as_accepted: number;
+                            /** @description The contribution: an integer on /api/v1, `ctb_<id>` on /v1 */
+                            id: number | string;
+                            page: {
+                                id: number;
+                                /** Format: uri */
+                                record_url: string;
+                                title: string;
+                                topic: string;
+                                /** Format: uri */
+                                url: string;
+                            };
+                            /** @description Its place among this person’s accepted work on that publication’s pages, in the order accepted */
+                            position: number;
+                            /** Format: uri */
+                            proof_url: string;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /** @enum {string} */
+                            role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                            role_weight: number;
+                            /** @description What it adds to the contribution score and to its topic’s w */
+                            weight: number;
+                        }[];
                     };
                 };
             };
@@ -956,7 +1166,7 @@ export interface operations {
                             created_at: string;
                             index: number;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
                             /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
                             openings: {
                                 [key: string]: {
@@ -1368,6 +1578,46 @@ export interface operations {
                                 value: number;
                             };
                         }[];
+                        /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                        notices: {
+                            /**
+                             * Format: date
+                             * @description The notice’s own date, YYYY-MM-DD
+                             */
+                            date: string;
+                            id: number;
+                            log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
+                                /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                index: number;
+                                /**
+                                 * Format: uri
+                                 * @description Its inclusion proof against the newest signed checkpoint
+                                 */
+                                proof_url: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the publisher gave it to Credence
+                             */
+                            published_at: string;
+                            reason: string;
+                            /**
+                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @enum {string}
+                             */
+                            type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                            url: string | null;
+                        }[];
+                        /**
+                         * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
+                         * @enum {string}
+                         */
+                        standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                         /** @enum {string} */
                         status: "verified" | "unverified";
                         title: string;
@@ -1465,8 +1715,28 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            review: {
+                                flags: {
+                                    /** Format: date-time */
+                                    flagged_at: string;
+                                    /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                    link: string | null;
+                                    /**
+                                     * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                     * @enum {string}
+                                     */
+                                    reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                    /** @description The cited page; null for `revisit_due` */
+                                    source: string | null;
+                                }[];
+                                /** @description true while a flag stands: the panel should look again; the next version clears it */
+                                needed: boolean;
+                            };
                             /** Format: date */
                             revisit_by: string;
+                            /** @description The pages this version cites (issue 36) */
+                            sources: string[];
                             /**
                              * @description `issued` for the current version
                              * @enum {string}
@@ -1573,8 +1843,28 @@ export interface operations {
                         }[];
                         question: string;
                         reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
+                        /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                        review: {
+                            flags: {
+                                /** Format: date-time */
+                                flagged_at: string;
+                                /** @description Where to read what happened: the correction’s proof, the page’s record */
+                                link: string | null;
+                                /**
+                                 * @description `source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)
+                                 * @enum {string}
+                                 */
+                                reason: "source_corrected" | "source_retracted" | "source_concern" | "source_changed" | "revisit_due";
+                                /** @description The cited page; null for `revisit_due` */
+                                source: string | null;
+                            }[];
+                            /** @description true while a flag stands: the panel should look again; the next version clears it */
+                            needed: boolean;
+                        };
                         /** Format: date */
                         revisit_by: string;
+                        /** @description The pages this version cites (issue 36) */
+                        sources: string[];
                         /**
                          * @description `issued` for the current version
                          * @enum {string}
@@ -1667,6 +1957,28 @@ export interface operations {
                         } | null;
                         /** @description `ctb_<id>` */
                         id: string;
+                        /** @description The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now (issue 36) */
+                        interests: {
+                            /** Format: date-time */
+                            declared_at: string;
+                            ended_at: string | null;
+                            id: number;
+                            /**
+                             * @description What ties the person to it
+                             * @enum {string}
+                             */
+                            kind: "employment" | "funding" | "ownership" | "personal";
+                            /** @description The organisation, the topic (normalised), or the publication’s name */
+                            name: string;
+                            /** @description What the person said about it; may be empty */
+                            note: string;
+                            publication: string | null;
+                            /**
+                             * @description What the interest is in
+                             * @enum {string}
+                             */
+                            subject: "organisation" | "publication" | "topic";
+                        }[];
                         log: {
                             /**
                              * Format: uri
@@ -1832,6 +2144,41 @@ export interface operations {
                         };
                         has_record: boolean;
                         id: number | null;
+                        /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
+                        notices: {
+                            /**
+                             * Format: date
+                             * @description The notice’s own date, YYYY-MM-DD
+                             */
+                            date: string;
+                            id: number;
+                            log: {
+                                /**
+                                 * Format: uri
+                                 * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                                 */
+                                bundle_url: string;
+                                /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                                index: number;
+                                /**
+                                 * Format: uri
+                                 * @description Its inclusion proof against the newest signed checkpoint
+                                 */
+                                proof_url: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description When the publisher gave it to Credence
+                             */
+                            published_at: string;
+                            reason: string;
+                            /**
+                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @enum {string}
+                             */
+                            type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                            url: string | null;
+                        }[];
                         publisher: {
                             name: string;
                             slug: string;
@@ -1839,6 +2186,7 @@ export interface operations {
                         } | null;
                         record_url: string | null;
                         registered: boolean;
+                        standing: ("current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed") | null;
                         status: ("verified" | "unverified") | null;
                         title: string | null;
                         topic: string | null;
@@ -2413,6 +2761,79 @@ export interface operations {
                      * @description URL of the page
                      */
                     page: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPageNotice: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `evt_<id>`: the event id, the same on every retry; use it to drop repeats */
+                "Service-Delivery": string;
+                /** @description The event name */
+                "Service-Event": "page.notice";
+                /** @description `t=<unix seconds>,sha256=<hex>`: HMAC-SHA256 keyed with the endpoint secret (the whole `whsec_…` string) over `<t>.<raw body>`. During a secret rotation one `sha256=` per valid secret; accept the request when any matches. Refuse a `t` more than five minutes from your clock. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     */
+                    created: string;
+                    /** @constant */
+                    event: "page.notice";
+                    notice: {
+                        /** Format: date */
+                        date: string;
+                        id: number;
+                        reason: string;
+                        /**
+                         * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                         * @enum {string}
+                         */
+                        type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                        url: string | null;
+                    };
+                    /**
+                     * Format: uri
+                     * @description URL of the page
+                     */
+                    page: string;
+                    /**
+                     * @description Its standing before
+                     * @enum {string}
+                     */
+                    previous_standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                    /** Format: uri */
+                    record_url: string;
+                    /**
+                     * @description The page’s standing after this notice
+                     * @enum {string}
+                     */
+                    standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
                 };
             };
         };

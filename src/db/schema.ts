@@ -175,6 +175,66 @@ export interface ClaimPreferencesTable {
   created_at: string;
 }
 
+/** A notice on a page (issue 36): retraction, expression of concern, ...; never edited or deleted. */
+export interface PageNoticesTable {
+  id: Generated<number>;
+  page_id: number;
+  publisher_id: number;
+  type: NoticeType;
+  notice_date: string;
+  reason: string;
+  notice_url: string | null;
+  created_at: string;
+  log_seq: number | null;
+}
+
+export type NoticeType =
+  | 'retraction'
+  | 'partial_retraction'
+  | 'expression_of_concern'
+  | 'withdrawal'
+  | 'removal'
+  | 'clarification'
+  | 'addendum'
+  | 'reinstatement';
+
+/** A contributor's declared interest (issue 36); ended ones are kept for the proofs of work done while held. */
+export interface DeclaredInterestsTable {
+  id: Generated<number>;
+  account_id: number;
+  subject: InterestSubject;
+  name: string;
+  publisher_id: number | null;
+  kind: InterestKind;
+  note: string;
+  declared_at: string;
+  ended_at: string | null;
+}
+
+export type InterestSubject = 'organisation' | 'publication' | 'topic';
+export type InterestKind = 'employment' | 'funding' | 'ownership' | 'personal';
+
+/** The pages a panel statement version cites (issue 36). */
+export interface PanelSourcesTable {
+  version_id: number;
+  position: number;
+  url: string;
+  lookup_key: string;
+}
+
+export type PanelFlagReason = 'source_corrected' | 'source_retracted' | 'source_concern' | 'source_changed' | 'revisit_due';
+
+/** A review flag on a panel statement version (issue 36): a cited page moved after it was issued. */
+export interface PanelFlagsTable {
+  id: Generated<number>;
+  version_id: number;
+  reason: PanelFlagReason;
+  source_url: string;
+  page_id: number | null;
+  link: string;
+  flagged_at: string;
+}
+
 /** Work whose person took their name back; never read by a public route. */
 export interface WithdrawnContributionsTable {
   id: number;
@@ -350,6 +410,17 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 when the owner's replay (issue 36) queued it again; its attempts carry the replay header. */
+  replay: Generated<number>;
+}
+
+export interface WebhookReplaysTable {
+  id: Generated<number>;
+  webhook_id: number;
+  since: string;
+  requested_at: string;
+  done_at: string | null;
+  events: number | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -478,6 +549,11 @@ export interface DB {
   author_claims: AuthorClaimsTable;
   claim_preferences: ClaimPreferencesTable;
   withdrawn_contributions: WithdrawnContributionsTable;
+  page_notices: PageNoticesTable;
+  declared_interests: DeclaredInterestsTable;
+  panel_sources: PanelSourcesTable;
+  panel_flags: PanelFlagsTable;
+  webhook_replays: WebhookReplaysTable;
   events: EventsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;

@@ -28,6 +28,7 @@ export const LEVELS = every<Level>()(['newcomer', 'contributor', 'trusted', 'exp
 export const EVENT_TYPES = every<EventType>()([
   'page.registered',
   'page.changed',
+  'page.notice',
   'contribution.submitted',
   'contribution.accepted',
   'contribution.withdrawn',
@@ -39,6 +40,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'page.registered',
   'page.updated',
   'page.changed',
+  'page.notice',
   'contribution.accepted',
   'contribution.withdrawn',
   'contributor.created',
@@ -49,6 +51,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'domain.revoked',
   'panel.issued',
   'contributor.erased',
+  'panel.flagged',
 ]);
 /** Consent (issue 31): who asserted a public contribution, how its person agreed, a claim's states, a person's
  * standing answers to a publication, and what naming an author at registration did. */

@@ -161,6 +161,7 @@ export class WebhookRelay {
   async tick(): Promise<{ fannedOut: number; attempts: number }> {
     const before = this.attempts;
     const fannedOut = await this.fanOut();
+    await this.replay();
     // An endpoint's work ends when its queue head is not due; another round picks up what became due meanwhile.
     for (let round = 0; round < 1000; round++) {
       await this.startDueWorkers();
@@ -179,6 +180,7 @@ export class WebhookRelay {
       const started = performance.now();
       try {
         await this.fanOut();
+        await this.replay();
         if (this.dueMaybe || performance.now() - this.lastDueLook >= this.pollMs) await this.startDueWorkers();
         await this.pruneNowAndThen();
         if (failures > 0) this.log.info({ failures }, 'webhook relay passes succeed again');
@@ -283,6 +285,55 @@ export class WebhookRelay {
       });
       total += n;
       if (n < FANOUT_BATCH) return total;
+    }
+  }
+
+  /**
+   * Carry out the owners' replay requests (issue 36): each event since the request's time that the endpoint is owed
+   * (its publication's, or a panel statement on one of its pages' topics for a /v1 endpoint; subscribed; after it was
+   * registered) is queued again as a replay, its body built afresh. One request a transaction, done once: safe to
+   * run twice, and under the fan-out lock so two processes do not both do it.
+   */
+  async replay(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const more = await this.deps.db.transaction().execute(async (trx) => {
+        if (!(await store.lockFanout(trx, this.deps.dialect))) return false;
+        const [r] = await store.pendingReplays(trx, 1);
+        if (!r) return false;
+        const now = this.deps.clock.now().toISOString();
+        const ep = await store.replayTarget(trx, r.webhook_id);
+        let count = 0;
+        if (ep) {
+          const subscribed = JSON.parse(ep.events) as string[];
+          const topics = new Set((await store.pageTopicsOfPublishers(trx, [ep.publisher_id])).map((t) => normaliseTopic(t.topic)));
+          let after = 0;
+          for (;;) {
+            const rows = await store.eventsSince(trx, ep.publisher_id, r.since, ep.from_event_id, after, FANOUT_BATCH);
+            if (rows.length === 0) break;
+            after = rows.at(-1)!.id;
+            const queued: Parameters<typeof store.queueReplays>[1] = [];
+            for (const row of rows) {
+              const e: OutboxEvent = { id: row.id, type: row.type as EventType, publisherId: row.publisher_id, pageId: row.page_id, facts: JSON.parse(row.payload) as unknown, createdAt: row.created_at };
+              if (!EVENTS_BY_FORMAT[ep.format].includes(e.type) || !subscribed.includes(e.type)) continue;
+              if (e.type === 'panel.updated' && !panelTopics(e.facts as PanelUpdatedFacts).some((t) => topics.has(normaliseTopic(t)))) continue;
+              const body = this.build(ep.format, e);
+              if (!body) continue;
+              queued.push({ webhook_id: ep.id, event_id: e.id, event_type: e.type, body, status: ep.enabled === 1 ? 'pending' : 'held', now });
+            }
+            await store.queueReplays(trx, queued);
+            count += queued.length;
+          }
+          if (count > 0 && ep.enabled === 1) {
+            await store.pullQueuesForward(trx, [ep.id], now);
+            this.dueMaybe = true;
+          }
+        }
+        await store.finishReplay(trx, r.id, count, now);
+        return true;
+      });
+      if (!more) return done;
+      done++;
     }
   }
 

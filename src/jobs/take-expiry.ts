@@ -5,6 +5,7 @@
 import type { Deps } from '../domain/deps.js';
 import { expireStaleTakes } from '../domain/requests/request.service.js';
 import { pollEvery } from './poll.js';
+import { flagDueRevisits } from '../domain/panels/review-flags.js';
 
 export interface TakeExpiryLog {
   error(obj: object, msg: string): void;
@@ -25,7 +26,10 @@ export function startTakeExpiry(deps: Deps, opts: { pollMs?: number; log?: TakeE
 
   const pass = (): Promise<number> => {
     running ??= expireStaleTakes(deps)
-      .then((n) => {
+      // The same clock tells panels whose revisit date passed (issue 36); its count is not the takes'.
+      .then(async (n) => {
+        const revisits = await flagDueRevisits(deps);
+        if (revisits > 0) log.info({ revisits }, 'panel statements past their revisit date flagged for review');
         if (n > 0) log.info({ expired: n }, 'request takes expired; the requests are open again');
         return n;
       })

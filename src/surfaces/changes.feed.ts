@@ -11,11 +11,12 @@ import type { Deps } from '../domain/deps.js';
 import { SLUG_PATTERN, USERNAME_PATTERN } from '../domain/accounts/rules.js';
 import { optional } from '../http/auth.js';
 import { AppError } from '../http/errors.js';
-import { sendSerialised, StringEnum } from '../http/schemas.js';
+import { Nullable, sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
+import { FLAG_REASONS, REVISIT_DUE } from '../domain/panels/review-flags.js';
 import { Openings } from './public-v1/log.presenter.js';
-import { ChangeKind, PageUrl, Provenance, ServiceUrl, WorkRole } from './vocabulary.js';
+import { ChangeKind, NoticeType, PageUrl, Provenance, ServiceUrl, Standing, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
 export type { FeedWords };
@@ -71,7 +72,34 @@ const FeedEntry = Type.Object(
         { description: 'The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased' },
       ),
     ),
-    panel: Type.Optional(Type.Object({ id: Type.String(), version: Type.Integer(), topic: Type.String(), question: Type.String(), issued_at: Type.String({ format: 'date-time' }) })),
+    notice: Type.Optional(
+      Type.Object(
+        { id: Type.Integer(), type: NoticeType, date: Type.String({ format: 'date' }), reason: Type.String(), url: Nullable(PageUrl) },
+        { description: 'On `page.notice` (issue 36): the notice as the publisher gave it' },
+      ),
+    ),
+    standing: Type.Optional({ ...Standing, description: 'On `page.notice`: the page’s standing after it' }),
+    previous_standing: Type.Optional({ ...Standing, description: 'On `page.notice`: its standing before' }),
+    panel: Type.Optional(
+      Type.Object({
+        id: Type.String(),
+        version: Type.Integer(),
+        topic: Type.String(),
+        question: Type.Optional(Type.String({ description: 'On `panel.issued`' })),
+        issued_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `panel.issued`' })),
+      }),
+    ),
+    flag: Type.Optional(
+      Type.Object(
+        {
+          reason: StringEnum([...FLAG_REASONS, REVISIT_DUE] as const),
+          source: Nullable(Type.String({ format: 'uri', description: 'The cited page; null for `revisit_due`' })),
+          link: Type.String({ description: 'A path on this site: the correction’s proof, the page’s record, or the statement (`revisit_due`)' }),
+          flagged_at: Type.String({ format: 'date-time' }),
+        },
+        { description: 'On `panel.flagged` (issue 36): why the statement’s version needs review' },
+      ),
+    ),
     openings: Openings,
     links: Type.Object(
       { record: Type.Optional(ServiceUrl), proof: Type.Optional(ServiceUrl), profile: Type.Optional(ServiceUrl), panel: Type.Optional(ServiceUrl), publisher: Type.Optional(ServiceUrl) },

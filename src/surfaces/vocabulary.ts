@@ -28,6 +28,7 @@ import {
 } from '../domain/vocabulary.js';
 import { SUBMITTABLE_ROLES, V1_REQUEST_TYPES } from '../domain/work-kinds.js';
 import { DRIFTING_ROLES } from '../domain/pages/drift.js';
+import { NOTICE_TYPES, STANDINGS } from '../domain/pages/notices.js';
 import { StringEnum } from '../http/schemas.js';
 import { NOTICE_KINDS } from '../domain/mail/mail.kinds.js';
 import type { AssertedBy, Consent } from '../db/schema.js';
@@ -35,6 +36,12 @@ import type { AssertedBy, Consent } from '../db/schema.js';
 /** A page record's `status` (SPEC §4): `verified` while the page's host is under a verified domain of its publisher. */
 export const RECORD_STATUSES = ['verified', 'unverified'] as const;
 export const RecordStatus = StringEnum(RECORD_STATUSES);
+/** A notice on a page (issue 36), in Crossmark's words where they fit (docs/decisions.md, "Notices"). */
+export const NoticeType = StringEnum(NOTICE_TYPES, { description: 'What the notice says happened to the page (docs/decisions.md, "Notices")' });
+/** A page's standing after its notices: `current` unless the newest notice that sets one says otherwise. */
+export const Standing = StringEnum(STANDINGS, {
+  description: '`current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`',
+});
 /** A contribution's `role` on both surfaces (SPEC §2): every kind of work, `author` included. */
 export const WorkRole = StringEnum(WORK_KINDS);
 /** The kinds of work a contributor submits or a publisher requests, in the canonical words (/v1 `type`). */

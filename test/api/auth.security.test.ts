@@ -328,6 +328,7 @@ describe('every route is in the table', () => {
         'GET /api/v1/review-requests/{id}',
         'GET /api/v1/contributors',
         'GET /api/v1/contributors/{username}',
+        'GET /api/v1/contributors/{username}/scores',
         'GET /records/{id}',
         'GET /proofs/{id}',
         'GET /v1/records/{id}',
@@ -335,6 +336,7 @@ describe('every route is in the table', () => {
         'GET /v1/panels',
         'GET /v1/panels/{id}',
         'GET /v1/contributors/{id}',
+        'GET /v1/contributors/{id}/scores',
         'GET /v1/pages/record',
         'GET /v1/changes',
         'GET /api/v1/changes',
@@ -438,6 +440,15 @@ describe('tenants', () => {
       404,
       'not_found',
     );
+  });
+
+  it("A's key and A's member session cannot attach a notice to B's page (404); B's record is unchanged", async () => {
+    const notice = { type: 'retraction', reason: 'Not yours to retract' };
+    expectApiError(await w.pub.api.post(`/api/v1/pages/${bPage.id}/notices`, notice), 404, 'not_found');
+    expectApiError(await w.owner.client.post(`/api/v1/pages/${bPage.id}/notices?publisher=${b.slug}`, notice), 404, 'not_found');
+    expectApiError(await w.owner.client.post(`/api/v1/pages/${bPage.id}/notices`, notice), 404, 'not_found');
+    const look = await api().get(`/api/v1/pages/lookup?url=${encodeURIComponent(bPage.url)}`);
+    expect(look.body.data).toMatchObject({ standing: 'current', notices: [] });
   });
 
   it("account A does not see B's API keys", async () => {

@@ -34,7 +34,9 @@ const STATEMENT_KEYS = [
   'panel',
   'question',
   'reopen_triggers',
+  'review',
   'revisit_by',
+  'sources',
   'status',
   'topic',
   'version',
@@ -64,6 +66,8 @@ describe('creating a statement', () => {
       topic: 'health',
       current_version: 1,
       log: { index: expect.any(Number), proof_url: `https://credence.test/v1/log/proof/inclusion?index=${s.log.index}`, bundle_url: `https://credence.test/v1/log/proof/bundle?index=${s.log.index}` },
+      sources: [],
+      review: { needed: false, flags: [] },
     });
     expect(s.issued_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 

@@ -341,6 +341,27 @@ export const ROUTES: RouteSpec[] = [
     ok: [200, 202],
     params: (w) => newDelivery(w),
   },
+  {
+    method: 'POST',
+    path: '/api/v1/account/webhooks/{id}/replay',
+    auth: 'session',
+    ok: [202],
+    params: async (w) => ({ id: String(await newWebhookId(w)) }),
+    // Now, by the test clock: the World's clock moves on, and seq 1 may be older than the retention.
+    body: (w) => ({ since: w.t.clock.now().toISOString() }),
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/account/webhooks/{id}/replays/{replay_id}',
+    auth: 'session',
+    ok: [200],
+    params: async (w) => {
+      const id = await newWebhookId(w);
+      const r = await w.owner.client.post(`/api/v1/account/webhooks/${id}/replay`, { since: w.t.clock.now().toISOString() });
+      expect(r.status, r.text).toBe(202);
+      return { id: String(id), replay_id: String(r.body.data.id) };
+    },
+  },
 
   // Pages: publisher actions, and the public trust record.
   {
@@ -356,6 +377,16 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/pages', auth: 'publisher', ok: [200], query: (w) => ({ publisher: w.pub.slug, page: '1', per_page: '20' }) },
   { method: 'GET', path: '/api/v1/pages/lookup', auth: 'none', ok: [200], query: (w) => ({ url: w.page.url }) },
   { method: 'GET', path: '/api/v1/articles/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
+  {
+    method: 'POST',
+    path: '/api/v1/pages/{id}/notices',
+    auth: 'publisher',
+    ok: [201],
+    query: (w) => ({ publisher: w.pub.slug }),
+    params: (w) => ({ id: String(w.page.id) }),
+    // A clarification leaves the page's standing as it is, so the call can be made again and again.
+    body: (w) => ({ type: 'clarification', date: '2026-01-02', reason: 'The second chart’s axis is in thousands.', url: `https://${w.pub.domain}/notices/${unique()}` }),
+  },
 
   // Requests: publishers open and cancel them; contributors take and release them; anyone reads the marketplace.
   {
@@ -432,6 +463,21 @@ export const ROUTES: RouteSpec[] = [
     params: async (w) => ({ id: String(await pendingClaim(w)) }),
   },
   { method: 'GET', path: '/api/v1/account/claim-preferences', auth: 'contributor', ok: [200] },
+  { method: 'GET', path: '/api/v1/account/interests', auth: 'contributor', ok: [200] },
+  {
+    method: 'POST',
+    path: '/api/v1/account/interests',
+    auth: 'contributor',
+    ok: [201],
+    body: () => ({ subject: 'organisation', name: `Acme ${unique()}`, kind: 'funding', note: 'A research grant, 2025' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/interests/{id}',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await declaredInterest(w)) }),
+  },
   {
     method: 'PUT',
     path: '/api/v1/account/claim-preferences/{slug}',
@@ -481,6 +527,7 @@ export const ROUTES: RouteSpec[] = [
   // Contributors, publications, records and proofs: public.
   { method: 'GET', path: '/api/v1/contributors', auth: 'none', ok: [200], query: () => ({ topic: 'health', q: 'name', page: '1' }) },
   { method: 'GET', path: '/api/v1/contributors/{username}', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
+  { method: 'GET', path: '/api/v1/contributors/{username}/scores', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
   { method: 'GET', path: '/api/v1/publishers', auth: 'none', ok: [200], query: () => ({ page: '1', per_page: '20' }) },
   { method: 'GET', path: '/api/v1/publishers/{slug}', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
   // record_url and proof_url, documented once under /v1 (the same operations, JSON only) for generated clients.
@@ -517,6 +564,7 @@ export const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', path: '/v1/requests', auth: 'publisher', ok: [200], query: () => ({ page: '1' }) },
   { method: 'GET', path: '/v1/contributors/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
+  { method: 'GET', path: '/v1/contributors/{id}/scores', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
 
   // The transparency log (issue 12): public; the world's sequencer pass has signed a checkpoint.
   { method: 'GET', path: '/v1/log/checkpoint', auth: 'none', ok: [200] },
@@ -673,6 +721,13 @@ async function pendingClaim(w: World): Promise<number> {
   expect(reg.body.data.authors, reg.text).toEqual([{ username: w.contributor.username, status: 'pending' }]);
   const claims = await w.contributor.client.get('/api/v1/account/claims?state=pending');
   return (claims.body.data as { id: number; page: { url: string } }[]).find((c) => c.page.url === url)!.id;
+}
+
+/** An interest the contributor declared (issue 36), to end. */
+async function declaredInterest(w: World): Promise<number> {
+  const res = await w.contributor.client.post('/api/v1/account/interests', { subject: 'topic', name: `topic-${unique()}`, kind: 'personal' });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as number;
 }
 
 /** A public contribution of the contributor: a claim they confirmed. */

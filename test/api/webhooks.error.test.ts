@@ -69,7 +69,7 @@ describe('events and formats', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'invalid_request',
-      details: [{ field: 'events.1', message: 'must be one of: contribution.accepted, submission.received, page.registered, page.changed' }],
+      details: [{ field: 'events.1', message: 'must be one of: contribution.accepted, submission.received, page.registered, page.changed, page.notice' }],
     });
     expect(res.body.error.message).toContain('contribution.submitted is not an event of api_v1 webhooks');
   });
@@ -78,7 +78,7 @@ describe('events and formats', () => {
     const res = await register(pub.owner, { url: 'https://hooks.example.com/b', format: 'v1', publisher: pub.slug, events: ['page.registered'] });
     expect(res.status, res.text).toBe(400);
     expect(res.body.error.details[0].message).toBe(
-      'must be one of: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed',
+      'must be one of: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice',
     );
   });
 
@@ -166,7 +166,7 @@ describe('changing, deleting, redelivering: bad input', () => {
   it('new events are checked against the webhook’s format', async () => {
     const res = await pub.owner.client.patch(`/api/v1/account/webhooks/${id}`, { events: ['panel.updated'] });
     expect(res.status, res.text).toBe(400);
-    expect(res.body.error.details[0]).toEqual({ field: 'events.0', message: 'must be one of: contribution.accepted, submission.received, page.registered, page.changed' });
+    expect(res.body.error.details[0]).toEqual({ field: 'events.0', message: 'must be one of: contribution.accepted, submission.received, page.registered, page.changed, page.notice' });
   });
 
   it('the format and the secret cannot be set; types are strict', async () => {

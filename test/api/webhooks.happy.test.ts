@@ -77,7 +77,7 @@ describe('registration', () => {
     rx.trust('/v1', v1.secret);
     expect(v1.body).toMatchObject({
       format: 'v1',
-      events: ['contribution.submitted', 'contribution.accepted', 'contribution.withdrawn', 'request.taken', 'panel.updated', 'page.changed'],
+      events: ['contribution.submitted', 'contribution.accepted', 'contribution.withdrawn', 'request.taken', 'panel.updated', 'page.changed', 'page.notice'],
     });
   });
 });
@@ -423,9 +423,9 @@ describe('the OpenAPI documents', () => {
     const v1Doc = (await c.get('/v1/openapi.json')).body;
     const apiDoc = (await c.get('/api/v1/openapi.json')).body;
     expect(Object.keys(v1Doc.webhooks).sort()).toEqual(
-      ['contribution.accepted', 'contribution.submitted', 'contribution.withdrawn', 'panel.updated', 'request.taken', 'page.changed'].sort(),
+      ['contribution.accepted', 'contribution.submitted', 'contribution.withdrawn', 'panel.updated', 'request.taken', 'page.changed', 'page.notice'].sort(),
     );
-    expect(Object.keys(apiDoc.webhooks).sort()).toEqual(['contribution.accepted', 'page.changed', 'page.registered', 'submission.received']);
+    expect(Object.keys(apiDoc.webhooks).sort()).toEqual(['contribution.accepted', 'page.changed', 'page.notice', 'page.registered', 'submission.received']);
     const accepted = v1Doc.webhooks['contribution.accepted'].post;
     expect(accepted.parameters.map((p: any) => p.name)).toEqual(['Service-Event', 'Service-Delivery', 'Service-Signature']);
     expect(accepted.requestBody.content['application/json'].schema.properties.contribution.properties).toHaveProperty('change');

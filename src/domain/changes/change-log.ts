@@ -10,6 +10,7 @@ export type ChangeKind =
   | 'page.registered'
   | 'page.updated'
   | 'page.changed'
+  | 'page.notice'
   | 'contribution.accepted'
   | 'contribution.withdrawn'
   | 'contributor.created'
@@ -19,7 +20,8 @@ export type ChangeKind =
   | 'domain.moved'
   | 'domain.revoked'
   | 'panel.issued'
-  | 'contributor.erased';
+  | 'contributor.erased'
+  | 'panel.flagged';
 
 /**
  * The fields of an entry that name a person (issue 32): each is committed to in the entry's bytes and opened beside

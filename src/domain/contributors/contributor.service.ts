@@ -3,6 +3,8 @@ import { tag } from '../pages/cache-tags.js';
 import { notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './contributor.store.js';
+import { explainScores } from '../reputation/explain.js';
+import { allInterestsOf, heldAt, interestsOf, relatedTo } from '../interests/interest.service.js';
 
 /** Accepted work shown on a profile; older work stays reachable through each record and proof. */
 const PROFILE_WORK_LIMIT = 100;
@@ -10,11 +12,20 @@ const PROFILE_WORK_LIMIT = 100;
 export async function getProfile(deps: Deps, idOrUsername: string) {
   const account = await store.findContributor(deps.db, idOrUsername);
   if (!account) throw notFound('Contributor');
-  const [topics, work] = await Promise.all([
+  const [topics, work, interests] = await Promise.all([
     store.topicsOf(deps.db, [account.id]),
     store.listAcceptedWork(deps.db, account.id, PROFILE_WORK_LIMIT),
+    interestsOf(deps.db, [account.id]),
   ]);
-  return { account, topics: topics.get(account.id) ?? [], work };
+  return { account, topics: topics.get(account.id) ?? [], work, interests };
+}
+
+/** A contributor's scores as shown, and the sum behind each (issue 36). */
+export async function explainProfileScores(deps: Deps, idOrUsername: string) {
+  const account = await store.findContributor(deps.db, idOrUsername);
+  if (!account) throw notFound('Contributor');
+  const [topics, explanation] = await Promise.all([store.topicsOf(deps.db, [account.id]), explainScores(deps.db, account.id)]);
+  return { account, topics: topics.get(account.id) ?? [], explanation };
 }
 
 export async function searchContributors(
@@ -44,5 +55,10 @@ export const recentWork = (deps: Deps, limit: number) => store.listRecentWork(de
 export async function getProof(deps: Deps, contributionId: number) {
   const proof = await store.findProof(deps.db, contributionId);
   if (!proof) throw notFound('Proof');
-  return proof;
+  // The person's declared interests that bear on this page (its publication, its topic): those held when the work
+  // was accepted, and those held now (issue 36).
+  const all = await allInterestsOf(deps.db, [proof.account_id]);
+  const held = new Set([...heldAt(all, proof.accepted_at), ...all.filter((i) => i.ended_at === null)]);
+  const interests = relatedTo([...held], { publisher_id: proof.publisher_id, topic: proof.page_topic }).sort((a, b) => a.id - b.id);
+  return { ...proof, interests };
 }

@@ -122,6 +122,7 @@ export const findProof = (db: Db, contributionId: number) =>
     .select([
       'a.username',
       'a.name',
+      'p.publisher_id',
       's.before_text',
       's.after_text',
       's.reason',

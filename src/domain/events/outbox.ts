@@ -5,6 +5,7 @@ import type { Db } from '../deps.js';
 export type EventType =
   | 'page.registered'
   | 'page.changed'
+  | 'page.notice'
   | 'contribution.submitted'
   | 'contribution.accepted'
   | 'contribution.withdrawn'

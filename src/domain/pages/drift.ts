@@ -7,6 +7,8 @@ import { appendChange, type PublicPublisher } from '../changes/change-log.js';
 import type { Db } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
 import { textStillAppears } from './page-text.js';
+import { parsePageUrl } from './url-keys.js';
+import { flagCitingStatements } from '../panels/review-flags.js';
 
 /** The kinds of work a change of text can invalidate; authorship, edits and sources stay as they were. */
 export const DRIFTING_ROLES = ['review', 'fact_check', 'correction'] as const;
@@ -62,12 +64,16 @@ export async function applyVersion(
   if (!changed) return true;
   const facts = await changedFacts(trx, page, now);
   await appendEvent(trx, { type: 'page.changed', publisherId: page.publisherId, pageId: page.id, payload: facts, now });
+  // Panel statements issued on the older text and citing the page are flagged for review (issue 36).
+  const key = parsePageUrl(page.url)?.lookupKey;
+  const flags = key ? await flagCitingStatements(trx, { id: page.id, lookupKey: key }, 'source_changed', `/records/${page.id}`, now, now) : [];
   await appendChange(trx, {
     kind: 'page.changed',
     ids: { pageId: page.id, publisherId: page.publisherId },
     data: { page: facts.page, publisher, changed_at: now, work: facts.work.map((w) => ({ id: w.id, role: w.role, correction_missing: w.correction_missing })) },
     now,
   });
+  for (const f of flags) await appendChange(trx, f);
   return true;
 }
 

@@ -202,6 +202,8 @@ export async function findBusiestPage(db: Db) {
 /** One row of a record load: the page and its publisher, the verified flag, and one accepted contribution (or none). */
 export interface RecordLoadRow extends PageRow {
   verified: number | boolean;
+  /** The page's notices as a JSON array (any order). */
+  notices: string;
   c_id: number | null;
   role: WorkKind | null;
   summary: string | null;
@@ -233,12 +235,21 @@ export interface RecordLoadRow extends PageRow {
 // whenever a new value is bound to a parameter compared with an indexed column (the plan might depend on it). For
 // this join that re-prepare was 85% of a cache miss (142 µs of 166 measured on 100,000 pages); the unary plus is a
 // no-op on the value that hides it from the planner, and the index is still used (docs/performance.md, issue 16).
-const recordSql = (where: string) => `select
+// A page's notices (issue 36) ride along as one JSON array per row, so a record stays one statement; the record
+// sorts them. One probe of page_notices_page per row.
+const NOTICE_FIELDS = ['id', 'type', 'notice_date', 'reason', 'notice_url', 'created_at', 'log_seq'];
+const noticesSql = {
+  sqlite: `(select json_group_array(json_object(${NOTICE_FIELDS.map((f) => `'${f}', n.${f}`).join(', ')})) from page_notices n where n.page_id = p.id)`,
+  postgres: `(select coalesce(json_agg(json_build_object(${NOTICE_FIELDS.map((f) => `'${f}', n.${f}`).join(', ')})), '[]'::json)::text from page_notices n where n.page_id = p.id)`,
+};
+
+const recordSql = (where: string, notices: string) => `select
   p.id, p.publisher_id, p.url, p.lookup_key, p.embed_key, p.host, p.title, p.topic, p.created_at, p.updated_at,
   p.content_hash, p.content_seen_at, p.content_changed_at,
   pub.slug as publisher_slug, pub.name as publisher_name,
   exists (select 1 from domains d where d.publisher_id = p.publisher_id and d.status = 'verified'
     and (p.host = d.domain or substr(p.host, length(p.host) - length(d.domain)) = '.' || d.domain)) as verified,
+  ${notices} as notices,
   c.id as c_id, c.role, c.summary, c.change_from, c.change_to, c.accepted_at,
   c.quote_exact, c.quote_prefix, c.quote_suffix, c.claim, c.verdict, c.page_hash, c.page_changed_at, c.correction_missing, c.log_seq,
   c.asserted_by, c.consent,
@@ -252,8 +263,8 @@ order by p.id, c.accepted_at, c.id`;
 
 const fixed = (name: string, where: string): FixedQuery => ({
   name,
-  sqlite: recordSql(where.replace(':value', '+?')),
-  postgres: recordSql(where.replace(':value', '$1')),
+  sqlite: recordSql(where.replace(':value', '+?'), noticesSql.sqlite),
+  postgres: recordSql(where.replace(':value', '$1'), noticesSql.postgres),
 });
 
 const RECORD_QUERIES = {

@@ -5,36 +5,49 @@ import type { Db } from '../deps.js';
 import { verifiedDomainsOf } from '../publishers/publisher.store.js';
 import { type PageRow, type RecordContributionRow, type RecordLoadRow, listAcceptedContributions, loadRecordRows } from './page.store.js';
 import { hostUnderDomain } from './url-keys.js';
+import { listNotices } from './notice.store.js';
+import { type Notice, type Standing, newestFirst, standingOf } from './notices.js';
 
 export interface PageRecord {
   page: PageRow;
   /** The page's host is under a verified domain of its publisher (SPEC §4). */
   verified: boolean;
   contributions: RecordContributionRow[];
+  /** Every notice on the page (issue 36), newest first, and the standing they leave it in. */
+  notices: Notice[];
+  standing: Standing;
 }
 
 /**
  * A page "has a record" once it has accepted work (or named authors): both seeds' words, one rule. A registered page
  * without any is `has_record: false` on the /api/v1 lookup and 404 "no record yet" on /v1/pages/record (issue 15).
  */
-export const hasRecord = (record: PageRecord | null): record is PageRecord => record !== null && record.contributions.length > 0;
+export const hasRecord = (record: PageRecord | null): record is PageRecord =>
+  record !== null && (record.contributions.length > 0 || record.notices.length > 0);
+
+/** A record's notices and standing from its notices in any order. */
+function withNotices(notices: Notice[]): { notices: Notice[]; standing: Standing } {
+  return { notices: newestFirst(notices), standing: standingOf(notices) };
+}
 
 /** Records for many pages in three queries, whatever the number of pages. */
 export async function buildRecords(db: Db, pages: PageRow[]): Promise<PageRecord[]> {
   if (pages.length === 0) return [];
-  const [contributions, domains] = await Promise.all([
-    listAcceptedContributions(
-      db,
-      pages.map((p) => p.id),
-    ),
+  const ids = pages.map((p) => p.id);
+  const [contributions, domains, notices] = await Promise.all([
+    listAcceptedContributions(db, ids),
     verifiedDomainsOf(db, [...new Set(pages.map((p) => p.publisher_id))]),
+    listNotices(db, ids),
   ]);
+  const noticesByPage = new Map<number, Notice[]>();
+  for (const { page_id, ...n } of notices) noticesByPage.set(page_id, [...(noticesByPage.get(page_id) ?? []), n]);
   const byPage = new Map<number, RecordContributionRow[]>();
   for (const c of contributions) byPage.set(c.page_id, [...(byPage.get(c.page_id) ?? []), c]);
   return pages.map((page) => ({
     page,
     verified: (domains.get(page.publisher_id) ?? []).some((d) => hostUnderDomain(page.host, d)),
     contributions: byPage.get(page.id) ?? [],
+    ...withNotices(noticesByPage.get(page.id) ?? []),
   }));
 }
 
@@ -44,7 +57,7 @@ export async function loadRecords(read: FixedReader, by: 'lookup' | 'id' | 'embe
   let current: PageRecord | undefined;
   for (const r of await loadRecordRows(read, by, value)) {
     if (!current || current.page.id !== r.id) {
-      current = { page: pageOf(r), verified: Boolean(r.verified), contributions: [] };
+      current = { page: pageOf(r), verified: Boolean(r.verified), contributions: [], ...withNotices(noticesOf(r.notices)) };
       out.push(current);
     }
     if (r.c_id !== null) current.contributions.push(contributionOf(r));
@@ -70,6 +83,20 @@ const pageOf = (r: RecordLoadRow): PageRow => ({
   publisher_slug: r.publisher_slug,
   publisher_name: r.publisher_name,
 });
+
+/** The JSON array the record statement carries, field by field. */
+function noticesOf(json: string | null): Notice[] {
+  if (!json) return [];
+  return (JSON.parse(json) as Notice[]).map((n) => ({
+    id: Number(n.id),
+    type: n.type,
+    notice_date: n.notice_date,
+    reason: n.reason,
+    notice_url: n.notice_url ?? null,
+    created_at: n.created_at,
+    log_seq: n.log_seq === null ? null : Number(n.log_seq),
+  }));
+}
 
 const contributionOf = (r: RecordLoadRow): RecordContributionRow => ({
   id: r.c_id!,

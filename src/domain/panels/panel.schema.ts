@@ -46,6 +46,13 @@ const content = {
   panel: Type.Array(PanelEntryInput, { minItems: 1, maxItems: 100 }),
   revisit_by: Type.String({ format: 'date', description: 'YYYY-MM-DD, after the issue date' }),
   reopen_triggers: Type.Array(StringEnum(REOPEN_TRIGGERS), { maxItems: REOPEN_TRIGGERS.length, uniqueItems: true }),
+  sources: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 2048, description: 'An http(s) URL' }), {
+      maxItems: 50,
+      description:
+        'The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review.',
+    }),
+  ),
 };
 
 /** A new statement (its version 1), and the file `panels:issue` reads (where `version` may name any version). */

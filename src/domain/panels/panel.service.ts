@@ -13,6 +13,9 @@ import { appendEvent } from '../events/outbox.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
 import type { Certainty, PanelVote, ReopenTrigger, StatementContentInput, StatementInput, VersionInput } from './panel.schema.js';
 import * as store from './panel.store.js';
+import { canonicalJson } from '../changes/canonical-json.js';
+import { parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
+import { REVISIT_DUE } from './review-flags.js';
 import { type StatementContent, changesBetween, contradictions, entry, normaliseContent } from './rules.js';
 
 /** One version of a statement, as presenters receive it. */
@@ -26,12 +29,17 @@ export interface StatementView {
   content: StatementContent;
   /** The change-log entry that published this version (transparency log index = log_seq − 1); null before the log. */
   log_seq: number | null;
+  /** The pages it cites, by URL (issue 36). */
+  sources: string[];
+  /** Why it needs review: flags raised on this version (a cited page moved), and a passed revisit date. */
+  review: { reason: string; source: string | null; link: string | null; flagged_at: string }[];
 }
 
 /** Content checked and ready to write: the contradictions refused, each linked username turned into its account. */
 interface Prepared {
   content: StatementContent;
   accountIds: (number | null)[];
+  sources: { url: string; lookup_key: string }[];
 }
 
 async function prepare(deps: Deps, input: StatementContentInput, now: string): Promise<Prepared> {
@@ -45,11 +53,18 @@ async function prepare(deps: Deps, input: StatementContentInput, now: string): P
     if (id === undefined) problems.push({ field: `panel.${i}.username`, message: `no account is called ${p.username}` });
     return id ?? null;
   });
+  const sources: Prepared['sources'] = [];
+  (input.sources ?? []).forEach((raw, i) => {
+    const parsed = parseSourceUrl(raw.trim());
+    const key = 'url' in parsed ? parsePageUrl(parsed.url)?.lookupKey : undefined;
+    if (!('url' in parsed) || !key) problems.push({ field: `sources.${i}`, message: 'must be an http(s) URL without a user name or password' });
+    else if (!sources.some((s) => s.lookup_key === key)) sources.push({ url: parsed.url, lookup_key: key });
+  });
   if (problems.length > 0) {
     const first = problems[0]!;
     throw new DomainError('invalid_request', `${first.field}: ${first.message}`, problems);
   }
-  return { content, accountIds };
+  return { content, accountIds, sources };
 }
 
 async function writeVersion(trx: Db, statementId: number, version: number, p: Prepared, now: string): Promise<void> {
@@ -72,6 +87,7 @@ async function writeVersion(trx: Db, statementId: number, version: number, p: Pr
     versionId,
     c.panel.map((e, i) => ({ name: e.name, role: e.role, vote: e.vote, account_id: p.accountIds[i] ?? null })),
   );
+  await store.insertSources(trx, versionId, p.sources);
 }
 
 /** `panel.updated`: facts only (the webhook presenter shapes the payload). Panels belong to no publisher or page. */
@@ -143,7 +159,9 @@ export async function issueVersion(deps: Deps, rawSlug: string, input: VersionIn
       const previousEntries = await store.listEntries(trx, [current.id]);
       const previous = contentOf(current, previousEntries);
       const changes = changesBetween(previous, prepared.content);
-      if (Object.keys(changes).length === 0) {
+      const previousSources = (await store.listSources(trx, [current.id])).map((s) => s.url);
+      const sameSources = canonicalJson(previousSources) === canonicalJson(prepared.sources.map((s) => s.url));
+      if (Object.keys(changes).length === 0 && sameSources) {
         throw new DomainError('invalid_request', `Version ${version} would repeat version ${current.version} exactly; change at least one field`, [
           { field: '(body)', message: `repeats version ${current.version}` },
         ]);
@@ -208,7 +226,26 @@ export async function getStatement(deps: Deps, rawSlug: string, version?: number
     }
     throw notFound('Panel statement');
   }
-  return viewOf(row, await store.listEntries(deps.db, [row.id]));
+  return (await viewsOf(deps, [row], await store.listEntries(deps.db, [row.id])))[0]!;
+}
+
+/** Views of some versions with their sources and review flags (two queries for all of them). */
+async function viewsOf(deps: Deps, rows: store.VersionRow[], entries: store.EntryRow[]): Promise<StatementView[]> {
+  const ids = rows.map((r) => r.id);
+  const [sources, flags] = await Promise.all([store.listSources(deps.db, ids), store.listFlags(deps.db, ids)]);
+  const today = isoNow(deps.clock).slice(0, 10);
+  return rows.map((r) => {
+    const view = viewOf(r, entries.filter((e) => e.version_id === r.id));
+    view.sources = sources.filter((s) => s.version_id === r.id).map((s) => s.url);
+    view.review = flags
+      .filter((f) => f.version_id === r.id)
+      .map((f) => (f.reason === REVISIT_DUE ? { reason: f.reason, source: null, link: null, flagged_at: `${view.content.revisit_by}T00:00:00.000Z` } : { reason: f.reason, source: f.source_url, link: f.link, flagged_at: f.flagged_at }));
+    // A passed revisit date flags the current version at once, from the date; `flagDueRevisits` stores and tells it.
+    if (r.status === 'issued' && view.content.revisit_by < today && !view.review.some((f) => f.reason === REVISIT_DUE)) {
+      view.review.push({ reason: REVISIT_DUE, source: null, link: null, flagged_at: `${view.content.revisit_by}T00:00:00.000Z` });
+    }
+    return view;
+  });
 }
 
 /** Every version of a statement, oldest first; 404 for an unknown statement. */
@@ -219,7 +256,7 @@ export async function getStatementHistory(deps: Deps, rawSlug: string): Promise<
     deps.db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => viewOf(r, entries.filter((e) => e.version_id === r.id)));
+  return viewsOf(deps, rows, entries);
 }
 
 /** Current versions, newest issue first; of one topic when `topic` is given. */
@@ -233,7 +270,7 @@ export async function listStatements(deps: Deps, opts: { topic?: string | undefi
     deps.db,
     rows.map((r) => r.id),
   );
-  return { total, items: rows.map((r) => viewOf(r, entries.filter((e) => e.version_id === r.id))) };
+  return { total, items: await viewsOf(deps, rows, entries) };
 }
 
 function contentOf(row: store.VersionRow, entries: store.EntryRow[]): StatementContent {
@@ -259,5 +296,7 @@ function viewOf(row: store.VersionRow, entries: store.EntryRow[]): StatementView
     issued_at: row.issued_at,
     content: contentOf(row, entries),
     log_seq: row.log_seq === null ? null : Number(row.log_seq),
+    sources: [],
+    review: [],
   };
 }

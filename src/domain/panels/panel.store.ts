@@ -166,3 +166,64 @@ export async function isPanellist(db: Db, accountId: number): Promise<boolean> {
     .executeTakeFirst();
   return r !== undefined;
 }
+
+// ---- Sources and review flags (issue 36) ----
+
+export async function insertSources(db: Db, versionId: number, sources: { url: string; lookup_key: string }[]): Promise<void> {
+  if (sources.length === 0) return;
+  await db.insertInto('panel_sources').values(sources.map((s, position) => ({ version_id: versionId, position, ...s }))).execute();
+}
+
+export const listSources = (db: Db, versionIds: number[]) =>
+  db.selectFrom('panel_sources').select(['version_id', 'url']).where('version_id', 'in', versionIds.length ? versionIds : [-1]).orderBy('version_id').orderBy('position').execute();
+
+export type FlagRow = Awaited<ReturnType<typeof listFlags>>[number];
+
+export const listFlags = (db: Db, versionIds: number[]) =>
+  db
+    .selectFrom('panel_flags')
+    .select(['version_id', 'reason', 'source_url', 'page_id', 'link', 'flagged_at'])
+    .where('version_id', 'in', versionIds.length ? versionIds : [-1])
+    .orderBy('version_id')
+    .orderBy('id')
+    .execute();
+
+/** The current versions citing a page (by its lookup key), issued before `before` when given. */
+export function currentVersionsCiting(db: Db, lookupKey: string, before?: string) {
+  let q = db
+    .selectFrom('panel_sources as src')
+    .innerJoin('panel_versions as v', 'v.id', 'src.version_id')
+    .innerJoin('panel_statements as s', 's.id', 'v.statement_id')
+    .select(['v.id', 'v.version', 'v.topic', 's.slug', 'src.url'])
+    .where('src.lookup_key', '=', lookupKey)
+    .whereRef('v.version', '=', 's.current_version');
+  if (before !== undefined) q = q.where('v.issued_at', '<', before);
+  return q.orderBy('v.id').execute();
+}
+
+export async function insertFlag(db: Db, row: { version_id: number; reason: FlagRow['reason']; source_url: string; page_id: number | null; link: string; flagged_at: string }): Promise<void> {
+  await db.insertInto('panel_flags').values(row).execute();
+}
+
+/** Current versions past their revisit date without a stored `revisit_due` flag. */
+export const dueRevisits = (db: Db, today: string) =>
+  db
+    .selectFrom('panel_versions as v')
+    .innerJoin('panel_statements as s', 's.id', 'v.statement_id')
+    .select(['v.id', 'v.version', 'v.topic', 's.slug'])
+    .whereRef('v.version', '=', 's.current_version')
+    .where('v.revisit_by', '<', today)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('panel_flags as f').select('f.id').whereRef('f.version_id', '=', 'v.id').where('f.reason', '=', 'revisit_due'))))
+    .orderBy('v.id')
+    .limit(100)
+    .execute();
+
+/**
+ * Take the version for telling its revisit, inside the transaction: true when no `revisit_due` flag exists yet. The
+ * version's row is locked first (PostgreSQL) so two processes cannot both tell it; SQLite has one writer.
+ */
+export async function claimRevisit(trx: Db, versionId: number): Promise<boolean> {
+  await trx.updateTable('panel_versions').set((eb) => ({ revisit_by: eb.ref('revisit_by') })).where('id', '=', versionId).execute();
+  const told = await trx.selectFrom('panel_flags').select('id').where('version_id', '=', versionId).where('reason', '=', 'revisit_due').executeTakeFirst();
+  return !told;
+}

@@ -198,6 +198,7 @@ export const ERASED_TABLES = [
   'mail_outbox',
   'mail_tokens',
   'mail_preferences',
+  'declared_interests',
 ] as const;
 
 /**

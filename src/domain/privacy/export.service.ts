@@ -14,7 +14,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
   const db = deps.db;
   const account = await store.accountRow(db, accountId);
   if (!account) throw notFound('Account');
-  const [topics, memberships, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails] =
+  const [topics, memberships, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails, interests] =
     await Promise.all([
       store.topicRows(db, accountId),
       store.membershipRows(db, accountId),
@@ -31,6 +31,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
       store.openingRows(db, accountId),
       store.noticesOffRows(db, accountId),
       store.mailRows(db, accountId),
+      store.interestRows(db, accountId),
     ]);
   return {
     format: EXPORT_FORMAT,
@@ -105,6 +106,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
     claim_preferences: preferences.map((p) => ({ publisher: p.publisher, preference: p.preference, created_at: p.created_at })),
     requests_taken: taken.map((r) => ({ id: r.id, title: r.title, status: r.status, taken_at: r.taken_at })),
     log_openings: openings.map((o) => ({ log_index: o.seq - 1, pointer: o.pointer })),
+    declared_interests: interests.map((i) => ({ subject: i.subject, name: i.name, kind: i.kind, note: i.note, declared_at: i.declared_at, ended_at: i.ended_at })),
     notices_off: noticesOff.map((n) => ({ kind: n.kind as NoticeKind, since: n.updated_at })),
     mail: mails.map((m) => ({ kind: m.kind as MailKind, status: m.status as 'pending' | 'sent' | 'failed', created_at: m.created_at, sent_at: m.sent_at })),
   };

@@ -122,3 +122,11 @@ export const noticesOffRows = (db: Db, accountId: number) =>
 
 export const mailRows = (db: Db, accountId: number) =>
   db.selectFrom('mail_outbox').select(['kind', 'status', 'created_at', 'sent_at']).where('account_id', '=', accountId).orderBy('id').execute();
+
+export const interestRows = (db: Db, accountId: number) =>
+  db
+    .selectFrom('declared_interests')
+    .select(['subject', 'name', 'kind', 'note', 'declared_at', 'ended_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();

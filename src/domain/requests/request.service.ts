@@ -5,6 +5,7 @@ import { enqueueMail, noticeToOwners } from '../mail/mail.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
+import { assertNoInterestIn } from '../interests/interest.service.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
@@ -111,6 +112,8 @@ export async function takeRequest(deps: Deps, accountId: number, id: number) {
   await deps.db.transaction().execute(async (trx) => {
     const r = await store.findRequest(trx, id);
     if (!r) throw notFound('Request');
+    // A declared interest in the publication rules its requests out (issue 36).
+    await assertNoInterestIn(trx, accountId, r.publisher_id);
     await lockAccount(trx, deps.dialect, accountId);
     if (r.status === 'open' && (await store.countHeldWithoutWork(trx, accountId)) >= cap) {
       throw new DomainError('conflict', `You hold ${cap} requests without submitted work, the most an account may; submit work on one or release one first`, [

@@ -3,6 +3,8 @@
 import { enqueueMail } from '../mail/mail.service.js';
 import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
+import { flagCitingStatements } from '../panels/review-flags.js';
+import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
@@ -118,6 +120,8 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
   await assertConfirmed(deps.db, accountId);
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
+    // A declared interest in the publication rules its pages out (issue 36).
+    await assertNoInterestIn(deps.db, accountId, page.publisher_id);
     const evidence = checkEvidence(kind, input.evidence);
     checkClaim(kind, input);
     if (input.quote && !input.quote.exact.trim()) throw invalid('quote.exact', 'must not be empty');
@@ -195,8 +199,12 @@ export async function getOwnSubmission(deps: Deps, accountId: number, id: number
 export const listOwnSubmissions = (deps: Deps, accountId: number, status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
   store.listOwnSubmissions(deps.db, accountId, status, perPage, (page - 1) * perPage);
 
-export const listInbox = (deps: Deps, publisherIds: number[], status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
-  store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
+/** A publication's inbox, each submission with its contributor's declared interests (issue 36: seen before deciding). */
+export async function listInbox(deps: Deps, publisherIds: number[], status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) {
+  const { rows, total } = await store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
+  const held = await interestsOf(deps.db, [...new Set(rows.map((r) => r.account_id))]);
+  return { total, rows: rows.map((r) => ({ ...r, interests: held.filter((i) => i.account_id === r.account_id) })) };
+}
 
 const alreadyDecided = (s: { id: number; status: string }) =>
   new DomainError('already_decided', `Submission ${s.id} is already ${s.status}`);
@@ -353,6 +361,13 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       })),
     );
     const contributorEntries = await applyReputationChanges(trx, changes, now);
+    // An accepted correction flags the panel statements citing its page (issue 36).
+    const flagEntries: Change[] = [];
+    for (const s of accepted) {
+      if (s.kind !== 'correction') continue;
+      const key = parsePageUrl(s.page_url)?.lookupKey;
+      if (key) flagEntries.push(...(await flagCitingStatements(trx, { id: s.page_id, lookupKey: key }, 'source_corrected', `/proofs/${contributionIds.get(s.id)!}`, now)));
+    }
     // The change log last: its lock is held to commit, so it is taken after every other write.
     const seqs = await appendChanges(trx, [
       ...accepted.map(
@@ -364,6 +379,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
         }),
       ),
       ...contributorEntries,
+      ...flagEntries,
     ]);
     // Each record links to its entry in the transparency log (issue 12): the first seqs, in order.
     await linkContributions(trx, accepted.map((s, i) => ({ contributionId: contributionIds.get(s.id)!, seq: seqs[i]! })));

@@ -34,6 +34,8 @@ export interface DeliveryToSend {
   event_id: number;
   event_type: string;
   body: string;
+  /** 1 for a delivery queued again by a replay (issue 36). */
+  replay?: number;
 }
 
 /** The secrets that sign now: the current one, and the previous one during its overlap after a rotation. */
@@ -55,6 +57,7 @@ export async function sendOnce(endpoint: store.SendEndpoint, delivery: DeliveryT
       timestamp,
       body,
       secrets: validSecrets(endpoint, now),
+      replay: delivery.replay === 1,
     }),
   };
   const r = await fetchSmall(endpoint.url, {

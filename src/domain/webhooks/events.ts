@@ -5,7 +5,7 @@ import type { EventType } from '../events/outbox.js';
 export const WEBHOOK_FORMATS = ['api_v1', 'v1'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-export const API_V1_EVENTS = ['contribution.accepted', 'submission.received', 'page.registered', 'page.changed'] as const satisfies readonly EventType[];
+export const API_V1_EVENTS = ['contribution.accepted', 'submission.received', 'page.registered', 'page.changed', 'page.notice'] as const satisfies readonly EventType[];
 export const V1_EVENTS = [
   'contribution.submitted',
   'contribution.accepted',
@@ -13,6 +13,7 @@ export const V1_EVENTS = [
   'request.taken',
   'panel.updated',
   'page.changed',
+  'page.notice',
 ] as const satisfies readonly EventType[];
 
 export const EVENTS_BY_FORMAT: Record<WebhookFormat, readonly EventType[]> = { api_v1: API_V1_EVENTS, v1: V1_EVENTS };

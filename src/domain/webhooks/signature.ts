@@ -17,8 +17,10 @@ export function signatureHex(secret: string, timestamp: number, body: Buffer): s
 export function signedHeaders(
   format: 'v1' | 'api_v1',
   /** The current secret first, then the previous one during its overlap. */
-  e: { eventId: number; eventType: string; timestamp: number; body: Buffer; secrets: string[] },
+  e: { eventId: number; eventType: string; timestamp: number; body: Buffer; secrets: string[]; replay?: boolean },
 ): Record<string, string> {
+  // A replay the owner asked for (issue 36): the same event id, so a receiver that kept it can drop it.
+  const replay: Record<string, string> = e.replay ? { [format === 'v1' ? 'Service-Replay' : 'X-Service-Replay']: 'true' } : {};
   const [current, previous] = e.secrets.map((s) => `sha256=${signatureHex(s, e.timestamp, e.body)}`);
   if (format === 'v1') {
     const signatures = previous ? `${current},${previous}` : current;
@@ -27,6 +29,7 @@ export function signedHeaders(
       // /v1 ids are strings with a type prefix (SPEC §15); the same on every retry.
       'Service-Delivery': `evt_${e.eventId}`,
       'Service-Signature': `t=${e.timestamp},${signatures}`,
+      ...replay,
     };
   }
   return {
@@ -35,5 +38,6 @@ export function signedHeaders(
     'X-Service-Timestamp': String(e.timestamp),
     'X-Service-Signature': current!,
     ...(previous ? { 'X-Service-Signature-Previous': previous } : {}),
+    ...replay,
   };
 }

@@ -214,3 +214,48 @@ export async function redeliver(deps: Deps, accountId: number, id: number, deliv
     attempt: (await store.findAttempt(deps.db, attemptId))!,
   };
 }
+
+/** How far back a replay may reach (issue 36; docs/webhooks.md, "Replay"): the events the service promises to keep. */
+export const REPLAY_RETENTION_DAYS = 30;
+
+/**
+ * Ask for every event since a time (`since`) or after a change-log cursor (`after`: a seq of the public feed) to be
+ * delivered again to one endpoint, signed as usual and marked as replays. The relay carries it out on its next pass
+ * (it builds each format's payloads); the answer is the queued request. Events the endpoint was never owed (before
+ * it was registered, of another publication, of a kind it did not subscribe to) are not sent.
+ */
+export async function requestReplay(deps: Deps, accountId: number, id: number, input: { since?: string | undefined; after?: number | undefined }) {
+  await requireWebhook(deps, accountId, id);
+  if ((input.since === undefined) === (input.after === undefined)) {
+    throw new DomainError('invalid_request', 'Give either since (a time) or after (a change-log cursor)', [{ field: 'since', message: 'give since or after, not both' }]);
+  }
+  const now = deps.clock.now();
+  let since: string;
+  if (input.since !== undefined) {
+    const t = Date.parse(input.since);
+    if (Number.isNaN(t)) throw new DomainError('invalid_request', 'since: must be a date-time', [{ field: 'since', message: 'must be a date-time' }]);
+    since = new Date(t).toISOString();
+  } else {
+    const entry = await deps.db.selectFrom('changes').select('created_at').where('seq', '=', input.after!).executeTakeFirst();
+    if (!entry) throw new DomainError('invalid_request', 'after: no change-log entry has this seq', [{ field: 'after', message: 'no change-log entry has this seq' }]);
+    // The events of the cursor's own change were written in its transaction, at the same instant: they are included.
+    since = entry.created_at;
+  }
+  const oldest = new Date(now.getTime() - REPLAY_RETENTION_DAYS * 86_400_000).toISOString();
+  if (since < oldest) {
+    const field = input.since !== undefined ? 'since' : 'after';
+    throw new DomainError('invalid_request', `${field}: replays reach back ${REPLAY_RETENTION_DAYS} days, to ${oldest}`, [
+      { field, message: `must be within the last ${REPLAY_RETENTION_DAYS} days` },
+    ]);
+  }
+  if (since > now.toISOString()) throw new DomainError('invalid_request', 'since: must not be in the future', [{ field: 'since', message: 'must not be in the future' }]);
+  const replayId = await store.insertReplay(deps.db, { webhook_id: id, since, requested_at: now.toISOString() });
+  return (await store.findReplay(deps.db, id, replayId))!;
+}
+
+export async function getReplay(deps: Deps, accountId: number, id: number, replayId: number) {
+  await requireWebhook(deps, accountId, id);
+  const r = await store.findReplay(deps.db, id, replayId);
+  if (!r) throw notFound('Replay');
+  return r;
+}

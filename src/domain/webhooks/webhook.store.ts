@@ -536,3 +536,53 @@ export async function pendingDeliveries(db: Db): Promise<{ deliveries: number; o
     .executeTakeFirstOrThrow();
   return { deliveries: Number(r.n), oldestAt: (r.oldest as string | null) ?? null };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Replays (issue 36).
+
+export async function insertReplay(db: Db, row: { webhook_id: number; since: string; requested_at: string }): Promise<number> {
+  return (await db.insertInto('webhook_replays').values({ ...row, done_at: null, events: null }).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export const findReplay = (db: Db, webhookId: number, id: number) =>
+  db.selectFrom('webhook_replays').selectAll().where('webhook_id', '=', webhookId).where('id', '=', id).executeTakeFirst();
+
+export const pendingReplays = (db: Db, limit: number) =>
+  db.selectFrom('webhook_replays').selectAll().where('done_at', 'is', null).orderBy('id').limit(limit).execute();
+
+/** The endpoint a replay is for, as the fan-out reads endpoints. */
+export const replayTarget = (db: Db, webhookId: number) =>
+  db.selectFrom('webhooks').select(['id', 'publisher_id', 'format', 'events', 'enabled', 'from_event_id']).where('id', '=', webhookId).executeTakeFirst();
+
+/** Events since a time, after an endpoint's first event, oldest first: its publisher's, and panel statements'. */
+export const eventsSince = (db: Db, publisherId: number, since: string, fromEventId: number, afterId: number, limit: number) =>
+  db
+    .selectFrom('events')
+    .selectAll()
+    .where('created_at', '>=', since)
+    .where('id', '>', Math.max(fromEventId, afterId))
+    .where((eb) => eb.or([eb('publisher_id', '=', publisherId), eb('type', '=', 'panel.updated')]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+
+/** Queue deliveries again as replays: a row that exists is made pending now (attempt counters kept), else added. */
+export async function queueReplays(db: Db, rows: { webhook_id: number; event_id: number; event_type: EventType; body: string; status: DeliveryStatus; now: string }[]): Promise<void> {
+  for (const r of rows) {
+    const updated = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: r.status, replay: 1, body: r.body, next_attempt_at: r.now, retry_step: 0, first_attempt_at: null, updated_at: r.now })
+      .where('webhook_id', '=', r.webhook_id)
+      .where('event_id', '=', r.event_id)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) > 0) continue;
+    await db
+      .insertInto('webhook_deliveries')
+      .values({ webhook_id: r.webhook_id, event_id: r.event_id, event_type: r.event_type, body: r.body, status: r.status, replay: 1, next_attempt_at: r.now, created_at: r.now, updated_at: r.now })
+      .execute();
+  }
+}
+
+export async function finishReplay(db: Db, id: number, events: number, now: string): Promise<void> {
+  await db.updateTable('webhook_replays').set({ done_at: now, events }).where('id', '=', id).execute();
+}

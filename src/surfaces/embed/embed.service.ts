@@ -5,7 +5,7 @@ import type { Deps } from '../../domain/deps.js';
 import { asciiJson, scriptSafeJson } from '../../http/ascii-json.js';
 import type { CachedAnswer } from '../../http/precompressed.js';
 import * as pages from '../../domain/pages/page.service.js';
-import type { PageRecord } from '../../domain/pages/record.js';
+import { type PageRecord, hasRecord } from '../../domain/pages/record.js';
 import { jsonLdScript, recordJsonLd } from '../linked-data/schema-org.js';
 import { type Lang } from './i18n.js';
 import { EMBED_CSS, type EmbedStyle, renderAttribution } from './renderer.js';
@@ -42,10 +42,10 @@ export function injectingScript(html: string): string {
 /**
  * `format=jsonld`: the record's schema.org JSON-LD as a ready <script type="application/ld+json"> element for the
  * publisher's own page (served as text/html, to paste or include server-side). Empty where the block would be: a
- * page off a verified domain, or without accepted work.
+ * page off a verified domain, or without accepted work or notices.
  */
 function jsonLdOutput(deps: Deps, record: PageRecord | null): EmbedOutput {
-  const body = record && record.verified && record.contributions.length > 0 ? `${jsonLdScript(recordJsonLd(deps.config.siteUrl, record))}\n` : '';
+  const body = record && record.verified && hasRecord(record) ? `${jsonLdScript(recordJsonLd(deps.config.siteUrl, record))}\n` : '';
   return { body, etag: etagOf(body), contentType: 'text/html; charset=utf-8' };
 }
 

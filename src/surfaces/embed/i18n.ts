@@ -1,4 +1,6 @@
 // The words of the attribution block in each supported language. Unknown languages fall back to English.
+import type { NoticeType, Standing } from '../../domain/pages/notices.js';
+
 export const LANGS = ['en', 'de', 'fr', 'es'] as const;
 export type Lang = (typeof LANGS)[number];
 
@@ -19,6 +21,11 @@ export interface Words {
   pageChanged: string;
   /** Said of a correction whose new text no longer appears on the page. */
   correctionMissing: string;
+  /** Notices (issue 36): each kind's name, each standing's headline and plain sentence, and the list's words. */
+  notices: Record<NoticeType, string>;
+  standings: Record<Exclude<Standing, 'current'>, { label: string; sentence: string }>;
+  noticesHeading: string;
+  readNotice: string;
 }
 
 const en: Words = {
@@ -34,6 +41,25 @@ const en: Words = {
   to: 'to',
   pageChanged: 'The page has changed since this work, on',
   correctionMissing: 'The corrected text no longer appears on the page.',
+  notices: {
+    retraction: 'Retraction',
+    partial_retraction: 'Partial retraction',
+    expression_of_concern: 'Expression of concern',
+    withdrawal: 'Withdrawal',
+    removal: 'Removal',
+    clarification: 'Clarification',
+    addendum: 'Addendum',
+    reinstatement: 'Reinstatement',
+  },
+  standings: {
+    retracted: { label: 'Retracted', sentence: 'This page was retracted by its publisher.' },
+    partially_retracted: { label: 'Partially retracted', sentence: 'Part of this page was retracted by its publisher.' },
+    expression_of_concern: { label: 'Expression of concern', sentence: 'The publisher has expressed concern about this page.' },
+    withdrawn: { label: 'Withdrawn', sentence: 'This page was withdrawn by its publisher.' },
+    removed: { label: 'Removed', sentence: 'This page was removed by its publisher.' },
+  },
+  noticesHeading: 'Notices',
+  readNotice: 'Read the notice',
 };
 
 const de: Words = {
@@ -49,6 +75,25 @@ const de: Words = {
   to: 'zu',
   pageChanged: 'Die Seite wurde danach geändert, am',
   correctionMissing: 'Der korrigierte Text steht nicht mehr auf der Seite.',
+  notices: {
+    retraction: 'Widerruf',
+    partial_retraction: 'Teilweiser Widerruf',
+    expression_of_concern: 'Bedenkenhinweis',
+    withdrawal: 'Rückzug',
+    removal: 'Entfernung',
+    clarification: 'Klarstellung',
+    addendum: 'Nachtrag',
+    reinstatement: 'Wiederherstellung',
+  },
+  standings: {
+    retracted: { label: 'Widerrufen', sentence: 'Diese Seite wurde von ihrem Herausgeber widerrufen.' },
+    partially_retracted: { label: 'Teilweise widerrufen', sentence: 'Ein Teil dieser Seite wurde von ihrem Herausgeber widerrufen.' },
+    expression_of_concern: { label: 'Bedenkenhinweis', sentence: 'Der Herausgeber hat Bedenken zu dieser Seite geäußert.' },
+    withdrawn: { label: 'Zurückgezogen', sentence: 'Diese Seite wurde von ihrem Herausgeber zurückgezogen.' },
+    removed: { label: 'Entfernt', sentence: 'Diese Seite wurde von ihrem Herausgeber entfernt.' },
+  },
+  noticesHeading: 'Hinweise',
+  readNotice: 'Hinweis lesen',
 };
 
 const fr: Words = {
@@ -64,6 +109,25 @@ const fr: Words = {
   to: 'à',
   pageChanged: 'La page a changé depuis ce travail, le',
   correctionMissing: 'Le texte corrigé ne figure plus sur la page.',
+  notices: {
+    retraction: 'Rétractation',
+    partial_retraction: 'Rétractation partielle',
+    expression_of_concern: 'Expression de préoccupation',
+    withdrawal: 'Retrait',
+    removal: 'Suppression',
+    clarification: 'Clarification',
+    addendum: 'Addendum',
+    reinstatement: 'Rétablissement',
+  },
+  standings: {
+    retracted: { label: 'Rétractée', sentence: 'Cette page a été rétractée par son éditeur.' },
+    partially_retracted: { label: 'Partiellement rétractée', sentence: 'Une partie de cette page a été rétractée par son éditeur.' },
+    expression_of_concern: { label: 'Expression de préoccupation', sentence: 'L’éditeur a exprimé une préoccupation au sujet de cette page.' },
+    withdrawn: { label: 'Retirée', sentence: 'Cette page a été retirée par son éditeur.' },
+    removed: { label: 'Supprimée', sentence: 'Cette page a été supprimée par son éditeur.' },
+  },
+  noticesHeading: 'Avis',
+  readNotice: 'Lire l’avis',
 };
 
 const es: Words = {
@@ -79,6 +143,25 @@ const es: Words = {
   to: 'a',
   pageChanged: 'La página cambió después de este trabajo, el',
   correctionMissing: 'El texto corregido ya no aparece en la página.',
+  notices: {
+    retraction: 'Retractación',
+    partial_retraction: 'Retractación parcial',
+    expression_of_concern: 'Expresión de preocupación',
+    withdrawal: 'Retirada',
+    removal: 'Eliminación',
+    clarification: 'Aclaración',
+    addendum: 'Adenda',
+    reinstatement: 'Restablecimiento',
+  },
+  standings: {
+    retracted: { label: 'Retractada', sentence: 'Esta página fue retractada por su editor.' },
+    partially_retracted: { label: 'Retractada en parte', sentence: 'Parte de esta página fue retractada por su editor.' },
+    expression_of_concern: { label: 'Expresión de preocupación', sentence: 'El editor ha expresado su preocupación sobre esta página.' },
+    withdrawn: { label: 'Retirada', sentence: 'Esta página fue retirada por su editor.' },
+    removed: { label: 'Eliminada', sentence: 'Esta página fue eliminada por su editor.' },
+  },
+  noticesHeading: 'Avisos',
+  readNotice: 'Leer el aviso',
 };
 
 const WORDS: Record<Lang, Words> = { en, de, fr, es };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageRecord } from '../../domain/pages/record.js';
-import { formatDate, LANGS, pickLang } from './i18n.js';
+import { type Notice, newestFirst, standingOf } from '../../domain/pages/notices.js';
+import { formatDate, LANGS, pickLang, wordsFor } from './i18n.js';
 import { renderAttribution, STYLES } from './renderer.js';
 
 const contribution = (over: Partial<PageRecord['contributions'][number]> = {}): PageRecord['contributions'][number] => ({
@@ -30,7 +31,7 @@ const contribution = (over: Partial<PageRecord['contributions'][number]> = {}): 
   ...over,
 });
 
-const record = (contributions = [contribution()], verified = true): PageRecord => ({
+const record = (contributions = [contribution()], verified = true, notices: Notice[] = []): PageRecord => ({
   page: {
     id: 42,
     publisher_id: 1,
@@ -50,7 +51,19 @@ const record = (contributions = [contribution()], verified = true): PageRecord =
   },
   verified,
   contributions,
+  notices: newestFirst(notices),
+  standing: standingOf(notices),
 });
+
+const retraction: Notice = {
+  id: 1,
+  type: 'retraction',
+  notice_date: '2026-11-20',
+  reason: 'The data were <fabricated>.',
+  notice_url: 'https://example.com/notices/1',
+  created_at: '2026-11-20T10:00:00.000Z',
+  log_seq: 9,
+};
 
 const site = 'https://credence.test';
 const correction = contribution({ id: 8, role: 'correction', name: 'Ida', username: 'ida', change_from: '70%', change_to: '79%' });
@@ -115,6 +128,51 @@ describe('renderAttribution', () => {
   it('renders nothing without accepted work or off a verified site', () => {
     expect(renderAttribution({ siteUrl: site, record: record([]), style: 'full', lang: 'en' })).toBe('');
     expect(renderAttribution({ siteUrl: site, record: record([contribution()], false), style: 'badge', lang: 'en' })).toBe('');
+  });
+});
+
+describe('notices (issue 36)', () => {
+  it.each(STYLES.flatMap((style) => LANGS.map((lang) => [style, lang] as const)))('a retracted page leads with it in %s, %s', (style, lang) => {
+    const html = renderAttribution({ siteUrl: site, record: record([contribution()], true, [retraction]), style, lang });
+    const label = wordsFor(lang).standings.retracted.label;
+    const text = html.replace(/<link[^>]*>/, '').replace(/<[^>]+>/g, '').replace(/^[\s⚠]+/, '');
+    expect(text.startsWith(label)).toBe(true);
+    expect(html).not.toContain(wordsFor(lang).verified);
+    if (style === 'full') {
+      expect(html).toContain('The data were &lt;fabricated&gt;.');
+      expect(html).toContain('href="https://example.com/notices/1"');
+      // The work stays on the record.
+      expect(html).toContain('/proofs/7');
+    }
+  });
+
+  it('a reinstatement brings the page back to good standing, every notice kept', () => {
+    const back: Notice = { ...retraction, id: 2, type: 'reinstatement', notice_date: '2026-11-22', reason: 'Investigation found no error.', notice_url: null };
+    const r = record([contribution()], true, [retraction, back]);
+    expect(r.standing).toBe('current');
+    expect(r.notices.map((n) => n.id)).toEqual([2, 1]);
+    const html = renderAttribution({ siteUrl: site, record: r, style: 'full', lang: 'en' });
+    expect(html).not.toContain('class="standing"');
+    expect(html).toContain('Reinstatement');
+    expect(html).toContain('Retraction');
+    expect(renderAttribution({ siteUrl: site, record: r, style: 'badge', lang: 'en' })).toContain('Verified record');
+  });
+
+  it('standing: the newest notice that sets one; clarifications leave it as it was', () => {
+    const n = (id: number, type: Notice['type'], notice_date: string): Notice => ({ ...retraction, id, type, notice_date });
+    expect(standingOf([])).toBe('current');
+    expect(standingOf([n(1, 'clarification', '2026-01-01')])).toBe('current');
+    expect(standingOf([n(1, 'expression_of_concern', '2026-01-01'), n(2, 'addendum', '2026-02-01')])).toBe('expression_of_concern');
+    expect(standingOf([n(1, 'expression_of_concern', '2026-01-01'), n(2, 'retraction', '2026-02-01')])).toBe('retracted');
+    // By the notice's own date, not the order they were given in; the same date: the later one.
+    expect(standingOf([n(2, 'retraction', '2026-01-01'), n(1, 'reinstatement', '2026-02-01')])).toBe('current');
+    expect(standingOf([n(1, 'reinstatement', '2026-02-01'), n(2, 'withdrawal', '2026-02-01')])).toBe('withdrawn');
+  });
+
+  it('a page with notices and no accepted work still shows them', () => {
+    const html = renderAttribution({ siteUrl: site, record: record([], true, [retraction]), style: 'full', lang: 'de' });
+    expect(html).toContain('Widerrufen');
+    expect(html).not.toContain('<ul></ul>');
   });
 });
 

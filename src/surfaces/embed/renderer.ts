@@ -1,7 +1,8 @@
 // The one renderer of the attribution block (SPEC §11), used by every embed. Only accepted work reaches it (it
 // takes a PageRecord, which holds accepted contributions only), and every value is escaped.
 import { createHash } from 'node:crypto';
-import type { PageRecord } from '../../domain/pages/record.js';
+import { type PageRecord, hasRecord } from '../../domain/pages/record.js';
+import { standingNotice } from '../../domain/pages/notices.js';
 import { escapeHtml as e } from '../html.js';
 import { logProofUrl, profileUrl, proofUrl, recordUrl } from '../urls.js';
 import { DRIFTING_ROLES } from '../../domain/pages/drift.js';
@@ -25,8 +26,12 @@ export const EMBED_CSS = `.credence{all:initial;display:block;box-sizing:border-
 .credence del{color:#a40e26}.credence ins{color:#116329;text-decoration:none}.credence .foot{margin-top:8px;font-size:13px}
 .credence .mark{font-weight:600;color:#116329}
 .credence .drift{display:block;margin:4px 0 0;font-size:13px;color:#7d4e00}.credence .drift time{color:inherit;margin-left:0}
+.credence .standing{display:block;margin:0 0 8px;padding:8px 10px;border-left:4px solid #a40e26;background:#fff0f0;color:#1f2328}.credence .standing strong{color:#a40e26}
+.credence .standing time{color:inherit;margin-left:0}.credence .notices{margin:0 0 8px}.credence .notices li{font-size:13px}.credence .kind{font-weight:600}
+.credence--flagged.credence--badge .mark,.credence--flagged .mark{color:#a40e26}
 .credence--compact{padding:6px 10px}.credence--badge{display:inline-block;padding:3px 10px;border-radius:999px;font-size:13px}
 @media (prefers-color-scheme:dark){.credence{color:#e6edf3;background:#0d1117;border-color:#30363d}.credence a{color:#6cb6ff}
+.credence .standing{background:#2d1215;color:#e6edf3;border-color:#ff9492}.credence .standing strong,.credence--flagged .mark{color:#ff9492}
 .credence .role,.credence time{color:#9da7b3}.credence .drift{color:#e3b341}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
 
 /** The stylesheet's version: its address changes whenever it does, so a browser may keep it for a year. */
@@ -47,6 +52,32 @@ function driftNote(c: PageRecord['contributions'][number], w: ReturnType<typeof 
   return notes.length ? `<span class="drift" role="note">${notes.join(' ')}</span>` : '';
 }
 
+/**
+ * What a reader must read first on a page that is not in good standing (issue 36): the standing in one word and one
+ * plain sentence, the reason and date of the notice that set it, and the link to the notice itself.
+ */
+function standingBanner(record: PageRecord, w: ReturnType<typeof wordsFor>, lang: Lang): string {
+  if (record.standing === 'current') return '';
+  const s = w.standings[record.standing];
+  const n = standingNotice(record.notices);
+  const when = n ? ` <time datetime="${e(n.notice_date)}">${e(formatDate(`${n.notice_date}T00:00:00Z`, lang))}</time>.` : '';
+  const reason = n ? ` ${e(n.reason)}` : '';
+  const link = n?.notice_url ? ` <a href="${e(n.notice_url)}">${e(w.readNotice)}</a>` : '';
+  return `<p class="standing" role="note"><strong>${e(s.label)}.</strong> ${e(s.sentence)}${when}${reason}${link}</p>`;
+}
+
+/** Every notice, newest first: its kind, date, reason and link. */
+function noticeList(record: PageRecord, w: ReturnType<typeof wordsFor>, lang: Lang): string {
+  if (record.notices.length === 0) return '';
+  const items = record.notices
+    .map(
+      (n) =>
+        `<li><span class="kind">${e(w.notices[n.type])}</span><time datetime="${e(n.notice_date)}">${e(formatDate(`${n.notice_date}T00:00:00Z`, lang))}</time>: ${e(n.reason)}${n.notice_url ? ` <a href="${e(n.notice_url)}">${e(w.readNotice)}</a>` : ''}</li>`,
+    )
+    .join('');
+  return `<ul class="notices" aria-label="${e(w.noticesHeading)}">${items}</ul>`;
+}
+
 export interface RenderInput {
   siteUrl: string;
   record: PageRecord;
@@ -56,14 +87,23 @@ export interface RenderInput {
   stylesheet?: string;
 }
 
-/** The block's HTML, or '' when nothing may be shown: a page off a verified domain, or without accepted work. */
+/**
+ * The block's HTML, or '' when nothing may be shown: a page off a verified domain, or without accepted work or
+ * notices. A page that is not in good standing leads with it, in every style.
+ */
 export function renderAttribution({ siteUrl, record, style, lang, stylesheet = embedCssUrl(siteUrl) }: RenderInput): string {
-  if (!record.verified || record.contributions.length === 0) return '';
+  if (!record.verified || !hasRecord(record)) return '';
   const w = wordsFor(lang);
+  const flagged = record.standing !== 'current';
+  const flag = flagged ? ' credence--flagged' : '';
   const recordHref = recordUrl(siteUrl, record.page.id);
   // Linked, not carried: a script that adopts the sheet itself (embed.js, format=js) drops this link unfetched.
   const style_ = `<link rel="stylesheet" href="${e(stylesheet)}">`;
   if (style === 'badge') {
+    if (flagged) {
+      const s = w.standings[record.standing as Exclude<typeof record.standing, 'current'>];
+      return `${style_}<a class="credence credence--badge${flag}" lang="${lang}" href="${e(recordHref)}" title="${e(s.sentence)}"><span class="mark" aria-hidden="true">⚠</span> ${e(s.label)}</a>`;
+    }
     return `${style_}<a class="credence credence--badge" lang="${lang}" href="${e(recordHref)}"><span class="mark" aria-hidden="true">✓</span> ${e(w.verified)}</a>`;
   }
   if (style === 'compact') {
@@ -74,7 +114,13 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
       byRole.set(c.role, names);
     }
     const parts = [...byRole].map(([role, names]) => `${e(w.by[role] ?? role)} ${names.map(e).join(', ')}`);
-    return `${style_}<p class="credence credence--compact" lang="${lang}"><span class="mark" aria-hidden="true">✓</span> ${parts.join(' · ')} · <a href="${e(recordHref)}">${e(w.verified)}</a></p>`;
+    if (flagged) {
+      const s = w.standings[record.standing as Exclude<typeof record.standing, 'current'>];
+      const lead = `<strong>${e(s.label)}.</strong> ${e(s.sentence)}`;
+      return `${style_}<p class="credence credence--compact${flag}" lang="${lang}"><span class="mark" aria-hidden="true">⚠</span> ${[lead, ...parts].join(' · ')} · <a href="${e(recordHref)}">${e(w.record)}</a></p>`;
+    }
+    const line = parts.length ? `${parts.join(' · ')} · ` : '';
+    return `${style_}<p class="credence credence--compact" lang="${lang}"><span class="mark" aria-hidden="true">✓</span> ${line}<a href="${e(recordHref)}">${e(w.verified)}</a></p>`;
   }
   const items = record.contributions
     .map((c) => {
@@ -88,5 +134,8 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
       return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${log}${change}${drift}</li>`;
     })
     .join('');
-  return `${style_}<section class="credence credence--full" lang="${lang}" aria-label="${e(w.heading)}"><h2>${e(w.heading)}</h2><ul>${items}</ul><p class="foot"><span class="mark" aria-hidden="true">✓</span> <a href="${e(recordHref)}">${e(w.record)}</a></p></section>`;
+  // A retracted (withdrawn, ...) page leads with it; every notice follows, newest first, then the work, kept whole.
+  const work = items ? `<h2>${e(w.heading)}</h2><ul>${items}</ul>` : '';
+  const mark = flagged ? '⚠' : '✓';
+  return `${style_}<section class="credence credence--full${flag}" lang="${lang}" aria-label="${e(w.heading)}">${standingBanner(record, w, lang)}${noticeList(record, w, lang)}${work}<p class="foot"><span class="mark" aria-hidden="true">${mark}</span> <a href="${e(recordHref)}">${e(w.record)}</a></p></section>`;
 }

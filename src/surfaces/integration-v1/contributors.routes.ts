@@ -1,4 +1,6 @@
 // The public reputation graph on /api/v1: the directory of contributors and full profiles. No email, ever.
+import { ScoreExplanation, presentScoreExplanation } from '../scores.presenter.js';
+import { InterestData, presentInterest } from '../interests.presenter.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -7,7 +9,7 @@ import type { WorkRow } from '../../domain/contributors/contributor.store.js';
 import type { Deps } from '../../domain/deps.js';
 import { optional } from '../../http/auth.js';
 import { ApiList, Nullable, Ok, PageQuery, pagination } from '../../http/schemas.js';
-import { profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { profileUrl, proofUrl, recordUrl, scoresUrl } from '../urls.js';
 import { Level, PageUrl, ServiceUrl, WorkRole } from '../vocabulary.js';
 
 const Topic = Type.Object({ topic: Type.String(), authority: Type.Number(), accepted: Type.Integer() });
@@ -30,9 +32,16 @@ const Reputation = {
   contribution_score: Type.Number(),
   accepted_count: Type.Integer(),
   profile_url: ServiceUrl,
+  scores_url: { ...ServiceUrl, description: 'How the scores are made, each with its sum (GET /contributors/{username}/scores; HTML for a browser)' },
 };
 const ContributorListItem = Type.Object({ ...Reputation, topics: Type.Array(Topic), latest_contribution: Nullable(Work) });
-const ContributorProfile = Type.Object({ ...Reputation, joined_at: Type.String({ format: 'date-time' }), topics: Type.Array(Topic), contributions: Type.Array(Work) });
+const ContributorProfile = Type.Object({
+  ...Reputation,
+  joined_at: Type.String({ format: 'date-time' }),
+  topics: Type.Array(Topic),
+  contributions: Type.Array(Work),
+  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now (issue 36)' }),
+});
 
 export function presentWork(siteUrl: string, w: WorkRow) {
   return {
@@ -57,6 +66,7 @@ function reputationOf(siteUrl: string, a: Awaited<ReturnType<typeof contributors
     contribution_score: a.contribution_score,
     accepted_count: a.accepted_count,
     profile_url: profileUrl(siteUrl, a.username),
+    scores_url: scoresUrl(siteUrl, a.username),
   };
 }
 
@@ -110,8 +120,22 @@ export function contributorRoutes(fastify: FastifyInstance, deps: Deps) {
       const p = await contributors.getProfile(deps, req.params.username);
       return {
         success: true as const,
-        data: { ...reputationOf(site, p.account), joined_at: p.account.created_at, topics: p.topics, contributions: p.work.map((w) => presentWork(site, w)) },
+        data: { ...reputationOf(site, p.account), joined_at: p.account.created_at, topics: p.topics, contributions: p.work.map((w) => presentWork(site, w)), interests: p.interests.map(presentInterest) },
       };
     },
+  );
+  app.get(
+    '/contributors/:username/scores',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'How the contributor’s scores are made: every accepted work with its weight and place, the rejected count, each topic’s sum, the formula',
+        description: 'Recompute `contribution_score`, `trust_score` and each topic’s `authority` from this answer alone (docs/decisions.md, "Scores that explain themselves").',
+        params: Type.Object({ username: Type.String({ maxLength: 100 }) }),
+        response: { 200: Ok(ScoreExplanation) },
+      },
+    },
+    async (req) => ({ success: true as const, data: presentScoreExplanation(site, await contributors.explainProfileScores(deps, req.params.username), 'api') }),
   );
 }

@@ -8,6 +8,7 @@ import { changeRoutes } from '../changes.feed.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
 import { consentRoutes } from './consent.routes.js';
+import { interestRoutes } from './interests.routes.js';
 import { privacyRoutes } from './privacy.routes.js';
 import { adminPanelRoutes } from './admin-panels.routes.js';
 import { authRoutes } from './auth.routes.js';
@@ -44,6 +45,7 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     submissionRoutes(app, deps);
     consentRoutes(app, deps);
     privacyRoutes(app, deps);
+    interestRoutes(app, deps);
     contributorRoutes(app, deps);
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);

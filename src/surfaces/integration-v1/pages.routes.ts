@@ -6,7 +6,8 @@ import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import { splitBatch } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
-import { actingPublisher, optional, publisherCaller } from '../../http/auth.js';
+import * as notices from '../../domain/pages/notice.service.js';
+import { actingPublisher, actingPublishers, optional, publisherCaller } from '../../http/auth.js';
 import { asciiJson } from '../../http/ascii-json.js';
 import { ApiList, Batch, IdParam, Ok, PageQuery, pagination, RecordFormat } from '../../http/schemas.js';
 import { jsonLdText, recordJsonLd } from '../linked-data/schema-org.js';
@@ -14,7 +15,9 @@ import { itemValidator } from '../../http/validation.js';
 import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './batch.presenter.js';
 import { TrustRecord, presentTrustRecord } from './record.presenter.js';
 import { recordLines } from '../record-lines.js';
-import { PageUrl } from '../vocabulary.js';
+import { NoticeType, PageUrl, Standing } from '../vocabulary.js';
+import { NoticeEntry } from '../notices.presenter.js';
+import { presentLogLink } from '../log-link.js';
 import { jsonLdAnswer, link } from '../docs/openapi.js';
 
 export const PageItem = Type.Object(
@@ -53,6 +56,21 @@ export const PageItem = Type.Object(
 const validatePageItem = itemValidator<Type.Static<typeof PageItem>>(PageItem);
 const PublisherQuery = Type.Object({
   publisher: Type.Optional(Type.String({ maxLength: 100, description: 'Session callers in several publications: which one' })),
+});
+const NoticeBody = Type.Object(
+  {
+    type: NoticeType,
+    date: Type.Optional(Type.String({ format: 'date', description: 'The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)' })),
+    reason: Type.String({ minLength: 1, maxLength: notices.NOTICE_REASON_MAX, description: 'Why, in the words readers will see' }),
+    url: Type.Optional({ ...PageUrl, description: 'The notice itself, on the publisher’s site' }),
+  },
+  { additionalProperties: false },
+);
+const NoticeResult = Type.Object({
+  page: Type.Object({ id: Type.Integer(), url: PageUrl }),
+  notice: NoticeEntry,
+  standing: Standing,
+  previous_standing: Standing,
 });
 const LookupQuery = Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, format: Type.Optional(RecordFormat) });
 
@@ -150,6 +168,47 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
       },
     },
     (req, reply) => lookups.answer(req, reply, req.query.url, req.query.format),
+  );
+
+  app.post(
+    '/pages/:id/notices',
+    {
+      preValidation: [publisherCaller],
+      schema: {
+        tags,
+        summary: 'Attach a notice to one of the publication’s pages: a retraction, an expression of concern, a reinstatement, …',
+        description:
+          'Notices are never edited or removed; a reinstatement (409 on a page in good standing) ends a retraction, withdrawal, removal or ' +
+          'expression of concern. The record keeps every contribution and every notice (docs/decisions.md, "Notices"). ' +
+          'Another publication’s page is 404.',
+        params: IdParam,
+        querystring: PublisherQuery,
+        body: NoticeBody,
+        response: { 201: Ok(NoticeResult) },
+        links: { 201: { record: link('getArticlesById', 'The page’s trust record, with its notices', { id: '$response.body#/data/page/id' }) } },
+      },
+    },
+    async (req, reply) => {
+      const publisherIds = await actingPublishers(deps, req, req.query.publisher);
+      const f = await notices.addNotice(deps, publisherIds, req.params.id, req.body);
+      return reply.code(201).send({
+        success: true as const,
+        data: {
+          page: { id: f.page.id, url: f.page.url },
+          notice: {
+            id: f.notice.id,
+            type: f.notice.type,
+            date: f.notice.date,
+            reason: f.notice.reason,
+            url: f.notice.url,
+            published_at: f.published_at,
+            log: presentLogLink(site, f.log_seq),
+          },
+          standing: f.standing,
+          previous_standing: f.previous_standing,
+        },
+      });
+    },
   );
 
   app.get(

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import { ACCOUNT_MAIL, LOCALES, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
+import { INTEREST_KINDS, INTEREST_SUBJECTS } from '../../domain/interests/interest.service.js';
 import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { EXPORT_FORMAT, exportAccount } from '../../domain/privacy/export.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
@@ -99,6 +100,17 @@ export const AccountExport = Type.Object({
   ),
   claim_preferences: Type.Array(Type.Object({ publisher: Type.String(), preference: ClaimPreference, created_at: Time })),
   requests_taken: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), status: RequestStatus, taken_at: OptTime })),
+  declared_interests: Type.Array(
+    Type.Object({
+      subject: StringEnum(INTEREST_SUBJECTS),
+      name: Type.String(),
+      kind: StringEnum(INTEREST_KINDS),
+      note: Type.String(),
+      declared_at: Time,
+      ended_at: OptTime,
+    }),
+    { description: 'Interests the account declared (issue 36), ended ones included' },
+  ),
   notices_off: Type.Array(Type.Object({ kind: NoticeKind, since: Time }), { description: 'Kinds of notice mail the account turned off' }),
   mail: Type.Array(
     Type.Object({

@@ -5,7 +5,8 @@ import { Nullable } from '../../http/schemas.js';
 import { LogLink, presentLogLink } from '../log-link.js';
 import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { profileUrl, proofUrl, recordUrl } from '../urls.js';
-import { Level, PageUrl, Provenance, RecordStatus, ServiceUrl, Verdict, provenanceOf } from '../vocabulary.js';
+import { Level, PageUrl, Provenance, RecordStatus, ServiceUrl, Standing, Verdict, provenanceOf } from '../vocabulary.js';
+import { Notices, presentNotices } from '../notices.presenter.js';
 import type { Static } from 'typebox';
 import type { Level as LevelName } from '../../domain/reputation/scores.js';
 
@@ -35,12 +36,14 @@ export const TrustRecord = Type.Object({
   has_record: Type.Boolean(),
   registered: Type.Boolean(),
   status: Nullable({ ...RecordStatus, description: 'null for an unknown page' }),
+  standing: Nullable({ ...Standing, description: 'What the page’s notices leave it as (`current` without any); null for an unknown page' }),
   content_changed_at: Nullable(Type.String({ format: 'date-time', description: 'When the page’s text last changed, as far as the service knows' })),
   record_url: Nullable(ServiceUrl),
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String(), verified: Type.Boolean() })),
   contributors: Type.Record(Type.String(), Type.Array(ContributorEntry), {
     description: 'Accepted work keyed by role (`author`, `review`, `fact_check`, `edit`, `correction`, `source`)',
   }),
+  notices: Notices,
 });
 
 export function presentTrustRecord(siteUrl: string, url: string, record: PageRecord | null) {
@@ -53,10 +56,12 @@ export function presentTrustRecord(siteUrl: string, url: string, record: PageRec
       has_record: false,
       registered: false,
       status: null,
+      standing: null,
       content_changed_at: null,
       record_url: null,
       publisher: null,
       contributors: {},
+      notices: [],
     };
   }
   const { page } = record;
@@ -68,10 +73,12 @@ export function presentTrustRecord(siteUrl: string, url: string, record: PageRec
     has_record: hasRecord(record),
     registered: true,
     status: record.verified ? ('verified' as const) : ('unverified' as const),
+    standing: record.standing,
     content_changed_at: page.content_changed_at,
     record_url: recordUrl(siteUrl, page.id),
     publisher: { slug: page.publisher_slug, name: page.publisher_name, verified: record.verified },
     contributors: groupContributors(siteUrl, record),
+    notices: presentNotices(siteUrl, record.notices),
   };
 }
 

@@ -3,12 +3,13 @@
 // field. The schemas are the OpenAPI `webhooks` section of the /api/v1 document.
 import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
+import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
 import type { AcceptedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
 import { Nullable } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { proofUrl, recordUrl } from '../urls.js';
-import { DriftingRole, PageUrl, ServiceUrl, SubmissionStatus, WorkRole } from '../vocabulary.js';
+import { DriftingRole, NoticeType, PageUrl, ServiceUrl, Standing, SubmissionStatus, WorkRole } from '../vocabulary.js';
 
 const Page = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl });
 const Contributor = Type.Object({ username: Type.String(), name: Type.String() });
@@ -85,6 +86,24 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
       }),
     ),
   },
+  'page.notice': {
+    summary: 'The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …): its record’s standing may have changed',
+    schema: Envelope(
+      'page.notice',
+      Type.Object({
+        page: Page,
+        notice: Type.Object({
+          id: Type.Integer(),
+          type: NoticeType,
+          date: Type.String({ format: 'date' }),
+          reason: Type.String(),
+          url: Nullable({ ...PageUrl, description: 'The notice itself, on the publisher’s site' }),
+        }),
+        standing: { ...Standing, description: 'The page’s standing after this notice' },
+        previous_standing: { ...Standing, description: 'Its standing before' },
+      }),
+    ),
+  },
   'page.registered': {
     summary: 'A page was added to the publisher’s publication',
     schema: Envelope(
@@ -123,6 +142,16 @@ export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown
           correction_missing: w.correction_missing,
           proof_url: proofUrl(siteUrl, w.id),
         })),
+      });
+    }
+    case 'page.notice': {
+      const f = e.facts as PageNoticeFacts;
+      const n = f.notice;
+      return envelope({
+        page: page(siteUrl, f.page),
+        notice: { id: n.id, type: n.type, date: n.date, reason: n.reason, url: n.url },
+        standing: f.standing,
+        previous_standing: f.previous_standing,
       });
     }
     case 'submission.received': {

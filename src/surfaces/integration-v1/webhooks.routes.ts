@@ -182,6 +182,64 @@ export function webhookRoutes(fastify: FastifyInstance, deps: Deps, openapi: Ope
     },
   );
 
+  const Replay = Type.Object({
+    id: Type.Integer(),
+    webhook_id: Type.Integer(),
+    since: Type.String({ format: 'date-time', description: 'Events from this instant on are delivered again' }),
+    status: StringEnum(['queued', 'done'] as const, { description: '`queued` until the relay has queued its deliveries (its next pass, within a second or so)' }),
+    events: Nullable(Type.Integer({ description: 'How many deliveries it queued again; null while queued' })),
+    requested_at: Type.String({ format: 'date-time' }),
+    done_at: Nullable(Type.String({ format: 'date-time' })),
+  });
+  const presentReplay = (r: Awaited<ReturnType<typeof webhooks.getReplay>>) => ({
+    id: r.id,
+    webhook_id: r.webhook_id,
+    since: r.since,
+    status: r.done_at === null ? ('queued' as const) : ('done' as const),
+    events: r.events,
+    requested_at: r.requested_at,
+    done_at: r.done_at,
+  });
+
+  app.post(
+    '/account/webhooks/:id/replay',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'Deliver again every event since a time or a change-log cursor, signed as usual and marked as replays',
+        description:
+          'Give `since` (a date-time) or `after` (a seq of the change feed: the events of that change and later). At most ' +
+          `${webhooks.REPLAY_RETENTION_DAYS} days back. Each replayed delivery carries \`X-Service-Replay: true\` (\`Service-Replay: true\` on /v1 endpoints) and ` +
+          'the event’s own delivery id, so a receiver that kept it can drop it (docs/webhooks.md, "Replay").',
+        params: IdParam,
+        body: Type.Object(
+          {
+            since: Type.Optional(Type.String({ format: 'date-time' })),
+            after: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'A change-log seq (the feed’s cursor)' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 202: Ok(Replay) },
+      },
+    },
+    async (req, reply) => reply.code(202).send({ success: true as const, data: presentReplay(await webhooks.requestReplay(deps, sessionOf(req).accountId, req.params.id, req.body)) }),
+  );
+
+  app.get(
+    '/account/webhooks/:id/replays/:replay_id',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags,
+        summary: 'One replay request and what it queued',
+        params: Type.Object({ id: IdParam.properties.id, replay_id: IdParam.properties.id }),
+        response: { 200: Ok(Replay) },
+      },
+    },
+    async (req) => ({ success: true as const, data: presentReplay(await webhooks.getReplay(deps, sessionOf(req).accountId, req.params.id, req.params.replay_id)) }),
+  );
+
   app.post(
     '/account/webhooks/:id/deliveries/:delivery_id/redeliver',
     {

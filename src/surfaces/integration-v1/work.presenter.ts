@@ -1,4 +1,6 @@
 // /api/v1 shapes of requests and submissions. Field by field; request kinds in this surface's own words.
+import { InterestData, presentInterest } from '../interests.presenter.js';
+import type { Interest } from '../../domain/interests/interest.service.js';
 import Type from 'typebox';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
@@ -65,7 +67,11 @@ export const ApiSubmission = Type.Object({
   request_id: Nullable(Type.Integer()),
   page: PageRef,
   publisher: PublisherRef,
-  contributor: Type.Object({ username: Type.String(), name: Type.String() }),
+  contributor: Type.Object({
+    username: Type.String(),
+    name: Type.String(),
+    interests: Type.Optional(Type.Array(InterestData, { description: 'In a publisher’s inbox: what the contributor declared might sway their work (issue 36)' })),
+  }),
   evidence: Type.Object({
     before: Nullable(Type.String()),
     after: Nullable(Type.String()),
@@ -82,7 +88,7 @@ export const ApiSubmission = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export function presentApiSubmission(siteUrl: string, s: SubmissionRow) {
+export function presentApiSubmission(siteUrl: string, s: SubmissionRow & { interests?: Interest[] }) {
   return {
     id: s.id,
     status: s.status,
@@ -91,7 +97,7 @@ export function presentApiSubmission(siteUrl: string, s: SubmissionRow) {
     request_id: s.request_id,
     page: { id: s.page_id, url: s.page_url, title: s.page_title, record_url: recordUrl(siteUrl, s.page_id) },
     publisher: { slug: s.publisher_slug, name: s.publisher_name },
-    contributor: { username: s.username, name: s.name },
+    contributor: { username: s.username, name: s.name, ...(s.interests ? { interests: s.interests.map(presentInterest) } : {}) },
     evidence: { before: s.before_text, after: s.after_text, reason: s.reason, sources: storedSources(s.sources) },
     decision:
       s.decided_at && (s.status === 'accepted' || s.status === 'rejected')

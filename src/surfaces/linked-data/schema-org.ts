@@ -2,7 +2,8 @@
 // with its authors, editors and other contributors as Persons (url = the public profile); accepted corrections are
 // CorrectionComments; reviews are Reviews; a fact check with a claim and a verdict is a ClaimReview, without them
 // a Review. Built from the record field by field, so only public fields can appear (typed with schema-dts).
-import type { ClaimReview, CorrectionComment, NewsArticle, Organization, Person, Review, WithContext } from 'schema-dts';
+import type { ClaimReview, Comment, CorrectionComment, NewsArticle, Organization, Person, Review, WithContext } from 'schema-dts';
+import type { Notice, Standing } from '../../domain/pages/notices.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { scriptSafeJson } from '../../http/ascii-json.js';
 import { typeHeader, type Wire } from '../../http/wire.js';
@@ -60,6 +61,39 @@ function review(siteUrl: string, c: Work, pageUrl: string): Review | ClaimReview
   };
 }
 
+/** `creativeWorkStatus` of a page with notices (issue 36): its standing in words. */
+const STATUS_WORDS: Record<Standing, string> = {
+  current: 'Published',
+  retracted: 'Retracted',
+  partially_retracted: 'Partially retracted',
+  expression_of_concern: 'Expression of concern',
+  withdrawn: 'Withdrawn',
+  removed: 'Removed',
+};
+
+const NOTICE_WORDS: Record<Notice['type'], string> = {
+  retraction: 'Retraction',
+  partial_retraction: 'Partial retraction',
+  expression_of_concern: 'Expression of concern',
+  withdrawal: 'Withdrawal',
+  removal: 'Removal',
+  clarification: 'Clarification',
+  addendum: 'Addendum',
+  reinstatement: 'Reinstatement',
+};
+
+/** A notice as a Comment on the article, by its publisher: schema.org has no type of its own for one. */
+function notice(siteUrl: string, n: Notice, page: PageRecord['page']): Comment {
+  return {
+    '@type': 'Comment',
+    name: NOTICE_WORDS[n.type],
+    text: n.reason,
+    dateCreated: n.notice_date,
+    ...(n.notice_url ? { url: n.notice_url } : {}),
+    author: publisherOf(siteUrl, page),
+  };
+}
+
 export function recordJsonLd(siteUrl: string, record: PageRecord): WithContext<NewsArticle> {
   const { page, contributions } = record;
   const of = (...roles: string[]) => contributions.filter((c) => roles.includes(c.role));
@@ -84,6 +118,7 @@ export function recordJsonLd(siteUrl: string, record: PageRecord): WithContext<N
     ...(corrections.length > 0 ? { correction: corrections } : {}),
     ...(reviews.length > 0 ? { review: reviews } : {}),
     ...(page.content_changed_at ? { dateModified: page.content_changed_at } : {}),
+    ...(record.notices.length > 0 ? { creativeWorkStatus: STATUS_WORDS[record.standing], comment: record.notices.map((n) => notice(siteUrl, n, page)) } : {}),
     subjectOf: { '@type': 'WebPage', url: recordUrl(siteUrl, page.id), name: `Trust record: ${title}` },
   };
 }

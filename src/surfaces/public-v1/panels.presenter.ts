@@ -4,6 +4,7 @@ import Type from 'typebox';
 import type { StatementView } from '../../domain/panels/panel.service.js';
 import { CERTAINTIES, PANEL_VOTES, REOPEN_TRIGGERS } from '../../domain/panels/panel.schema.js';
 import { StringEnum } from '../../http/schemas.js';
+import { FLAG_REASONS, REVISIT_DUE } from '../../domain/panels/review-flags.js';
 import { LogLink, presentLogLink } from '../log-link.js';
 import { profileUrl } from '../urls.js';
 
@@ -30,6 +31,24 @@ export const V1PanelStatement = Type.Object({
   topic: Type.String(),
   current_version: Type.Integer({ description: 'The statement’s current version' }),
   log: LogLink,
+  sources: Type.Array(Type.String({ format: 'uri' }), { description: 'The pages this version cites (issue 36)' }),
+  review: Type.Object(
+    {
+      needed: Type.Boolean({ description: 'true while a flag stands: the panel should look again; the next version clears it' }),
+      flags: Type.Array(
+        Type.Object({
+          reason: StringEnum([...FLAG_REASONS, REVISIT_DUE] as const, {
+            description:
+              '`source_corrected` (a cited page got an accepted correction), `source_retracted` (retracted, withdrawn or removed), `source_concern` (an expression of concern), `source_changed` (its text changed after this version was issued), `revisit_due` (the revisit date passed)',
+          }),
+          source: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'The cited page; null for `revisit_due`' }),
+          link: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'Where to read what happened: the correction’s proof, the page’s record' }),
+          flagged_at: Type.String({ format: 'date-time' }),
+        }),
+      ),
+    },
+    { description: 'Flags raised on this version (issue 36): `reopen_triggers` as facts' },
+  ),
 });
 
 export function presentV1Statement(siteUrl: string, s: StatementView) {
@@ -54,5 +73,16 @@ export function presentV1Statement(siteUrl: string, s: StatementView) {
     topic: c.topic,
     current_version: s.current_version,
     log: presentLogLink(siteUrl, s.log_seq),
+    sources: [...s.sources],
+    review: {
+      // A superseded version keeps its flags as history; only the current one still needs review.
+      needed: s.status === 'issued' && s.review.length > 0,
+      flags: s.review.map((f) => ({
+        reason: f.reason as (typeof FLAG_REASONS)[number] | typeof REVISIT_DUE,
+        source: f.source,
+        link: f.link === null ? null : `${siteUrl}${f.link}`,
+        flagged_at: f.flagged_at,
+      })),
+    },
   };
 }

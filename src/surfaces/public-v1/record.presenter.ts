@@ -5,7 +5,8 @@ import { LogLink, presentLogLink } from '../log-link.js';
 import { Nullable } from '../../http/schemas.js';
 import { claimOf, driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, proofUrl } from '../urls.js';
-import { PageUrl, Provenance, RecordStatus, ServiceUrl, Verdict, WorkRole, provenanceOf } from '../vocabulary.js';
+import { PageUrl, Provenance, RecordStatus, ServiceUrl, Standing, Verdict, WorkRole, provenanceOf } from '../vocabulary.js';
+import { Notices, presentNotices } from '../notices.presenter.js';
 
 export const V1Contribution = Type.Object({
   id: Type.String({ description: '`ctb_<id>`' }),
@@ -28,15 +29,18 @@ export const V1Contribution = Type.Object({
 export const V1PageRecord = Type.Object({
   url: PageUrl,
   status: RecordStatus,
+  standing: Standing,
   title: Type.String(),
   content_changed_at: Nullable(Type.String({ format: 'date-time', description: 'When the page’s text last changed, as far as the service knows' })),
   contributions: Type.Array(V1Contribution),
+  notices: Notices,
 });
 
 export function presentV1Record(siteUrl: string, record: PageRecord) {
   return {
     url: record.page.url,
     status: record.verified ? ('verified' as const) : ('unverified' as const),
+    standing: record.standing,
     title: record.page.title,
     content_changed_at: record.page.content_changed_at,
     contributions: record.contributions.map((c) => ({
@@ -54,5 +58,6 @@ export function presentV1Record(siteUrl: string, record: PageRecord) {
       ...driftOf(c),
       provenance: provenanceOf(c),
     })),
+    notices: presentNotices(siteUrl, record.notices),
   };
 }

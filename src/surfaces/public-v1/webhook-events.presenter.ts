@@ -3,12 +3,13 @@
 // the OpenAPI `webhooks` section of the /v1 document.
 import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
+import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
 import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts, WithdrawnFacts } from '../../domain/webhooks/facts.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
-import { contributionRef, proofUrl } from '../urls.js';
-import { DriftingRole, PageUrl, RequestableKind, RequestStatus, ServiceUrl, SubmissionStatus } from '../vocabulary.js';
+import { contributionRef, proofUrl, recordUrl } from '../urls.js';
+import { DriftingRole, NoticeType, PageUrl, RequestableKind, RequestStatus, ServiceUrl, Standing, SubmissionStatus } from '../vocabulary.js';
 
 /** A submission as the /v1 webhooks name it: the contribution proposed, `sub_<id>` through its whole life. */
 export const submissionRef = (id: number) => `sub_${id}`;
@@ -96,6 +97,23 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
         }),
         { description: 'Every accepted review, fact check and correction now marked as done on an older version' },
       ),
+    }),
+  },
+  'page.notice': {
+    summary: 'The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …)',
+    schema: Type.Object({
+      event: Type.Literal('page.notice'),
+      ...Base,
+      notice: Type.Object({
+        id: Type.Integer(),
+        type: NoticeType,
+        date: Type.String({ format: 'date' }),
+        reason: Type.String(),
+        url: Nullable({ ...PageUrl, description: 'The notice itself, on the publisher’s site' }),
+      }),
+      standing: { ...Standing, description: 'The page’s standing after this notice' },
+      previous_standing: { ...Standing, description: 'Its standing before' },
+      record_url: ServiceUrl,
     }),
   },
   'panel.updated': {
@@ -192,6 +210,19 @@ export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown 
           correction_missing: w.correction_missing,
           proof_url: proofUrl(siteUrl, w.id),
         })),
+      };
+    }
+    case 'page.notice': {
+      const f = e.facts as PageNoticeFacts;
+      const n = f.notice;
+      return {
+        event: e.type,
+        created: e.createdAt,
+        page: f.page.url,
+        notice: { id: n.id, type: n.type, date: n.date, reason: n.reason, url: n.url },
+        standing: f.standing,
+        previous_standing: f.previous_standing,
+        record_url: recordUrl(siteUrl, f.page.id),
       };
     }
     case 'panel.updated': {

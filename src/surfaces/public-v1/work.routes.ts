@@ -1,4 +1,6 @@
 // /v1 publisher requests and contributor profiles (seed §2, §4).
+import { ScoreExplanation, presentScoreExplanation } from '../scores.presenter.js';
+import { InterestData, presentInterest } from '../interests.presenter.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -10,7 +12,7 @@ import type { RequestRow } from '../../domain/requests/request.store.js';
 import { V1_REQUEST_TYPES } from '../../domain/work-kinds.js';
 import { accountOf, actingPublishers, optional, publisherCaller } from '../../http/auth.js';
 import { Nullable, PageQuery, pagination, V1List } from '../../http/schemas.js';
-import { contributionRef, profileUrl, proofUrl } from '../urls.js';
+import { contributionRef, profileUrl, proofUrl, scoresUrl } from '../urls.js';
 import { link } from '../docs/openapi.js';
 import { Level, PageUrl, RequestableKind, RequestStatus, ServiceUrl, WorkRole } from '../vocabulary.js';
 
@@ -45,6 +47,7 @@ const V1Profile = Type.Object({
   trust_score: Type.Number(),
   topics: Type.Array(Type.Object({ topic: Type.String(), authority: Type.Number() })),
   profile_url: ServiceUrl,
+  scores_url: { ...ServiceUrl, description: 'How the scores are made, each with its sum (`/v1/contributors/{id}/scores`; HTML for a browser)' },
   contributions: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -57,6 +60,7 @@ const V1Profile = Type.Object({
       proof_url: ServiceUrl,
     }),
   ),
+  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now (issue 36)' }),
 });
 
 export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
@@ -129,7 +133,7 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
       },
     },
     async (req) => {
-      const { account, topics, work } = await contributors.getProfile(deps, req.params.id);
+      const { account, topics, work, interests } = await contributors.getProfile(deps, req.params.id);
       return {
         id: String(account.id),
         username: account.username,
@@ -140,6 +144,7 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
         trust_score: account.trust_score,
         topics: topics.map((t) => ({ topic: t.topic, authority: t.authority })),
         profile_url: profileUrl(site, account.username),
+        scores_url: scoresUrl(site, account.username),
         contributions: work.map((w) => ({
           id: contributionRef(w.id),
           role: w.role,
@@ -150,7 +155,21 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
           ...(w.role === 'correction' && w.change_from !== null && w.change_to !== null ? { change: { from: w.change_from, to: w.change_to } } : {}),
           proof_url: proofUrl(site, w.id),
         })),
+        interests: interests.map(presentInterest),
       };
     },
+  );
+  app.get(
+    '/contributors/:id/scores',
+    {
+      preValidation: [optional],
+      schema: {
+        tags: ['contributors'],
+        summary: 'How a contributor’s scores are made, by numeric id or username: every accepted work with its weight and place, the rejected count, each topic’s sum, the formula',
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        response: { 200: ScoreExplanation },
+      },
+    },
+    async (req) => presentScoreExplanation(site, await contributors.explainProfileScores(deps, req.params.id), 'v1'),
   );
 }

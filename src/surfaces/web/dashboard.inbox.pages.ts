@@ -1,5 +1,7 @@
 // The inbox: work submitted on the publication's pages, with its evidence (the change as a diff, the reason, the
 // sources), and accept or reject with a note. Deciding goes through the same service as the API's decide call.
+import type { Interest } from '../../domain/interests/interest.service.js';
+import { interestLine } from './record.pages.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
@@ -21,7 +23,7 @@ type Status = (typeof STATUSES)[number];
 const PER_PAGE = 20;
 const page = { config: { html: true } };
 
-function card(ctx: PageContext, pub: Publication, s: SubmissionRow, failure?: DomainError) {
+function card(ctx: PageContext, pub: Publication, s: SubmissionRow & { interests: Interest[] }, failure?: DomainError) {
   const sources = submissions.storedSources(s.sources);
   const kind = KIND_LABELS[s.kind] ?? s.kind;
   const own = s.account_id === pub.user.accountId;
@@ -29,6 +31,11 @@ function card(ctx: PageContext, pub: Publication, s: SubmissionRow, failure?: Do
   return html`<article class="card submission" aria-labelledby="sub-${s.id}">
 <h3 id="sub-${s.id}" class="card-title">${kind} on <a href="${pub.base}/pages/${s.page_id}">${s.page_title || s.page_url}</a> ${statusBadge(s.status)}</h3>
 <p class="muted small">By <a href="/contributors/${s.username}">${s.name}</a> · submitted ${when(s.created_at)}${s.request_id !== null ? ` · answers request #${s.request_id}` : ' · unasked'}</p>
+${
+  s.interests.length > 0
+    ? html`<div class="notice warn" role="note"><p><strong>${s.name} declared ${s.interests.length === 1 ? 'an interest' : 'interests'}:</strong></p><ul>${s.interests.map((i) => html`<li>${interestLine(i)}</li>`)}</ul></div>`
+    : ''
+}
 <p class="summary">${s.summary}</p>
 ${
   hasChange

@@ -4,11 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as consent from '../../domain/consent/consent.service.js';
+import * as notices from '../../domain/pages/notice.service.js';
+import { NOTICE_TYPES } from '../../domain/pages/notices.js';
+import { wordsFor } from '../embed/i18n.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import * as requests from '../../domain/requests/request.service.js';
 import { API_REQUEST_TYPES, type ApiRequestType, kindFromApiRequestType } from '../../domain/work-kinds.js';
-import { AppError, statusOf } from '../../http/errors.js';
+import { AppError, DomainError, statusOf } from '../../http/errors.js';
 import { MAX_BATCH, itemValidator } from '../../http/validation.js';
 import { LANGS, type Lang } from '../embed/i18n.js';
 import { EMBED_CSS_PATH, type EmbedStyle, renderAttribution, STYLES } from '../embed/renderer.js';
@@ -35,6 +38,9 @@ import { html, raw, type SafeHtml } from './html.js';
 import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
 import { csrfField, type PageContext } from './layout.js';
 import { driftOf } from '../linked-data/drift.presenter.js';
+
+// The dashboard speaks English: the notices' words are the embed's English ones.
+const NOTICE_WORDS = wordsFor('en');
 
 type PageInput = { url: string; title?: string; topic?: string; authors?: string[]; fetch?: boolean };
 const validPage = itemValidator<PageInput>(PageItem);
@@ -199,11 +205,11 @@ ${records.map(
     return pagesPage(req, reply, pub, { batch: { lines, inputs, results } });
   });
 
-  app.get('/dashboard/:slug/pages/:id', page, async (req, reply) => {
-    const pub = await publicationOf(deps, req);
-    const record = await ownRecord(deps, pub, idParam(req, 'id', 'Page'));
+  const pageDetail = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, id: number, form: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} }, status = 200) => {
+    const record = await ownRecord(deps, pub, id);
     const p = record.page;
     const ctx = pageContext(deps, req, reply);
+    const nv = form.values;
     const body = html`<p class="crumbs"><a href="${pub.base}/pages">Pages</a> /</p>
 <h2>${p.title || 'Untitled page'} ${statusBadge(record.verified ? 'verified' : 'unverified')}</h2>
 <dl class="facts"><dt>URL</dt><dd><a class="wrap" href="${p.url}">${p.url}</a></dd><dt>Topic</dt><dd>${p.topic || '—'}</dd><dt>Registered</dt><dd>${day(p.created_at)}</dd><dt>Page id</dt><dd>${p.id}</dd>
@@ -222,8 +228,41 @@ ${record.contributions.map(
   }${driftCell(c)}</td><td>${day(c.accepted_at)}</td><td><a href="/proofs/${c.id}">Proof<span class="sr-only"> of ${KIND_LABELS[c.role] ?? c.role} by ${c.name}</span></a>${rereview(ctx, pub, p, c)}</td></tr>`,
 )}
 </tbody></table></div>`)
-}`;
-    return sendDashboard(deps, req, reply, pub, 'pages', { title: p.title || 'Page', body });
+}
+<h3 id="notices">Notices (${record.notices.length})</h3>
+${notice(req, { notice: 'The notice is on the public record, the embed and the feed.' })}
+<p class="hint">A retraction, an expression of concern, a withdrawal, … as your journal issues them (docs/decisions.md, “Notices”). They are never edited or removed: a reinstatement ends a retraction. Readers of the page see the newest standing first, in every embed.</p>
+${
+  record.notices.length === 0
+    ? html`<p class="muted">No notices. Standing: current.</p>`
+    : html`<p>Standing: <strong>${record.standing.replace(/_/g, ' ')}</strong></p><ul>${record.notices.map(
+        (n) => html`<li><strong>${NOTICE_WORDS.notices[n.type]}</strong> ${day(`${n.notice_date}T00:00:00.000Z`)}: ${n.reason}${n.notice_url ? html` · <a class="wrap" href="${n.notice_url}">the notice</a>` : ''}</li>`,
+      )}</ul>`
+}
+<form method="post" action="${pub.base}/pages/${p.id}/notices" class="stack" novalidate>${csrfField(ctx)}
+${selectField({ name: 'type', label: 'Kind of notice', value: nv.type, error: form.errors.type, options: NOTICE_TYPES.map((t) => ({ value: t, label: NOTICE_WORDS.notices[t] })) })}
+${field({ name: 'date', label: 'Date of the notice', type: 'date', value: nv.date ?? '', error: form.errors.date, hint: 'Leave empty for today' })}
+${field({ name: 'reason', label: 'Reason', textarea: true, value: nv.reason ?? '', error: form.errors.reason, hint: 'What readers will read, at most 2,000 characters' })}
+${field({ name: 'url', label: 'The notice on your site', type: 'url', value: nv.url ?? '', error: form.errors.url, hint: 'Optional' })}
+<div><button type="submit">Publish the notice</button></div></form>`;
+    return sendDashboard(deps, req, reply, pub, 'pages', { title: p.title || 'Page', body }, status);
+  };
+
+  app.get('/dashboard/:slug/pages/:id', page, async (req, reply) => pageDetail(req, reply, await publicationOf(deps, req), idParam(req, 'id', 'Page')));
+
+  app.post('/dashboard/:slug/pages/:id/notices', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    const form = readForm(deps, req);
+    const id = idParam(req, 'id', 'Page');
+    const values = { type: str(form.type), date: str(form.date), reason: str(form.reason), url: str(form.url) };
+    try {
+      await notices.addNotice(deps, [pub.id], id, { type: values.type, reason: values.reason, ...(values.date ? { date: values.date } : {}), ...(values.url ? { url: values.url } : {}) });
+    } catch (err) {
+      if (!(err instanceof DomainError) || statusOf(err) >= 500 || statusOf(err) === 404) throw err;
+      const errors: FieldErrors = err.details?.length ? fieldErrorsOf(err.details) : { type: err.message };
+      return pageDetail(req, reply, pub, id, { values, errors }, statusOf(err));
+    }
+    throw new Redirect(`${pub.base}/pages/${id}?done=notice#notices`);
   });
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ import Type from 'typebox';
 import * as accounts from '../../domain/accounts/account.service.js';
 import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import * as consent from '../../domain/consent/consent.service.js';
+import * as interests from '../../domain/interests/interest.service.js';
+import { selectField } from './dashboard.kit.js';
+import { interestLine } from './record.pages.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { Deps } from '../../domain/deps.js';
 import type { RequestRow, TakeExpiryRow } from '../../domain/requests/request.store.js';
@@ -410,8 +413,19 @@ ${pager('/me/submissions', { status: filter }, n, 20, total)}`,
 
   // ---- Profile ----
 
-  const profilePage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, values?: Record<string, string>, errors: FieldErrors = {}, status = 200) => {
+  const profilePage = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    user: WebUser,
+    values?: Record<string, string>,
+    errors: FieldErrors = {},
+    status = 200,
+    interest: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} },
+  ) => {
     const { account } = await accounts.getOwnAccount(deps, user.accountId);
+    const declared = await interests.listOwnInterests(deps, user.accountId);
+    const iv = interest.values;
+    const ie = interest.errors;
     const v = values ?? { name: account.name, summary: account.summary, topics: (JSON.parse(account.topics) as string[]).join(', ') };
     return frame(
       req,
@@ -424,10 +438,46 @@ ${pager('/me/submissions', { status: filter }, n, 20, total)}`,
 ${field({ name: 'name', label: 'Name', value: v.name, error: errors.name, required: true, autocomplete: 'name' })}
 ${field({ name: 'summary', label: 'Summary', textarea: true, value: v.summary, error: errors.summary, hint: 'A line or two about your expertise (at most 500 characters)' })}
 ${field({ name: 'topics', label: 'Topics', value: v.topics, error: errors.topics, hint: 'Separated by commas, e.g. health, climate (at most 20)' })}
-<div><button type="submit">Save profile</button></div></form>`,
+<div><button type="submit">Save profile</button></div></form>
+<h2 id="interests">Declared interests</h2>
+<p class="lede">Anything that might sway your work: who employs or funds you, what you own, a personal tie. They are public on your profile and on the proofs of related work, and publishers see them before deciding. While you declare an interest in a publication you cannot take its requests or submit work on its pages.</p>
+${notice(req, { declared: 'Your interest is declared.', ended: 'The declaration is ended; it stays on the proofs of work accepted while it held.' })}
+${
+  declared.length === 0
+    ? empty('You have declared no interests.')
+    : html`<ul class="work">${declared.map(
+        (i) => html`<li class="card"><p>${interestLine(i)}</p><form method="post" action="/me/interests/${String(i.id)}/end">${csrfField(ctx)}<button type="submit" class="secondary">End this declaration<span class="sr-only"> (${i.name})</span></button></form></li>`,
+      )}</ul>`
+}
+<form method="post" action="/me/interests" class="stack" novalidate>${csrfField(ctx)}
+${selectField({ name: 'subject', label: 'In', value: iv.subject, error: ie.subject, options: [{ value: 'organisation', label: 'An organisation' }, { value: 'publication', label: 'A publication on Credence (its slug)' }, { value: 'topic', label: 'A topic' }] })}
+${field({ name: 'name', label: 'Name', value: iv.name ?? '', error: ie.name, hint: 'The organisation’s name, the publication’s slug, or the topic' })}
+${selectField({ name: 'kind', label: 'Kind', value: iv.kind, error: ie.kind, options: interests.INTEREST_KINDS.map((k) => ({ value: k, label: k.charAt(0).toUpperCase() + k.slice(1) })) })}
+${field({ name: 'note', label: 'Note', value: iv.note ?? '', error: ie.note, hint: 'Optional: a role, a period, an amount (at most 500 characters)' })}
+<div><button type="submit">Declare interest</button></div></form>`,
       status,
     );
   };
+
+  app.post('/me/interests', page, async (req, reply) => {
+    const { form, user } = formUser(req);
+    const values = { subject: str(form.subject), name: str(form.name), kind: str(form.kind), note: str(form.note) };
+    try {
+      await interests.declareInterest(deps, user.accountId, { ...values, note: values.note || undefined });
+    } catch (err) {
+      if (err instanceof DomainError && statusOf(err) < 500) {
+        return profilePage(req, reply, user, undefined, {}, statusOf(err), { values, errors: err.details?.length ? formErrors(err.details) : { name: err.message } });
+      }
+      throw err;
+    }
+    return reply.redirect('/me/profile?done=declared#interests', 303);
+  });
+
+  app.post('/me/interests/:id/end', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await interests.endInterest(deps, user.accountId, (req.params as { id: number }).id);
+    return reply.redirect('/me/profile?done=ended#interests', 303);
+  });
 
   app.get('/me/profile', page, async (req, reply) => profilePage(req, reply, requireUser(req)));
 

@@ -1,6 +1,8 @@
 // The public pages (issue 7, part 1): home and search, contributor profiles, publishers, expert panels and the
 // marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
 import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
+import { SCORE_FORMULA } from '../../domain/reputation/explain.js';
+import { interestLine } from './record.pages.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -160,6 +162,22 @@ ${c.panel.map(
 </tbody></table></div>`;
 }
 
+const FLAG_WORDS: Record<string, string> = {
+  source_corrected: 'A source it relies on was corrected',
+  source_retracted: 'A source it relies on was retracted, withdrawn or removed',
+  source_concern: 'Its publisher expressed concern about a source it relies on',
+  source_changed: 'The text of a source it relies on changed after this version was issued',
+  revisit_due: 'Its revisit date has passed',
+};
+
+/** Issue 36: a statement whose evidence moved says so above its answer, with the reason and the link. */
+function reviewNotice(v: StatementView): SafeHtml | '' {
+  if (v.status !== 'issued' || v.review.length === 0) return '';
+  return html`<div class="notice warn" role="note"><p><strong>Flagged for review.</strong> The panel should look at this statement again; its next version will say what it found.</p><ul>${v.review.map(
+    (f) => html`<li>${FLAG_WORDS[f.reason] ?? f.reason} (${date(f.flagged_at)})${f.source ? html`: ${externalLink(f.source)}` : ''}${f.link ? html` · <a href="${f.link}">what happened</a>` : ''}</li>`,
+  )}</ul></div>`;
+}
+
 function panelPage(siteUrl: string, history: StatementView[]): { title: string; description: string; structured: unknown; body: SafeHtml } {
   const current = history.find((v) => v.version === v.current_version) ?? history[history.length - 1]!;
   const c = current.content;
@@ -183,12 +201,14 @@ function panelPage(siteUrl: string, history: StatementView[]): { title: string; 
     body: html`<p class="crumbs"><a href="/panels">Expert panels</a> · <a href="/panels?topic=${encodeURIComponent(c.topic)}">${c.topic}</a></p>
 <h1>${c.question}</h1>
 <p>${certaintyBadge(c.certainty)} <span class="badge">Version ${current.version}</span> <span class="muted">issued ${date(current.issued_at)}</span></p>
+${reviewNotice(current)}
 <section class="card answer" aria-labelledby="answer-h"><h2 id="answer-h">The panel's answer</h2><p class="text">${c.answer}</p></section>
 <h2>Vote and panel</h2>
 ${panelContent(c)}
 <h2>When the panel looks again</h2>
 <p>The panel revisits this statement by ${date(c.revisit_by)}${c.reopen_triggers.length ? ', or sooner when:' : '.'}</p>
 ${c.reopen_triggers.length ? html`<ul>${c.reopen_triggers.map((t) => html`<li>${TRIGGERS[t] ?? t}</li>`)}</ul>` : ''}
+${current.sources.length ? html`<h2>Sources the panel relied on</h2><ul>${current.sources.map((u) => html`<li>${externalLink(u)}</li>`)}</ul>` : ''}
 ${previous ? html`<h2>What changed in version ${current.version}</h2>${panelChanges(previous.content, c)}` : ''}
 <h2>Earlier versions</h2>
 ${
@@ -326,7 +346,7 @@ ${
 <p>Its entry in the transparency log still proves it was published when it was; the log keeps a salted commitment to who did it, and the key that opened it was deleted with the account.</p>`,
         });
       }
-      const { account: a, topics, work } = await contributors.getProfile(deps, req.params.username);
+      const { account: a, topics, work, interests } = await contributors.getProfile(deps, req.params.username);
       const name = a.name || a.username;
       return page(req, reply, {
         title: `${name} (@${a.username})`,
@@ -350,7 +370,7 @@ ${a.summary ? html`<p class="lede">${a.summary}</p>` : ''}
 <li><strong>${a.contribution_score}</strong> contribution score</li>
 <li><strong>${a.accepted_count}</strong> accepted</li>
 </ul>
-<p class="hint">Trust is the lower bound of the share of decided work that was accepted (Wilson, 95%); the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3.</p>
+<p class="hint">Trust is the lower bound of the share of decided work that was accepted (Wilson, 95%); the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. <a href="/contributors/${encodeURIComponent(a.username)}/scores">How these numbers are made, work by work</a>.</p>
 <h2>Topic authority</h2>
 ${
   topics.length === 0
@@ -359,6 +379,12 @@ ${
 ${topics.map(
   (t) => html`<tr><td><a href="/requests?topic=${encodeURIComponent(t.topic)}">${t.topic}</a></td><td><span class="bar" aria-hidden="true"><span style="width:${Math.round(t.authority * 100)}%"></span></span> ${percent(t.authority)}</td><td>${t.accepted}</td></tr>`,
 )}</tbody></table></div>`
+}
+<h2>Declared interests</h2>
+${
+  interests.length === 0
+    ? empty('No interests declared.')
+    : html`<ul class="list">${interests.map((i) => html`<li>${interestLine(i)}</li>`)}</ul>`
 }
 <h2>Accepted work</h2>
 ${
@@ -370,6 +396,48 @@ ${w.summary ? html`<p>${w.summary}</p>` : ''}
 ${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? html`<p class="diff">${renderDiff(w.change_from, w.change_to)}</p>` : ''}
 <p class="meta">${publisherLink({ slug: w.publisher_slug, name: w.publisher_name })} · accepted ${date(w.accepted_at)} · <a href="/proofs/${w.id}">evidence<span class="sr-only"> for ${w.page_title}</span></a></p></li>`,
       )}</ol>`
+}`,
+      });
+    },
+  );
+
+  // Scores that explain themselves (issue 36): every accepted work with its place, weight and date, and the sums.
+  app.get(
+    '/contributors/:username/scores',
+    { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },
+    async (req, reply) => {
+      const e = await contributors.explainProfileScores(deps, req.params.username);
+      const a = e.account;
+      const x = e.explanation;
+      const name = a.name || a.username;
+      const n = x.accepted + x.rejected;
+      return page(req, reply, {
+        title: `How ${name}'s scores are made`,
+        description: `Every accepted work behind ${name}'s contribution score, trust score and topic authority, with the formula.`,
+        body: html`<p class="crumbs"><a href="/contributors/${encodeURIComponent(a.username)}">${name}</a></p>
+<h1>How ${name}’s scores are made</h1>
+<p class="lede">Every number on the profile, summed from the work below with the formula beside it, so anyone can recompute it. The same figures as JSON: <a href="/v1/contributors/${encodeURIComponent(a.username)}/scores">/v1/contributors/${a.username}/scores</a>.</p>
+<h2>Contribution score: ${String(a.contribution_score)}</h2>
+<p>The sum of the weights in the last column below: ${x.work.length === 0 ? '0' : x.work.map((w) => String(w.weight)).join(' + ')} = ${String(x.contribution_score)}. Role weights: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. ${SCORE_FORMULA.diminishing_returns}.</p>
+<h2>Trust score: ${String(a.trust_score)}</h2>
+<p>${String(x.accepted)} accepted (the work below that counts as accepted) and ${String(x.rejected)} rejected (rejected work is not public; only its count is shown): n = ${String(n)}. ${SCORE_FORMULA.trust_score}.</p>
+<h2>Topic authority</h2>
+<p>${SCORE_FORMULA.authority}.</p>
+${
+  e.topics.length === 0
+    ? empty('No topics yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Topic</th><th scope="col">w</th><th scope="col">Authority</th></tr></thead><tbody>${e.topics.map((t) => {
+        const sum = x.topics.find((s) => s.topic === t.topic);
+        return html`<tr><td>${t.topic}</td><td>${String(sum?.weight ?? 0)}</td><td>${String(t.authority)}</td></tr>`;
+      })}</tbody></table></div>`
+}
+<h2>The work</h2>
+${
+  x.work.length === 0
+    ? empty('No accepted work yet.')
+    : html`<div class="table-wrap"><table><thead><tr><th scope="col">Accepted</th><th scope="col">Work</th><th scope="col">Publication (place)</th><th scope="col">Topic</th><th scope="col">Role weight</th><th scope="col">Counts as accepted</th><th scope="col">Weight</th></tr></thead><tbody>${x.work.map(
+        (w) => html`<tr><td>${date(w.accepted_at)}</td><td>${role(w.role)} <a href="/proofs/${w.id}">${w.page.title || w.page.url}</a></td><td>${w.publisher.name} (${String(w.position)})</td><td>${w.page.topic || '—'}</td><td>${String(w.role_weight)}</td><td>${String(w.accepted)}</td><td>${String(w.weight)}</td></tr>`,
+      )}</tbody></table></div>`
 }`,
       });
     },

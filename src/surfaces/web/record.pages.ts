@@ -11,6 +11,33 @@ import { html } from './html.js';
 import type { PageOptions } from './layout.js';
 import { date, empty, externalLink, levelBadge, percent, personLd, personLink, publisherLink, role, roleLabel } from './views.js';
 import { storedSources } from '../../domain/submissions/submission.service.js';
+import { standingNotice } from '../../domain/pages/notices.js';
+import { wordsFor } from '../embed/i18n.js';
+
+// The pages speak English; the words of notices and standings are the embed's English ones, one vocabulary.
+const words = wordsFor('en');
+
+/** A page not in good standing says so first (issue 36): the standing, the notice that set it, its link. */
+function standingSection(record: PageRecord) {
+  if (record.standing === 'current') return '';
+  const s = words.standings[record.standing];
+  const n = standingNotice(record.notices);
+  return html`<div class="notice error" role="note"><p><strong>${s.label}.</strong> ${s.sentence}${n ? html` ${date(n.notice_date)}.` : ''}</p>${
+    n ? html`<p>${n.reason}${n.notice_url ? html` ${externalLink(n.notice_url, words.readNotice)}` : ''}</p>` : ''
+  }<p class="small">The work below stays on the record as it was accepted.</p></div>`;
+}
+
+/** Every notice, newest first. */
+function noticesSection(record: PageRecord) {
+  if (record.notices.length === 0) return '';
+  return html`<h2>Notices</h2>
+<ol class="work">${record.notices.map(
+    (n) => html`<li class="card"><p class="who"><span class="badge ${n.type === 'reinstatement' || n.type === 'clarification' || n.type === 'addendum' ? '' : 'bad'}">${words.notices[n.type]}</span> ${date(n.notice_date)}</p>
+<p>${n.reason}</p>${n.notice_url ? html`<p>${externalLink(n.notice_url, words.readNotice)}</p>` : ''}${
+      n.log_seq === null ? '' : html`<p class="meta"><a href="${logProofUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`
+    }</li>`,
+  )}</ol>`;
+}
 
 type Proof = Awaited<ReturnType<typeof getProof>>;
 
@@ -35,11 +62,13 @@ export function recordPage(siteUrl: string, record: PageRecord): PageOptions {
 <h1>${title}</h1>
 <p class="page-url">${externalLink(page.url)}</p>
 <p>${verifiedBadge(record.verified)}</p>
+${standingSection(record)}
 <ul class="stats">
 <li><strong>${contributions.length}</strong> accepted ${contributions.length === 1 ? 'contribution' : 'contributions'}</li>
 <li><strong>${people}</strong> ${people === 1 ? 'person' : 'people'}</li>
 <li><strong>${latest ? date(latest) : '—'}</strong> last change</li>
 </ul>
+${noticesSection(record)}
 <h2>Who worked on this page</h2>
 ${
   entries.length === 0
@@ -72,6 +101,13 @@ function logSection(index: number, contributionId: number) {
 <p><a href="/v1/log/proof/bundle?index=${String(index)}" download="entry-${String(index)}.tlog-proof" data-log-download>Download the proof (C2SP tlog-proof, checks offline)</a> · <a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a> · <a href="/v1/log/policy">Witness policy</a></p>
 <script src="/assets/log-verify.js" defer></script>
 </section>`;
+}
+
+/** One declared interest in words: "Employment: Acme Pharma (since 2026-01-02), ended …". */
+export function interestLine(i: Proof['interests'][number]) {
+  const kind = i.kind.charAt(0).toUpperCase() + i.kind.slice(1);
+  const what = i.subject === 'topic' ? html`the topic ${i.name}` : i.subject === 'publication' ? html`the publication ${i.name}` : html`${i.name}`;
+  return html`${kind}: ${what}${i.note ? html` (${i.note})` : ''}, declared ${date(i.declared_at)}${i.ended_at ? html`, ended ${date(i.ended_at)}` : ''}`;
 }
 
 export function proofPage(siteUrl: string, p: Proof): PageOptions {
@@ -126,6 +162,13 @@ ${verdict && p.claim ? html`<h2>The claim</h2><p class="text">${p.claim}</p><p>V
 <p class="text">${p.reason ?? ''}</p>
 <h2>Sources</h2>
 ${sources.length > 0 ? html`<ol class="sources">${sources.map((s) => html`<li>${externalLink(s)}</li>`)}</ol>` : empty('No sources were given.')}`
+}
+${
+  p.interests.length > 0
+    ? html`<section class="notice warn" role="note" aria-labelledby="interests-heading"><h2 id="interests-heading">Declared interests</h2>
+<p>${p.name || p.username} declared ${p.interests.length === 1 ? 'an interest' : 'interests'} bearing on this page:</p>
+<ul>${p.interests.map((i) => html`<li>${interestLine(i)}</li>`)}</ul></section>`
+    : ''
 }
 <h2>Decision</h2>
 <dl class="facts">

@@ -21,6 +21,7 @@ import { proofPage, recordPage } from './record.pages.js';
 import { PageUrl, ProofDecision, Provenance, ServiceUrl, WorkRole, provenanceOf } from '../vocabulary.js';
 import { storedSources } from '../../domain/submissions/submission.service.js';
 import { jsonLdAnswer } from '../docs/openapi.js';
+import { InterestData, presentInterest } from '../interests.presenter.js';
 
 /** A proof is addressed by the contribution's public id (`ctb_12`, as both APIs return it) or its bare number. */
 const ProofParam = Type.Object({
@@ -65,6 +66,9 @@ const Proof = Type.Object({
     note: Nullable(Type.String()),
   }),
   log: LogLink,
+  interests: Type.Array(InterestData, {
+    description: 'The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now (issue 36)',
+  }),
 });
 
 /**
@@ -153,6 +157,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
           note: p.decision_note,
         },
         log: presentLogLink(site, p.log_seq),
+        interests: p.interests.map(presentInterest),
       };
     },
   );
