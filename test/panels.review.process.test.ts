@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from './client.js';
-import { processEnv, type ProcessEnv } from './process-env.js';
+import { confirmIn, processEnv, type ProcessEnv } from './process-env.js';
 import { killHard, MAIN, type ServeProcess, startServe, TSX } from './serve-process.js';
 import { statementBody } from './api/panels.fixtures.js';
 
@@ -27,6 +27,8 @@ const client = (port: number, token: string | null = null) => new Client(`http:/
 async function signup(port: number, username: string): Promise<string> {
   const res = await client(port).post('/api/v1/auth/signup', { email: `${username}@flag.test`, password: 'correct horse battery', name: username, username });
   expect(res.status, res.text).toBe(202);
+  // Addresses are confirmed before an account may make keys (issue 33): by hand here, as an operator would.
+  await confirmIn(() => p.open(), `${username}@flag.test`);
   const login = await client(port).post('/api/v1/auth/login', { email: `${username}@flag.test`, password: 'correct horse battery' });
   expect(login.status, login.text).toBe(200);
   return login.body.data.token as string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../test/client.js';
 import { startTestApp, type TestApp } from '../../test/harness.js';
-import { signup } from '../domain/accounts/account.service.js';
+import { createAccount } from '../domain/accounts/account.service.js';
 import { validateStatementFile } from '../surfaces/panel-file.js';
 import { changesBetween, contradictions, normaliseContent } from '../domain/panels/rules.js';
 import { DEMO_CONTRIBUTORS, DEMO_PASSWORD, demoEmail } from './demo-data.js';
@@ -46,7 +46,7 @@ describe('seedDemoPanels', () => {
     // Only the accounts the statements link to: the rest of the demo is not needed here.
     for (const username of linkedUsernames) {
       const person = DEMO_CONTRIBUTORS.find((c) => c.username === username)!;
-      await signup(t.runtime.deps, { email: demoEmail(username), password: DEMO_PASSWORD, name: person.name, username });
+      await createAccount(t.runtime.deps, { email: demoEmail(username), password: DEMO_PASSWORD, name: person.name, username });
     }
   });
   afterAll(async () => t?.close());
