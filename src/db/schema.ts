@@ -403,6 +403,15 @@ export interface LogCheckpointsTable {
   created_at: string;
 }
 
+/** The cache tier's purger (issue 35): one row, id 1. */
+export interface CachePurgerTable {
+  id: number;
+  holder: string | null;
+  lease_until: string | null;
+  /** Every change entry through this seq has been purged at every node. */
+  seq: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -433,6 +442,7 @@ export interface DB {
   login_throttle: LoginThrottleTable;
   publisher_invitations: PublisherInvitationsTable;
   request_take_expiries: RequestTakeExpiriesTable;
+  cache_purger: CachePurgerTable;
 }
 
 export type Account = Selectable<AccountsTable>;

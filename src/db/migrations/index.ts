@@ -11,6 +11,7 @@ import * as m0010 from './0010_security.js';
 import * as m0011 from './0011_webhook_failing_since.js';
 import * as m0012 from './0012_takes_and_invitations.js';
 import * as m0013 from './0013_consent.js';
+import * as m0017 from './0017_cache_purger.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0011_webhook_failing_since': m0011,
   '0012_takes_and_invitations': m0012,
   '0013_consent': m0013,
+  '0017_cache_purger': m0017,
 };

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import * as log from '../../domain/transparency/log.service.js';
+import { LOG_KEY } from '../../domain/pages/cache-tags.js';
 import { optional } from '../../http/auth.js';
 import {
   V1ConsistencyProof,
@@ -42,7 +43,7 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
     async (_req, reply) => {
       const c = await log.currentCheckpoint(deps);
       // A checkpoint changes whenever the log grows: caches may keep it for a moment, never longer.
-      return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=1').send(c.note);
+      return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=1').header('xkey', LOG_KEY).send(c.note);
     },
   );
 
