@@ -50,7 +50,7 @@ export function recordLines(deps: Deps, route: RecordRoute): RecordLines {
       const body = deps.recordCache.peek<Wire | null>(key);
       if (body === undefined || body === null) return false;
       vary(reply);
-      sendWire(reply, tierHeaders(deps, key, ld ? JSON_LD_ANSWER : JSON_ANSWER), body);
+      sendWire(reply, tierHeaders(deps, req, key, ld ? JSON_LD_ANSWER : JSON_ANSWER), body);
       return true;
     }),
     answer: (req, reply, url, format) => {
@@ -61,7 +61,7 @@ export function recordLines(deps: Deps, route: RecordRoute): RecordLines {
       const key = ld ? keys.jsonld : keys.json;
       return lines.answered(req, keys, useCached(deps.recordCache, key, load, (body) => {
         if (body === null) throw notFound(route.missing);
-        sendWire(reply, tierHeaders(deps, key, ld ? JSON_LD_ANSWER : JSON_ANSWER), body);
+        sendWire(reply, tierHeaders(deps, req, key, ld ? JSON_LD_ANSWER : JSON_ANSWER), body);
       }));
     },
   };

@@ -112,6 +112,17 @@ describe('what the origin tells the cache tier', () => {
     expect(res.headers.get('xkey')?.split(' ')).toContain(surrogateKey(tag.lookup(parsePageUrl(unknown)!.lookupKey)));
     // embed.js: one fixed key.
     expect((await anon.get('/embed.js')).headers.get('xkey')).toBe(STATIC_KEY);
+    // A profile: its person, and the pages and publications of their work.
+    const profile = await anon.get(`/api/v1/contributors/${pub.owner.username}`);
+    expect(profile.status, profile.text).toBe(200);
+    expect(profile.headers.get('xkey')?.split(' ')).toContain(surrogateKey(tag.account(pub.owner.id)));
+    expect(profile.headers.get('cache-control')).toBe('public, max-age=0, stale-if-error=86400');
+    // With a credential: no keys, and `no-store` as before (the tier passes such requests by, and so must others).
+    const mine = await pub.api.get(`/api/v1/pages/lookup?url=${encodeURIComponent(page.url)}`);
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('xkey')).toBeNull();
+    expect(mine.headers.get('cache-control')).toBe('no-store');
+    expect((await pub.owner.client.get(`/api/v1/contributors/${pub.owner.username}`)).headers.get('xkey')).toBeNull();
   });
 
   it('without a tier, no answer names keys or a tier lifetime', async () => {

@@ -87,7 +87,7 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, 
     const coding: Record<string, string> = rep.coding ? { 'content-encoding': rep.coding } : {};
     const headers = { ...fixed, 'content-type': out.contentType, etag: rep.etag, ...coding, ...(set.key ? { xkey: set.key } : {}) };
     // With a cache tier, its keys: the cached answer's tags, which stay its own while it is kept (http/cache-tier.ts).
-    sent = rep.sent = { fixed, headers: Object.freeze(tier ? tierHeaders(tier.deps, tier.key, headers) : headers) };
+    sent = rep.sent = { fixed, headers: Object.freeze(tier ? tierHeaders(tier.deps, req, tier.key, headers) : headers) };
   }
   sendWire(reply, sent.headers, rep.wire);
 }
