@@ -256,6 +256,14 @@ export class LocalVarnish {
     await exited;
   }
 
+  /** Varnish's own counters (varnishstat), by name: `MAIN.client_req`, `MAIN.backend_req`, … */
+  counters(): Record<string, number> {
+    const out = execFileSync('varnishstat', ['-n', path.join(this.dir, 'work'), '-1', '-j'], { encoding: 'utf8' });
+    const json = JSON.parse(out) as { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
+    const counters = json.counters ?? json;
+    return Object.fromEntries(Object.entries(counters).filter(([, v]) => typeof v === 'object' && v !== null && 'value' in v).map(([k, v]) => [k, v.value]));
+  }
+
   async destroy(): Promise<void> {
     await this.stopServer();
     fs.rmSync(this.dir, { recursive: true, force: true });

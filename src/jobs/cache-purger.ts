@@ -3,11 +3,14 @@
 // follows the change log from the seq stored there and, for each entry, purges at every node exactly the surrogate
 // keys of the tags the entry touches (domain/changes/follower.ts `tagsOfChange`, the same the record cache drops).
 //
-// Each entry is purged twice: at once, and again `settleMs` later. Between a commit and every instance's follower
-// having applied it (at most the record cache's 1 s vouch, domain/pages/record-cache.ts), an instance may still
-// answer from what it had, and the tier may keep that answer after the first purge; the second purge comes after
-// every instance can only answer the new state. The stored seq moves only past entries purged twice at every node,
-// so a purger that dies loses nothing: the next holder purges from there again (twice).
+// Each entry is purged three times: at once, `echoMs` later and `settleMs` later. Between a commit and every
+// instance's follower having applied it, an instance may still answer from what it had, and the tier may keep that
+// answer after the first purge (measured: the purging instance is often the one that committed, ahead of the others
+// by their wake-up). The others apply it within their poll (250 ms) when Redis's wake-up is lost or late, so the
+// purge at `echoMs` (350 ms) catches what they sent meanwhile; the one at `settleMs` (1.5 s) comes after the record
+// cache's vouch (1 s, domain/pages/record-cache.ts), past which no instance can answer the old state at all. The
+// stored seq moves only past entries purged every time at every node, so a purger that dies loses nothing: the next
+// holder purges from there again (every time).
 //
 // A purge that fails (a node down or slow) is tried again at the next pass, the cursor held where it was. A purger
 // further behind than `maxBehind` entries, or failing for longer than `maxFailingMs`, purges everything instead (a
@@ -31,7 +34,9 @@ export interface PurgerOptions {
   urls: string[];
   /** How long the lease lasts unrenewed (CACHE_PURGE_LEASE_MS). */
   leaseMs: number;
-  /** The second purge of an entry comes this long after its first: past the record cache's vouch (1 s). */
+  /** An entry is purged again this long after its first purge: past the other instances' poll (250 ms). */
+  echoMs?: number;
+  /** …and a last time this long after: past the record cache's vouch (1 s). */
   settleMs?: number;
   /** How often a pass runs when nothing wakes it (the change follower's advances wake it). */
   pollMs?: number;
@@ -60,6 +65,7 @@ const KEYS_PER_REQUEST = 100;
 
 export class CachePurger {
   private readonly settleMs: number;
+  private readonly echoMs: number;
   private readonly pollMs: number;
   private readonly maxBehind: number;
   private readonly maxFailingMs: number;
@@ -68,17 +74,22 @@ export class CachePurger {
   private readonly owner: string;
   private readonly log: PurgerLog;
   private holding = false;
-  /** Entries through this seq were purged once; `stored`: twice, and recorded. */
+  /** Entries through this seq were purged once; `stored`: every time, and recorded. */
   private cursor = 0;
   private stored = 0;
-  /** Entries purged once, waiting for their second purge: the seq they run through, their keys, when. */
-  private settling: { seq: number; keys: Set<string>; at: number }[] = [];
+  /** Entries purged at once, waiting for their later purges: the seq they run through, their keys, when, and
+   * whether the purge at `echoMs` was made. */
+  private settling: { seq: number; keys: Set<string>; at: number; echoed: boolean }[] = [];
   private lastRenew = 0;
+  private lastClaim = Number.NEGATIVE_INFINITY;
+  private dueTimer: NodeJS.Timeout | undefined;
   private failingSince: number | null = null;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** tick(): a pass that claims whenever it is asked (tests drive passes faster than the poll). */
+  private forced = false;
   private unsubscribe: (() => void) | null = null;
   readonly stats: PurgerStats = { holding: false, purged: 0, purgedAll: 0, failures: 0 };
 
@@ -87,6 +98,7 @@ export class CachePurger {
     private readonly opts: PurgerOptions,
   ) {
     this.settleMs = opts.settleMs ?? 1500;
+    this.echoMs = Math.min(opts.echoMs ?? 350, this.settleMs);
     this.pollMs = opts.pollMs ?? 250;
     this.maxBehind = opts.maxBehind ?? 10_000;
     this.maxFailingMs = opts.maxFailingMs ?? 10_000;
@@ -111,7 +123,7 @@ export class CachePurger {
       this.again = true;
       return;
     }
-    this.running = this.pass()
+    this.running = this.pass(this.forced)
       .catch((err: unknown) => this.log.error({ err }, 'cache purger: pass failed; trying again'))
       .finally(() => {
         this.running = null;
@@ -125,13 +137,16 @@ export class CachePurger {
   /** One pass now, after any under way (tests). */
   async tick(): Promise<void> {
     while (this.running) await this.running;
+    this.forced = true;
     this.wake();
+    this.forced = false;
     await this.running;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.dueTimer);
     this.unsubscribe?.();
     await this.running;
     // Purges still settling are the next holder's to repeat: the stored seq has not passed them.
@@ -143,9 +158,12 @@ export class CachePurger {
     return new Date(this.deps.clock.now().getTime() + this.opts.leaseMs).toISOString();
   }
 
-  private async pass(): Promise<void> {
+  private async pass(force = false): Promise<void> {
     const now = performance.now();
+    // Not holding: one claim per poll, not one per change this process hears of.
+    if (!this.holding && !force && now - this.lastClaim < this.pollMs) return;
     if (!this.holding || now - this.lastRenew >= this.opts.leaseMs / 3) {
+      this.lastClaim = now;
       const seq = await claimPurger(this.deps.db, this.owner, this.deps.clock.now().toISOString(), this.until());
       if (seq === null) {
         if (this.holding) this.log.info({}, 'cache purger: lease lost to another process');
@@ -154,7 +172,7 @@ export class CachePurger {
       }
       this.lastRenew = now;
       if (!this.holding) {
-        // Taken (over): from what the last holder recorded as purged twice.
+        // Taken (over): from what the last holder recorded as purged every time.
         this.holding = this.stats.holding = true;
         this.cursor = this.stored = seq;
         this.settling = [];
@@ -163,6 +181,17 @@ export class CachePurger {
     }
     await this.purgeNew();
     await this.settle();
+    this.schedule();
+  }
+
+  /** A pass when the next later purge is due, rather than at the next poll (up to 250 ms late). */
+  private schedule(): void {
+    clearTimeout(this.dueTimer);
+    const next = this.settling.find((s) => !s.echoed) ?? this.settling[0];
+    if (!next || this.stopped) return;
+    const dueAt = next.at + (next.echoed ? this.settleMs : this.echoMs);
+    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, dueAt - performance.now()) + 1);
+    this.dueTimer.unref();
   }
 
   /** First purges: every entry after the cursor, as far as the log goes. */
@@ -179,17 +208,24 @@ export class CachePurger {
       for (const row of rows) for (const t of tagsOfChange(row)) keys.add(surrogateKey(t));
       if (!(await this.purge(keys))) return;
       const seq = rows[rows.length - 1]!.seq;
-      this.settling.push({ seq, keys, at: performance.now() });
+      this.settling.push({ seq, keys, at: performance.now(), echoed: false });
       this.cursor = seq;
       this.stats.purged += rows.length;
       if (rows.length < this.entriesPerRead) return;
     }
   }
 
-  /** Second purges of what has settled, then the stored seq moves past them. */
+  /** The later purges of what is due (oldest first, so what is due is a prefix), then the stored seq moves past them. */
   private async settle(): Promise<void> {
     const now = performance.now();
-    const due = this.settling.filter((s) => now - s.at >= this.settleMs);
+    const echoes = this.settling.filter((s) => !s.echoed && now - s.at >= this.echoMs);
+    if (echoes.length > 0) {
+      const keys = new Set<string>();
+      for (const s of echoes) for (const k of s.keys) keys.add(k);
+      if (!(await this.purge(keys))) return;
+      for (const s of echoes) s.echoed = true;
+    }
+    const due = this.settling.filter((s) => s.echoed && now - s.at >= this.settleMs);
     if (due.length === 0) return;
     const keys = new Set<string>();
     for (const s of due) for (const k of s.keys) keys.add(k);
