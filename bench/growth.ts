@@ -1,6 +1,6 @@
 // `npm run bench:growth`: how the costs grow with the number of pages (issue 35), on the embedded database. For each
-// size (a process of its own, so memory is its own): the fixture of `npm run bench` (bench/fixture.ts) at that many
-// pages, then, in process on the real runtime (record cache of 20,000 entries and its follower):
+// size: the fixture of `npm run bench` (bench/fixture.ts) at that many pages, built here, then, in a process of its
+// own (so its memory is the service's alone) on the real runtime (record cache of 20,000 entries and its follower):
 //
 //   - cold lookups: `lookupByUrl` of pages drawn at random (nearly all misses), CPU µs a call, median of 3 rounds;
 //   - a batch of 500 registrations, `POST /api/v1/pages` through the whole app (inject), wall and CPU ms, median of 5;
@@ -32,14 +32,23 @@ interface SizeFigures {
   databaseMB: number;
 }
 
-async function measureSize(pages: number, calls: number): Promise<SizeFigures> {
+/** What the measuring process needs of a fixture built by its parent (its memory is then the service's alone). */
+interface Built {
+  dataDir: string;
+  pages: number;
+  buildSeconds: number;
+  cms: { key: string; host: string };
+  /** Pages to look up: a sample spread over all of them. */
+  urls: string[];
+}
+
+async function measureSize(fixture: Built, calls: number): Promise<SizeFigures> {
   const { loadConfig } = await import('../src/config.js');
   const { createRuntime } = await import('../src/deps.js');
   const { buildApp } = await import('../src/app.js');
   const { lookupByUrl } = await import('../src/domain/pages/page.service.js');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-growth-'));
-  try {
-    const fixture = await buildFixture({ dataDir, pages, log: (l) => console.log(`  ${l}`) });
+  const { dataDir, pages } = fixture;
+  {
     const rt = await createRuntime(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_ALLOWLIST: '127.0.0.1' }));
     const { app } = await buildApp(rt.deps);
     try {
@@ -80,8 +89,6 @@ async function measureSize(pages: number, calls: number): Promise<SizeFigures> {
       await app.close();
       await rt.close();
     }
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -91,7 +98,7 @@ function project(a: SizeFigures, b: SizeFigures, key: keyof SizeFigures, target:
   const yb = b[key];
   if (linear) return Math.round(ya + ((yb - ya) * (target - a.pages)) / (b.pages - a.pages));
   const slope = (yb - ya) / Math.log10(b.pages / a.pages);
-  return Math.round(yb + slope * Math.log10(target / b.pages));
+  return Math.max(0, Math.round(yb + slope * Math.log10(target / b.pages)));
 }
 
 async function main(): Promise<void> {
@@ -103,11 +110,22 @@ async function main(): Promise<void> {
   const figures: SizeFigures[] = [];
   for (const pages of sizes) {
     console.log(`${pages.toLocaleString('en')} pages:`);
-    const child = fork(fileURLToPath(import.meta.url), ['--size', String(pages), values.calls], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    const f = await new Promise<SizeFigures>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as SizeFigures));
-      child.once('exit', (code) => reject(new Error(`size ${pages}: exited ${code}`)));
-    });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-growth-'));
+    let f: SizeFigures;
+    try {
+      const fx = await buildFixture({ dataDir, pages, log: (l) => console.log(`  ${l}`) });
+      const step = Math.max(1, Math.floor(fx.urls.length / 50_000));
+      const built: Built = { dataDir, pages, buildSeconds: fx.buildSeconds, cms: fx.cms, urls: fx.urls.filter((_, i) => i % step === 0) };
+      const job = path.join(dataDir, 'growth-job.json');
+      fs.writeFileSync(job, JSON.stringify(built));
+      const child = fork(fileURLToPath(import.meta.url), ['--size', job, values.calls], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      f = await new Promise<SizeFigures>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as SizeFigures));
+        child.once('exit', (code) => reject(new Error(`size ${pages}: exited ${code}`)));
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
     figures.push(f);
     console.log(`  ${JSON.stringify(f)}`);
   }
@@ -137,7 +155,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--size') {
-  measureSize(Number(process.argv[3]), Number(process.argv[4]))
+  measureSize(JSON.parse(fs.readFileSync(process.argv[3]!, 'utf8')) as Built, Number(process.argv[4]))
     .then((f) => process.send!(f, () => process.exit(0)))
     .catch((err: unknown) => {
       console.error(err);
