@@ -6,7 +6,7 @@
 //   - a batch of 500 registrations, `POST /api/v1/pages` through the whole app (inject), wall and CPU ms, median of 5;
 //   - resident memory after both, and the database's size on disk (the SQLite file and its WAL).
 //
-// and the 10,000,000-page projection from the growth between the two sizes (log-linear for per-call costs, linear
+// (and of it the process's own memory, apart from the database file the reader maps), and the 10,000,000-page projection from the growth between the two sizes (log-linear for per-call costs, linear
 // for sizes). Inclusion proofs at 1,000,000 entries are bench/transparency.ts's. Writes bench/reports/growth-latest.json.
 //
 //   npm run bench:growth -- [--sizes 100000,1000000] [--calls 5000]
@@ -29,6 +29,9 @@ interface SizeFigures {
   batch500WallMs: number;
   batch500CpuMs: number;
   rssMB: number;
+  /** Of it, the process's own (anonymous) memory: the rest is the database file mapped by the reader (its pages
+   * are the kernel's page cache, shared and reclaimable; db/client.ts READER_MMAP_BYTES, at most 1 GiB). */
+  rssAnonMB: number;
   databaseMB: number;
 }
 
@@ -83,6 +86,7 @@ async function measureSize(fixture: Built, calls: number): Promise<SizeFigures> 
         batch500WallMs: Math.round(median(walls)),
         batch500CpuMs: Math.round(median(cpus)),
         rssMB: Math.round(process.memoryUsage().rss / 1_048_576),
+        rssAnonMB: Math.round(Number(/RssAnon:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024),
         databaseMB: Math.round(databaseBytes / 1_048_576),
       };
     } finally {
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
     ['batch of 500 registrations, wall ms', 'batch500WallMs', false],
     ['batch of 500 registrations, CPU ms', 'batch500CpuMs', false],
     ['resident memory, MB', 'rssMB', false],
+    ['of it the process\'s own (anonymous), MB', 'rssAnonMB', false],
     ['database on disk, MB', 'databaseMB', true],
   ];
   const projection: Record<string, number> = {};
