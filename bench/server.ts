@@ -58,6 +58,9 @@ class CountingCache implements RecordCache {
   invalidateAll(): void {
     this.inner.invalidateAll();
   }
+  surrogateKeys(key: string): string | undefined {
+    return this.inner.surrogateKeys(key);
+  }
 }
 
 async function start(target: TargetName, dataDir: string, databaseUrl: string): Promise<{ app: FastifyInstance; cache?: CountingCache; close(): Promise<void> }> {

@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     // The uncached cost of one directory page, measured in this process on the same database.
     const { searchContributors } = await import('../src/domain/contributors/contributor.service.js');
     const uncachedLoad = <T>(_k: string, load: Load<T>) => load(() => {});
-    const uncached = { ...rt.deps, recordCache: { getOrLoad: uncachedLoad, getNow: uncachedLoad, peek: () => undefined, invalidate: () => {}, invalidateAll: () => {} } };
+    const uncached = { ...rt.deps, recordCache: { getOrLoad: uncachedLoad, getNow: uncachedLoad, peek: () => undefined, invalidate: () => {}, invalidateAll: () => {}, surrogateKeys: () => undefined } };
     const t0 = performance.now();
     for (let k = 0; k < 200; k++) await searchContributors(uncached, { topic: TOPICS[k % TOPICS.length] }, 1 + (k % 50), 20);
     const uncachedMs = (performance.now() - t0) / 200;

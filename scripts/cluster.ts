@@ -2,7 +2,10 @@
 // all on loopback. One module for everyone: `npm run cluster` starts one and keeps it up until Ctrl-C, and the
 // cluster tests and the cluster benchmark import LocalCluster from here.
 //
-//   npm run cluster -- [--instances N] [--port P] [--workers W] [--database-url URL] [--redis-url URL]
+//   npm run cluster -- [--instances N] [--port P] [--workers W] [--database-url URL] [--redis-url URL] [--cache]
+//
+// With --cache, Varnish (Debian's varnish and varnish-modules, for xkey) stands in front of HAProxy with
+// deploy/varnish/credence.vcl, on the given port; the instances purge it (CACHE_PURGE_URLS; docs/cache.md).
 //
 // Without --database-url/--redis-url it starts a private PostgreSQL (initdb + pg_ctl in a temporary folder) and a
 // private Redis (redis-server on a free port), and removes them at the end. HAProxy is installed with apt-get when
@@ -162,6 +165,8 @@ export interface ClusterOptions {
   /** Given servers; private ones are started when absent. */
   databaseUrl?: string;
   redisUrl?: string;
+  /** Varnish in front of the balancer, purged by the instances (docs/cache.md). */
+  cache?: boolean;
   /** More settings for every instance. */
   env?: Record<string, string>;
   log?: (line: string) => void;
@@ -182,11 +187,97 @@ export function ensureHaproxy(log: (line: string) => void = () => {}): string {
   return '/usr/sbin/haproxy';
 }
 
+const VARNISHD = '/usr/sbin/varnishd';
+const XKEY_VMOD = '/usr/lib/x86_64-linux-gnu/varnish/vmods/libvmod_xkey.so';
+const VCL = path.join(ROOT, 'deploy/varnish/credence.vcl');
+
+/** Varnish and varnish-modules' xkey (Debian's packages), installed with apt-get when missing; a clear error without. */
+export function ensureVarnish(log: (line: string) => void = () => {}): string {
+  const present = () => fs.existsSync(VARNISHD) && fs.readdirSync(path.dirname(XKEY_VMOD), { withFileTypes: true }).some((f) => f.name === 'libvmod_xkey.so');
+  const has = () => {
+    try {
+      return present();
+    } catch {
+      return false;
+    }
+  };
+  if (has()) return VARNISHD;
+  log('installing varnish and varnish-modules (apt-get)');
+  spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules >/dev/null'], { stdio: 'inherit' });
+  if (!has()) throw new Error(`the cache tier needs Debian's varnish and varnish-modules (xkey): ${VARNISHD} or ${XKEY_VMOD} is missing and apt-get could not install them`);
+  return VARNISHD;
+}
+
+/** Varnish on a port of its own in front of `backendPort`, with deploy/varnish/credence.vcl. */
+export class LocalVarnish {
+  private child: ChildProcess | null = null;
+  readonly output = new Output();
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+    private readonly backendPort: number,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  static async start(port: number, backendPort: number, log: (line: string) => void = () => {}): Promise<LocalVarnish> {
+    ensureVarnish(log);
+    const v = new LocalVarnish(fs.mkdtempSync(path.join(os.tmpdir(), 'credence-varnish-')), port, backendPort);
+    const vcl = fs.readFileSync(VCL, 'utf8').replace('@@BACKEND_HOST@@', '127.0.0.1').replace('@@BACKEND_PORT@@', String(backendPort)).replace('@@PURGERS@@', '');
+    fs.writeFileSync(path.join(v.dir, 'credence.vcl'), vcl);
+    await v.startServer();
+    return v;
+  }
+
+  async startServer(): Promise<void> {
+    // -F: in the foreground, a child of this process; -j none: no privilege separation (a local cluster, maybe run as
+    // root, in a temporary folder); -n: its own working directory, so several can run on one machine.
+    const args = ['-F', '-j', 'none', '-n', path.join(this.dir, 'work'), '-a', `127.0.0.1:${this.port}`, '-f', path.join(this.dir, 'credence.vcl'), '-s', 'malloc,128m', '-T', 'none', '-p', 'ban_lurker_sleep=0.1'];
+    this.child = spawn(VARNISHD, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (d: Buffer) => this.output.add(d));
+    this.child.stderr!.on('data', (d: Buffer) => this.output.add(d));
+    const child = this.child;
+    await waitFor(`varnish`, async () => {
+      if (child.exitCode !== null) throw new Error(`varnishd exited: ${this.output.text}`);
+      return portAnswers(this.port);
+    }, 30_000).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}: ${this.output.text}`);
+    });
+  }
+
+  async stopServer(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  /** Varnish's own counters (varnishstat), by name: `MAIN.client_req`, `MAIN.backend_req`, … */
+  counters(): Record<string, number> {
+    const out = execFileSync('varnishstat', ['-n', path.join(this.dir, 'work'), '-1', '-j'], { encoding: 'utf8' });
+    const json = JSON.parse(out) as { counters?: Record<string, { value: number }> } & Record<string, { value: number }>;
+    const counters = json.counters ?? json;
+    return Object.fromEntries(Object.entries(counters).filter(([, v]) => typeof v === 'object' && v !== null && 'value' in v).map(([k, v]) => [k, v.value]));
+  }
+
+  async destroy(): Promise<void> {
+    await this.stopServer();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
 export class LocalCluster {
   readonly instances: Instance[] = [];
   postgres: PrivatePostgres | null = null;
   redis: PrivateRedis | null = null;
   private haproxy: ChildProcess | null = null;
+  /** With `cache`: Varnish in front, at `port`; HAProxy then listens on `originPort`. */
+  varnish: LocalVarnish | null = null;
+  originPort = 0;
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-cluster-'));
   port = 0;
   databaseUrl = '';
@@ -199,9 +290,14 @@ export class LocalCluster {
     this.log = opts.log ?? (() => {});
   }
 
-  /** The balancer's base URL. */
+  /** The front's base URL: Varnish's with `cache`, else the balancer's. */
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The balancer's base URL, behind the cache when there is one. */
+  get originUrl(): string {
+    return `http://127.0.0.1:${this.originPort}`;
   }
 
   static async start(opts: ClusterOptions = {}): Promise<LocalCluster> {
@@ -230,6 +326,8 @@ export class LocalCluster {
       this.log(`private Redis at ${this.redisUrl}`);
     }
     this.port = this.opts.port ?? (await freePort());
+    this.originPort = this.opts.cache ? await freePort() : this.port;
+    if (this.opts.cache) ensureVarnish(this.log);
     // Migrations once, before any instance starts.
     const migrated = spawnSync(TSX, [MAIN, 'migrate'], { env: this.env(0), cwd: ROOT, encoding: 'utf8' });
     if (migrated.status !== 0) throw new Error(`credence migrate failed: ${migrated.stderr}`);
@@ -242,7 +340,11 @@ export class LocalCluster {
     this.haproxy.stdout!.on('data', (d: Buffer) => out.add(d));
     this.haproxy.stderr!.on('data', (d: Buffer) => out.add(d));
     await waitFor(`haproxy (${out.text})`, async () => (await this.serversUp()) === n, 30_000);
-    this.log(`balancer at ${this.url} over ${n} instances (${this.instances.map((i) => i.port).join(', ')})`);
+    this.log(`balancer at ${this.originUrl} over ${n} instances (${this.instances.map((i) => i.port).join(', ')})`);
+    if (this.opts.cache) {
+      this.varnish = await LocalVarnish.start(this.port, this.originPort, this.log);
+      this.log(`cache (Varnish with xkey) at ${this.url} in front of the balancer`);
+    }
   }
 
   env(index: number): Record<string, string> {
@@ -258,6 +360,7 @@ export class LocalCluster {
       DATA_DIR: path.join(this.dir, `data-${index}`),
       LOG_LEVEL: 'warn',
       LOG_SIGNING_KEY: process.env.LOG_SIGNING_KEY ?? this.signingKey,
+      ...(this.opts.cache ? { CACHE_PURGE_URLS: this.url } : {}),
       ...(this.opts.workers && this.opts.workers > 1 ? { WORKERS: String(this.opts.workers) } : {}),
       ...this.opts.env,
     };
@@ -340,7 +443,7 @@ defaults
   option forwardfor
 
 frontend credence_in
-  bind 127.0.0.1:${this.port}
+  bind 127.0.0.1:${this.originPort}
   http-request disable-l7-retry unless METH_GET || METH_HEAD
   default_backend credence
 
@@ -357,6 +460,7 @@ ${backups}
 
   async stop(): Promise<void> {
     await Promise.all(this.instances.map((_, i) => this.kill(i, 'SIGTERM').catch(() => {})));
+    await this.varnish?.destroy();
     if (this.haproxy && this.haproxy.exitCode === null) {
       const exited = new Promise((resolve) => this.haproxy!.once('exit', resolve));
       this.haproxy.kill('SIGTERM');
@@ -381,6 +485,7 @@ async function cli(argv: string[]): Promise<void> {
       workers: { type: 'string' },
       'database-url': { type: 'string' },
       'redis-url': { type: 'string' },
+      cache: { type: 'boolean', default: false },
     },
   });
   const cluster = await LocalCluster.start({
@@ -389,6 +494,7 @@ async function cli(argv: string[]): Promise<void> {
     ...(values.workers ? { workers: Number(values.workers) } : {}),
     ...(values['database-url'] ? { databaseUrl: values['database-url'] } : {}),
     ...(values['redis-url'] ? { redisUrl: values['redis-url'] } : {}),
+    cache: values.cache,
     log: (line) => console.log(line),
   });
   console.log(`Credence cluster serving ${cluster.url} (Ctrl-C stops everything)`);

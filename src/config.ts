@@ -76,6 +76,13 @@ export const EnvSchema = Type.Object({
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   // The From of every mail: an address, or "Name <address>". Its domain should publish SPF/DKIM for the SMTP server.
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 300 })),
+  // A purging cache tier in front (Varnish with xkey; docs/cache.md): the base URLs of its nodes, comma separated.
+  // Set, cacheable public answers carry their surrogate keys (`xkey`) and a `Surrogate-Control` lifetime, and one
+  // instance at a time (whichever holds the purger's lease) purges each change's keys at every node. Unset, nothing
+  // is purged and no answer names its keys: a cache that nobody purges must not be told to keep answers long.
+  CACHE_PURGE_URLS: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Milliseconds the purger's lease lasts unrenewed: a purger that dies is replaced this long after at most.
+  CACHE_PURGE_LEASE_MS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{2,6}$' })),
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
@@ -151,6 +158,9 @@ export interface Config {
   /** Live change-feed streams per caller (account, else address) and in all, in this process. */
   feedStreamsPerClient: number;
   feedStreamsMax: number;
+  /** The cache tier's nodes to purge (CACHE_PURGE_URLS); empty: no tier, no surrogate keys. */
+  cachePurgeUrls: string[];
+  cachePurgeLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -239,6 +249,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     recordCacheEntries: e.RECORD_CACHE_ENTRIES === undefined ? 20_000 : Number(e.RECORD_CACHE_ENTRIES),
     feedStreamsPerClient: e.FEED_STREAMS_PER_CLIENT === undefined ? 10 : Number(e.FEED_STREAMS_PER_CLIENT),
     feedStreamsMax: e.FEED_STREAMS_MAX === undefined ? 1000 : Number(e.FEED_STREAMS_MAX),
+    cachePurgeUrls: splitList(e.CACHE_PURGE_URLS).map((u) => u.replace(/\/+$/, '')),
+    cachePurgeLeaseMs: e.CACHE_PURGE_LEASE_MS === undefined ? 5000 : Number(e.CACHE_PURGE_LEASE_MS),
   };
 }
 

@@ -27,6 +27,7 @@ import { VerifyFailure, verifyLog } from './audit/log-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startMailSender } from './jobs/mail.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
+import { startCachePurger } from './jobs/cache-purger.js';
 import { startTakeExpiry } from './jobs/take-expiry.js';
 import { RELAY_ENV, runPrimary } from './ops/workers.js';
 
@@ -325,6 +326,11 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   const takeExpiry = background ? startTakeExpiry(rt.deps, { log: app.log }) : null;
   // The mail outbox (SMTP_URL, or .eml files under DATA_DIR/mail/); leases make it safe in every process at once.
   const mail = background ? startMailSender(rt.deps, { log: app.log }) : null;
+  // The cache tier's purger (CACHE_PURGE_URLS): offered in every background process, run by the lease's holder.
+  const purger =
+    background && config.cachePurgeUrls.length > 0
+      ? startCachePurger(rt.deps, { urls: config.cachePurgeUrls, leaseMs: config.cachePurgeLeaseMs, log: app.log })
+      : null;
   if (relay && sequencer) {
     app.server.on('request', (req: { method?: string }, res: NodeJS.EventEmitter) => {
       if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -367,7 +373,15 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
       app.log.error({ signal }, 'shutdown took longer than SHUTDOWN_TIMEOUT; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
-    await Promise.all([app.close(), relay?.stop(), sequencer?.stop(), takeExpiry?.stop(), mail?.stop(), new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null)))]);
+    await Promise.all([
+      app.close(),
+      relay?.stop(),
+      sequencer?.stop(),
+      takeExpiry?.stop(),
+      mail?.stop(),
+      purger?.stop(),
+      new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null))),
+    ]);
     await rt.close();
     app.log.info({ signal }, 'stopped');
     process.exit(0);

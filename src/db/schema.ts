@@ -537,6 +537,15 @@ export interface WitnessedLogsTable {
   updated_at: string;
 }
 
+/** The cache tier's purger (issue 35): one row, id 1. */
+export interface CachePurgerTable {
+  id: number;
+  holder: string | null;
+  lease_until: string | null;
+  /** Every change entry through this seq has been purged at every node. */
+  seq: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -582,6 +591,7 @@ export interface DB {
   mail_preferences: MailPreferencesTable;
   publisher_invitations: PublisherInvitationsTable;
   request_take_expiries: RequestTakeExpiriesTable;
+  cache_purger: CachePurgerTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -9,6 +9,7 @@ import { useCached } from '../domain/pages/record-cache.js';
 import { notFound } from '../http/errors.js';
 import { RequestLines } from '../http/request-lines.js';
 import { JSON_ANSWER, sendWire, type Wire } from '../http/wire.js';
+import { tierHeaders } from '../http/cache-tier.js';
 import { JSON_LD_ANSWER, wantsJsonLd } from './linked-data/schema-org.js';
 
 /** One line's two answers: its `format` as asked, and the cache key of each representation. */
@@ -45,10 +46,11 @@ export function recordLines(deps: Deps, route: RecordRoute): RecordLines {
     hook: lines.hook((req, reply, keys) => {
       const ld = wantsJsonLd(req.headers.accept, keys.format);
       // Not cached now, or cached as no record (null): the handler answers, 404 included.
-      const body = deps.recordCache.peek<Wire | null>(ld ? keys.jsonld : keys.json);
+      const key = ld ? keys.jsonld : keys.json;
+      const body = deps.recordCache.peek<Wire | null>(key);
       if (body === undefined || body === null) return false;
       vary(reply);
-      sendWire(reply, ld ? JSON_LD_ANSWER : JSON_ANSWER, body);
+      sendWire(reply, tierHeaders(deps, req, key, ld ? JSON_LD_ANSWER : JSON_ANSWER), body);
       return true;
     }),
     answer: (req, reply, url, format) => {
@@ -56,9 +58,10 @@ export function recordLines(deps: Deps, route: RecordRoute): RecordLines {
       const keys = lines.known(req) ?? { format, json: `${route.name}-json:${url}`, jsonld: `${route.name}-jsonld:${url}` };
       const ld = wantsJsonLd(req.headers.accept, keys.format);
       const load = () => route.load(url, ld);
-      return lines.answered(req, keys, useCached(deps.recordCache, ld ? keys.jsonld : keys.json, load, (body) => {
+      const key = ld ? keys.jsonld : keys.json;
+      return lines.answered(req, keys, useCached(deps.recordCache, key, load, (body) => {
         if (body === null) throw notFound(route.missing);
-        sendWire(reply, ld ? JSON_LD_ANSWER : JSON_ANSWER, body);
+        sendWire(reply, tierHeaders(deps, req, key, ld ? JSON_LD_ANSWER : JSON_ANSWER), body);
       }));
     },
   };

@@ -51,7 +51,7 @@ describe('embed by URL', () => {
     const res = await byUrl(`https://${pub.domain}/story`);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300, stale-if-error=86400');
     expect(res.headers.get('set-cookie')).toBeNull();
     const etag = res.headers.get('etag')!;
     expect(etag).toMatch(/^"[^"]+"$/);
@@ -185,7 +185,7 @@ describe('the block’s stylesheet', () => {
     for (const path of ['/embed.css', '/embed.css?v=an-older-one']) {
       const other = await anon.get(path);
       expect(other.text).toBe(EMBED_CSS);
-      expect(other.headers.get('cache-control'), path).toBe('public, max-age=300');
+      expect(other.headers.get('cache-control'), path).toBe('public, max-age=300, stale-if-error=86400');
     }
     const cond = await anon.get(`/embed.css?v=${EMBED_CSS_VERSION}`, { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(cond.status).toBe(304);

@@ -14,6 +14,7 @@ import * as m0013 from './0013_consent.js';
 import * as m0014 from './0014_erasure.js';
 import * as m0015 from './0015_mail.js';
 import * as m0016 from './0016_living_record.js';
+import * as m0017 from './0017_cache_purger.js';
 import * as m0018 from './0018_witness.js';
 import type { MigrationModule } from './helpers.js';
 
@@ -33,5 +34,6 @@ export const migrations: Record<string, MigrationModule> = {
   '0014_erasure': m0014,
   '0015_mail': m0015,
   '0016_living_record': m0016,
+  '0017_cache_purger': m0017,
   '0018_witness': m0018,
 };

@@ -53,6 +53,8 @@ const workColumns = [
   'p.topic as page_topic',
   'pub.slug as publisher_slug',
   'pub.name as publisher_name',
+  // What the answer depends on, for the cache tier's keys (http/cache-tier.ts); not shown.
+  'pub.id as publisher_id',
 ] as const;
 
 const acceptedWork = (db: Db) =>

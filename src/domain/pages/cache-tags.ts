@@ -1,5 +1,6 @@
 // The names cached answers depend on (record-cache.ts), shared by what caches (records, embeds, the directory) and
 // what invalidates (the change follower), so both sides spell them the same way.
+import { createHash } from 'node:crypto';
 import type { PageRecord } from './record.js';
 
 export const tag = {
@@ -40,3 +41,18 @@ export function recordTags(r: PageRecord): string[] {
   }
   return tags;
 }
+
+/**
+ * A tag as a surrogate key of the cache tier (Varnish's `xkey` header, docs/cache.md): a digest, so every key is 16
+ * characters a header can carry whatever the tag holds (a lookup key may hold commas or spaces, which separate xkey's
+ * keys), and the header shows nothing beyond what the answer itself says. The purger digests the tags each change
+ * touches the same way. A collision would only purge an unrelated answer too.
+ */
+export function surrogateKey(t: string): string {
+  return createHash('sha256').update(t).digest('base64url').slice(0, 16);
+}
+
+/** Answers that change only with a release (embed.js): purged by a restart's purge of everything, or their TTL. */
+export const STATIC_KEY = surrogateKey('static');
+/** The log's checkpoint: kept a second at most (its own max-age), keyed so that a purge of everything reaches it. */
+export const LOG_KEY = surrogateKey('log');

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { LRUCache } from 'lru-cache';
+import { surrogateKey } from './cache-tags.js';
 
 export interface RecordCache {
   /**
@@ -27,6 +28,12 @@ export interface RecordCache {
   /** No cached answer that depends on any of these tags is served again. */
   invalidate(tags: Iterable<string>): void;
   invalidateAll(): void;
+  /**
+   * The surrogate keys (cache-tags.ts `surrogateKey`, space separated) of the answer the cache can serve now for
+   * `key`: its tags, for the cache tier in front. Undefined when nothing servable is kept (an answer loaded while what
+   * it depends on changed is sent, but must not be kept by the tier either) or it depends on nothing nameable.
+   */
+  surrogateKeys(key: string): string | undefined;
   /** Lookups answered from the cache and loaded, since start (for the metrics). */
   stats?(): { hits: number; misses: number };
 }
@@ -56,6 +63,8 @@ interface Entry {
    * it stale.
    */
   at: number;
+  /** Its surrogate keys, made the first time the cache tier asks (surrogateKeys). */
+  keys?: string;
 }
 
 export class MemoryRecordCache implements RecordCache {
@@ -192,6 +201,12 @@ export class MemoryRecordCache implements RecordCache {
     const entry: Entry = { value, tags: [...tags], at };
     if (trusted && this.fresh(entry)) this.entries.set(key, entry);
     return value;
+  }
+
+  surrogateKeys(key: string): string | undefined {
+    const entry = this.servable(key, this.trusted());
+    if (!entry || entry.tags.length === 0) return undefined;
+    return (entry.keys ??= entry.tags.map(surrogateKey).join(' '));
   }
 
   stats(): { hits: number; misses: number } {

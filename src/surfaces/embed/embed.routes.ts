@@ -12,6 +12,8 @@ import { scriptSafeJson } from '../../http/ascii-json.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
 import { RequestLines } from '../../http/request-lines.js';
 import { sendWire } from '../../http/wire.js';
+import { STALE_IF_ERROR, tierHeaders } from '../../http/cache-tier.js';
+import { STATIC_KEY } from '../../domain/pages/cache-tags.js';
 import { LANGS, pickLang } from './i18n.js';
 import { type EmbedAsk, type EmbedOutput, cachedEmbed, embedAsk, embedFor, etagOf } from './embed.service.js';
 import { EMBED_CSS, EMBED_CSS_VERSION, STYLES } from './renderer.js';
@@ -23,6 +25,8 @@ interface FixedHeaders {
   readonly identity: Readonly<Record<string, string>>;
   /** With `Vary: Accept-Encoding`: each coding of such an answer is its own representation (http/precompressed.ts). */
   readonly negotiated: Readonly<Record<string, string>>;
+  /** A fixed surrogate key for the cache tier (embed.js); answers from the record cache name their own. */
+  readonly key?: string;
 }
 
 /**
@@ -37,10 +41,12 @@ function fixedHeaders(cacheControl: string): FixedHeaders {
   const identity = { 'cache-control': cacheControl };
   return { identity: Object.freeze(identity), negotiated: Object.freeze({ ...identity, vary: 'Accept-Encoding' }) };
 }
-const EMBED_HEADERS = fixedHeaders('public, max-age=300');
-const SCRIPT_HEADERS = fixedHeaders('public, max-age=3600');
+// Readers keep seeing the last block while the service is down (stale-if-error; the cache tier honours it: docs/cache.md).
+const EMBED_HEADERS = fixedHeaders(`public, max-age=300, stale-if-error=${STALE_IF_ERROR}`);
+/** embed.js changes only with a release: the cache tier keeps it by its own max-age, under one fixed key. */
+const SCRIPT_HEADERS = { ...fixedHeaders(`public, max-age=3600, stale-if-error=${STALE_IF_ERROR}`), key: STATIC_KEY };
 /** The stylesheet at its current version's address never changes (the address does); at any other, the embeds' set. */
-const STYLESHEET_HEADERS = fixedHeaders('public, max-age=31536000, immutable');
+const STYLESHEET_HEADERS = { ...fixedHeaders('public, max-age=31536000, immutable'), key: STATIC_KEY };
 
 const EmbedQuery = {
   style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
@@ -69,7 +75,7 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * set per representation, made on its first answer: the fixed set, its type, ETag and coding, written with its
  * bytes in one go (http/wire.ts, issue 16).
  */
-function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS) {
+function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS, tier?: Tier) {
   const fixed = compressible(out) ? set.negotiated : set.identity;
   const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out));
   const inm = req.headers['if-none-match'];
@@ -79,8 +85,9 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, 
   let sent = rep.sent;
   if (sent?.fixed !== fixed) {
     const coding: Record<string, string> = rep.coding ? { 'content-encoding': rep.coding } : {};
-    const headers = { ...fixed, 'content-type': out.contentType, etag: rep.etag, ...coding };
-    sent = rep.sent = { fixed, headers: Object.freeze(headers) };
+    const headers = { ...fixed, 'content-type': out.contentType, etag: rep.etag, ...coding, ...(set.key ? { xkey: set.key } : {}) };
+    // With a cache tier, its keys: the cached answer's tags, which stay its own while it is kept (http/cache-tier.ts).
+    sent = rep.sent = { fixed, headers: Object.freeze(tier ? tierHeaders(tier.deps, req, tier.key, headers) : headers) };
   }
   sendWire(reply, sent.headers, rep.wire);
 }
@@ -89,10 +96,16 @@ function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, 
  * An embed answer, sent at once when the cache has it: the handler returns nothing, so no promise is made on the warm
  * path. Otherwise sent when it is loaded, the handler returning that promise (a failure reaches the error handler).
  */
-const answer = (req: FastifyRequest, reply: FastifyReply, out: EmbedOutput | Promise<EmbedOutput>) =>
+const answer = (req: FastifyRequest, reply: FastifyReply, out: EmbedOutput | Promise<EmbedOutput>, tier: Tier) =>
   whenReady(out, (o) => {
-    sendCached(req, reply, o);
+    sendCached(req, reply, o, EMBED_HEADERS, tier);
   });
+
+/** The record cache's key of an answer, for the cache tier's headers. */
+interface Tier {
+  deps: Deps;
+  key: string;
+}
 
 /** A tag the caller holds names this answer in one of its codings. */
 const sameRepresentation = (tag: string, etag: string) => tag === etag || tag === etagForCoding(etag, 'br') || tag === etagForCoding(etag, 'gzip');
@@ -108,7 +121,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
   const cached = (req: FastifyRequest, reply: FastifyReply, ask: EmbedAsk) => {
     const out = cachedEmbed(deps, ask);
     if (out === undefined) return false;
-    sendCached(req, reply, out);
+    sendCached(req, reply, out, EMBED_HEADERS, { deps, key: ask.key });
     return true;
   };
 
@@ -129,7 +142,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     (req, reply) => {
       const q = req.query;
       const ask = byId.known(req) ?? embedAsk({ id: req.params.id }, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
-      return byId.answered(req, ask, answer(req, reply, embedFor(deps, ask)));
+      return byId.answered(req, ask, answer(req, reply, embedFor(deps, ask), { deps, key: ask.key }));
     },
   );
 
@@ -149,7 +162,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     (req, reply) => {
       const q = req.query;
       const ask = byUrl.known(req) ?? embedAsk({ url: q.url }, q.style ?? 'full', pickLang(q.lang), q.format ?? 'json');
-      return byUrl.answered(req, ask, answer(req, reply, embedFor(deps, ask)));
+      return byUrl.answered(req, ask, answer(req, reply, embedFor(deps, ask), { deps, key: ask.key }));
     },
   );
 

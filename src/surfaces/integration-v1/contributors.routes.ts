@@ -8,6 +8,8 @@ import * as contributors from '../../domain/contributors/contributor.service.js'
 import type { WorkRow } from '../../domain/contributors/contributor.store.js';
 import type { Deps } from '../../domain/deps.js';
 import { optional } from '../../http/auth.js';
+import { surrogateHeaders } from '../../http/cache-tier.js';
+import { tag } from '../../domain/pages/cache-tags.js';
 import { ApiList, Nullable, Ok, PageQuery, pagination } from '../../http/schemas.js';
 import { profileUrl, proofUrl, recordUrl, scoresUrl } from '../urls.js';
 import { Level, PageUrl, ServiceUrl, WorkRole } from '../vocabulary.js';
@@ -116,8 +118,11 @@ export function contributorRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Ok(ContributorProfile) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const p = await contributors.getProfile(deps, req.params.username);
+      // Kept by the cache tier until the person, a page of their work or its publication changes.
+      const tags = [tag.account(p.account.id), ...p.work.flatMap((w) => [tag.page(w.page_id), tag.publisher(w.publisher_id)])];
+      void reply.headers(surrogateHeaders(deps, req, tags));
       return {
         success: true as const,
         data: { ...reputationOf(site, p.account), joined_at: p.account.created_at, topics: p.topics, contributions: p.work.map((w) => presentWork(site, w)), interests: p.interests.map(presentInterest) },

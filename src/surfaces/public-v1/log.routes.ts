@@ -8,6 +8,7 @@ import * as log from '../../domain/transparency/log.service.js';
 import * as tiles from '../../domain/transparency/tiles.js';
 import * as witnesses from '../../domain/transparency/witnesses.js';
 import { notFound } from '../../domain/errors.js';
+import { LOG_KEY } from '../../domain/pages/cache-tags.js';
 import { optional } from '../../http/auth.js';
 import {
   V1ConsistencyProof,
@@ -50,7 +51,7 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
     async (_req, reply) => {
       const c = await witnesses.witnessedCheckpoint(deps);
       // A checkpoint changes whenever the log grows: caches may keep it for a moment, never longer.
-      return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=1').send(c.note);
+      return reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=1').header('xkey', LOG_KEY).send(c.note);
     },
   );
 

@@ -6,6 +6,8 @@ import type { Deps } from '../../domain/deps.js';
 import { MAX_VERSION } from '../../domain/panels/panel.schema.js';
 import * as panels from '../../domain/panels/panel.service.js';
 import { optional } from '../../http/auth.js';
+import { surrogateHeaders } from '../../http/cache-tier.js';
+import { tag } from '../../domain/pages/cache-tags.js';
 import { PageQuery, V1List, pagination } from '../../http/schemas.js';
 import { V1PanelStatement, presentV1Statement } from './panels.presenter.js';
 
@@ -55,6 +57,11 @@ export function panelRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: V1PanelStatement },
       },
     },
-    async (req) => presentV1Statement(site, await panels.getStatement(deps, req.params.id, req.query.version)),
+    async (req, reply) => {
+      const statement = await panels.getStatement(deps, req.params.id, req.query.version);
+      // Kept by the cache tier until a new version of the statement is issued.
+      void reply.headers(surrogateHeaders(deps, req, [tag.panel(statement.id)]));
+      return presentV1Statement(site, statement);
+    },
   );
 }
