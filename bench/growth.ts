@@ -4,10 +4,14 @@
 //
 //   - cold lookups: `lookupByUrl` of pages drawn at random (nearly all misses), CPU µs a call, median of 3 rounds;
 //   - a batch of 500 registrations, `POST /api/v1/pages` through the whole app (inject), wall and CPU ms, median of 5;
-//   - resident memory after both, and the database's size on disk (the SQLite file and its WAL).
+//   - resident memory after both, and the database's size on disk (the SQLite file and its WAL);
+//   - then the change log at that size: one `page.registered` entry a page, appended through `appendChanges` and
+//     integrated into the transparency log; an inclusion proof (CPU µs, median over 1,000 random entries), and a
+//     feed reader catching up from the start (`GET /v1/changes`, 500 at a time, to the end: wall seconds, CPU µs an
+//     entry).
 //
 // (and of it the process's own memory, apart from the database file the reader maps), and the 10,000,000-page projection from the growth between the two sizes (log-linear for per-call costs, linear
-// for sizes). Inclusion proofs at 1,000,000 entries are bench/transparency.ts's. Writes bench/reports/growth-latest.json.
+// for sizes). Writes bench/reports/growth-latest.json.
 //
 //   npm run bench:growth -- [--sizes 100000,1000000] [--calls 5000]
 import { fork } from 'node:child_process';
@@ -33,6 +37,11 @@ interface SizeFigures {
    * are the kernel's page cache, shared and reclaimable; db/client.ts READER_MMAP_BYTES, at most 1 GiB). */
   rssAnonMB: number;
   databaseMB: number;
+  /** Appending one entry a page and integrating them into the tree, seconds (not projected: a one-off here). */
+  logBuildSeconds: number;
+  inclusionProofCpuUs: number;
+  feedCatchUpSeconds: number;
+  feedCatchUpCpuUsPerEntry: number;
 }
 
 /** What the measuring process needs of a fixture built by its parent (its memory is then the service's alone). */
@@ -79,21 +88,80 @@ async function measureSize(fixture: Built, calls: number): Promise<SizeFigures> 
         if (res.statusCode !== 200) throw new Error(`batch: ${res.statusCode} ${res.body.slice(0, 300)}`);
       }
       const databaseBytes = fs.readdirSync(dataDir).filter((f) => f.startsWith('credence.sqlite')).reduce((a, f) => a + fs.statSync(path.join(dataDir, f)).size, 0);
+      const rssMB = Math.round(process.memoryUsage().rss / 1_048_576);
+      const rssAnonMB = Math.round(Number(/RssAnon:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024);
+      const log = await measureLog(rt.deps, app);
       return {
         pages,
         fixtureSeconds: Math.round(fixture.buildSeconds),
         coldLookupCpuUs: Math.round(median(rounds)),
         batch500WallMs: Math.round(median(walls)),
         batch500CpuMs: Math.round(median(cpus)),
-        rssMB: Math.round(process.memoryUsage().rss / 1_048_576),
-        rssAnonMB: Math.round(Number(/RssAnon:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024),
+        rssMB,
+        rssAnonMB,
         databaseMB: Math.round(databaseBytes / 1_048_576),
+        ...log,
       };
     } finally {
       await app.close();
       await rt.close();
     }
   }
+}
+
+type Runtime = Awaited<ReturnType<(typeof import('../src/deps.js'))['createRuntime']>>;
+type App = Awaited<ReturnType<(typeof import('../src/app.js'))['buildApp']>>['app'];
+
+/** The change log at this size: one entry a page, the tree over them, a proof, and a reader catching up. */
+async function measureLog(deps: Runtime['deps'], app: App) {
+  const { appendChanges } = await import('../src/domain/changes/change-log.js');
+  const { integrate, inclusionProof } = await import('../src/domain/transparency/log.service.js');
+  const t0 = performance.now();
+  const now = new Date().toISOString();
+  for (let after = 0; ; ) {
+    const pages = await deps.db.selectFrom('pages').select(['id', 'url', 'title', 'topic', 'publisher_id']).where('id', '>', after).orderBy('id').limit(5000).execute();
+    if (pages.length === 0) break;
+    after = pages.at(-1)!.id;
+    await deps.db.transaction().execute((trx) =>
+      appendChanges(
+        trx,
+        pages.map((p) => ({
+          kind: 'page.registered' as const,
+          ids: { pageId: p.id, publisherId: p.publisher_id },
+          data: { page: { id: p.id, url: p.url, title: p.title, topic: p.topic }, publisher: { slug: `p${p.publisher_id}`, name: `Publisher ${p.publisher_id}` } },
+          now,
+        })),
+      ),
+    );
+  }
+  const { size } = await integrate(deps, { batch: 10_000 });
+  const logBuildSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  const proofs: number[] = [];
+  for (let i = 0; i < 1000; i++) {
+    const c0 = process.cpuUsage();
+    await inclusionProof(deps, (i * 7919 + 13) % size, size);
+    const c = process.cpuUsage(c0);
+    proofs.push(c.user + c.system);
+  }
+  const w0 = performance.now();
+  const c0 = process.cpuUsage();
+  let read = 0;
+  for (let after = 0; ; ) {
+    const res = await app.inject({ method: 'GET', url: `/v1/changes?after=${after}&limit=500`, remoteAddress: '127.0.0.1' });
+    if (res.statusCode !== 200) throw new Error(`feed: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    const page = JSON.parse(res.body) as { data: unknown[]; meta: { next_cursor: number; has_more: boolean } };
+    read += page.data.length;
+    after = page.meta.next_cursor;
+    if (!page.meta.has_more) break;
+  }
+  const c = process.cpuUsage(c0);
+  if (read !== size) throw new Error(`feed: read ${read} of ${size} entries`);
+  return {
+    logBuildSeconds,
+    inclusionProofCpuUs: Math.round(median(proofs)),
+    feedCatchUpSeconds: Math.round((performance.now() - w0) / 100) / 10,
+    feedCatchUpCpuUsPerEntry: Math.round(((c.user + c.system) / read) * 10) / 10,
+  };
 }
 
 /** The value at `target` pages from two measured sizes: log-linear (per-call costs) or linear (sizes). */
@@ -144,6 +212,10 @@ async function main(): Promise<void> {
     ['resident memory, MB', 'rssMB', false],
     ['of it the process\'s own (anonymous), MB', 'rssAnonMB', false],
     ['database on disk, MB', 'databaseMB', true],
+    ['one entry a page appended and integrated into the log, s', 'logBuildSeconds', true],
+    ['inclusion proof, CPU µs', 'inclusionProofCpuUs', false],
+    ['feed reader catching up from the start, s', 'feedCatchUpSeconds', true],
+    ['feed reader catching up, CPU µs an entry', 'feedCatchUpCpuUsPerEntry', false],
   ];
   const projection: Record<string, number> = {};
   for (const [label, key, linear] of rows) {
