@@ -201,6 +201,9 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
       return reply
         .type('application/octet-stream')
         .header('cache-control', t.width === tiles.TILE_WIDTH ? IMMUTABLE : PARTIAL)
+        // The cache tier keeps tiles for their own Cache-Control (a full tile never changes); the key lets an
+        // operator purge the log's files whole (docs/cache.md).
+        .header('xkey', LOG_KEY)
         .send(bytes as unknown as string);
     },
   );
