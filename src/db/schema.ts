@@ -308,6 +308,8 @@ export interface EventsTable {
   type: string;
   publisher_id: number | null;
   page_id: number | null;
+  /** The person the event concerns, for their own webhooks (issue 34); null when it names nobody in particular. */
+  account_id: Generated<number | null>;
   /** The event's facts as JSON; each surface's presenter turns them into its payload. */
   payload: string;
   created_at: string;
@@ -362,8 +364,9 @@ export interface PanelEntriesTable {
 export interface WebhooksTable {
   id: Generated<number>;
   account_id: number;
-  publisher_id: number;
-  format: 'v1' | 'api_v1';
+  /** The publication whose events it receives; null for a person's own webhook (format `contributor`, issue 34). */
+  publisher_id: number | null;
+  format: 'v1' | 'api_v1' | 'contributor';
   url: string;
   events: string;
   secret: string;

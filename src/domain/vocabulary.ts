@@ -35,6 +35,9 @@ export const EVENT_TYPES = every<EventType>()([
   'request.taken',
   'submission.received',
   'panel.updated',
+  'contributor.named',
+  'contributor.credited',
+  'contributor.uncredited',
 ]);
 export const CHANGE_KINDS = every<ChangeKind>()([
   'page.registered',

@@ -21,7 +21,7 @@ import { EVENTS_BY_FORMAT, type OutboxEvent, type PayloadBuilder, type WebhookFo
 import { type PanelUpdatedFacts, panelTopics } from '../domain/webhooks/facts.js';
 import * as store from '../domain/webhooks/webhook.store.js';
 import { keepAliveAgents, type Resolve } from '../net/safe-fetch.js';
-import { presentApiWebhookEvent } from '../surfaces/integration-v1/webhook-events.presenter.js';
+import { presentApiWebhookEvent, presentContributorWebhookEvent } from '../surfaces/integration-v1/webhook-events.presenter.js';
 import { presentV1WebhookEvent } from '../surfaces/public-v1/webhook-events.presenter.js';
 import { ATTEMPT_TIMEOUT_MS, recordScheduled, recordSuccesses, sendOnce, type SendOptions, type Success } from '../domain/webhooks/attempt.js';
 
@@ -51,6 +51,15 @@ export interface RelayOptions {
 }
 
 const FANOUT_BATCH = 500;
+
+/** An endpoint an event may go to, with the events it subscribed to. */
+interface Target {
+  id: number;
+  format: WebhookFormat;
+  enabled: number;
+  from_event_id: number;
+  subscribed: string[];
+}
 /** Deliveries of one endpoint read at once; they are still sent one by one, in order. */
 const QUEUE_BATCH = 50;
 /** Successes recorded together at most: a crash sends at most this many deliveries again. */
@@ -78,6 +87,7 @@ export function defaultBuilders(siteUrl: string): Record<WebhookFormat, PayloadB
   return {
     v1: (e) => presentV1WebhookEvent(siteUrl, e),
     api_v1: (e) => presentApiWebhookEvent(siteUrl, e),
+    contributor: (e) => presentContributorWebhookEvent(siteUrl, e),
   };
 }
 
@@ -226,6 +236,7 @@ export class WebhookRelay {
           type: r.type as EventType,
           publisherId: r.publisher_id,
           pageId: r.page_id,
+          accountId: r.account_id,
           facts: JSON.parse(r.payload) as unknown,
           createdAt: r.created_at,
         }));
@@ -248,27 +259,40 @@ export class WebhookRelay {
               : [];
 
         const publisherIds = [...new Set(events.flatMap(targetsOf))];
-        const byPublisher = new Map<number, (store.FanoutTarget & { subscribed: string[] })[]>();
+        const byPublisher = new Map<number, Target[]>();
         for (const ep of await store.endpointsOfPublishers(trx, publisherIds)) {
-          const list = byPublisher.get(ep.publisher_id) ?? [];
+          const list = byPublisher.get(ep.publisher_id!) ?? [];
           list.push({ ...ep, subscribed: JSON.parse(ep.events) as string[] });
-          byPublisher.set(ep.publisher_id, list);
+          byPublisher.set(ep.publisher_id!, list);
         }
+
+        // A person's own endpoints (issue 34): the events about them, and notices on pages the record names them on.
+        const namedOn = new Map<number, number[]>();
+        const noticed = events.flatMap((e) => (e.type === 'page.notice' && e.pageId !== null ? [e.pageId] : []));
+        for (const r of await store.peopleNamedOn(trx, [...new Set(noticed)])) namedOn.set(r.page_id, [...(namedOn.get(r.page_id) ?? []), r.account_id]);
+        const peopleOf = (e: OutboxEvent): number[] =>
+          e.type === 'page.notice' ? (namedOn.get(e.pageId ?? 0) ?? []) : e.accountId !== null ? [e.accountId] : [];
+        const byPerson = new Map<number, Target[]>();
+        for (const ep of await store.ownEndpointsOf(trx, [...new Set(events.flatMap(peopleOf))])) {
+          byPerson.set(ep.account_id, [...(byPerson.get(ep.account_id) ?? []), { ...ep, subscribed: JSON.parse(ep.events) as string[] }]);
+        }
+        const endpointsFor = (e: OutboxEvent): Target[] => [
+          ...targetsOf(e).flatMap((id) => byPublisher.get(id) ?? []),
+          ...peopleOf(e).flatMap((id) => byPerson.get(id) ?? []),
+        ];
 
         const deliveries: Parameters<typeof store.insertDeliveries>[1] = [];
         const touched = new Set<number>();
         for (const e of events) {
           const bodies = new Map<WebhookFormat, string | null>();
-          for (const publisherId of targetsOf(e)) {
-            for (const ep of byPublisher.get(publisherId) ?? []) {
-              if (e.id <= ep.from_event_id) continue;
-              if (!EVENTS_BY_FORMAT[ep.format].includes(e.type) || !ep.subscribed.includes(e.type)) continue;
-              if (!bodies.has(ep.format)) bodies.set(ep.format, this.build(ep.format, e));
-              const body = bodies.get(ep.format);
-              if (!body) continue;
-              deliveries.push({ webhook_id: ep.id, event_id: e.id, event_type: e.type, body, status: ep.enabled === 1 ? 'pending' : 'held', now });
-              if (ep.enabled === 1) touched.add(ep.id);
-            }
+          for (const ep of endpointsFor(e)) {
+            if (e.id <= ep.from_event_id) continue;
+            if (!EVENTS_BY_FORMAT[ep.format].includes(e.type) || !ep.subscribed.includes(e.type)) continue;
+            if (!bodies.has(ep.format)) bodies.set(ep.format, this.build(ep.format, e));
+            const body = bodies.get(ep.format);
+            if (!body) continue;
+            deliveries.push({ webhook_id: ep.id, event_id: e.id, event_type: e.type, body, status: ep.enabled === 1 ? 'pending' : 'held', now });
+            if (ep.enabled === 1) touched.add(ep.id);
           }
         }
         await store.insertDeliveries(trx, deliveries);
@@ -306,15 +330,23 @@ export class WebhookRelay {
         let count = 0;
         if (ep) {
           const subscribed = JSON.parse(ep.events) as string[];
-          const topics = new Set((await store.pageTopicsOfPublishers(trx, [ep.publisher_id])).map((t) => normaliseTopic(t.topic)));
+          const topics = new Set((await store.pageTopicsOfPublishers(trx, ep.publisher_id === null ? [] : [ep.publisher_id])).map((t) => normaliseTopic(t.topic)));
           let after = 0;
           for (;;) {
-            const rows = await store.eventsSince(trx, ep.publisher_id, r.since, ep.from_event_id, after, FANOUT_BATCH);
+            const rows = await store.eventsSince(trx, { webhookId: ep.id, publisherId: ep.publisher_id, accountId: ep.account_id }, r.since, ep.from_event_id, after, FANOUT_BATCH);
             if (rows.length === 0) break;
             after = rows.at(-1)!.id;
             const queued: Parameters<typeof store.queueReplays>[1] = [];
             for (const row of rows) {
-              const e: OutboxEvent = { id: row.id, type: row.type as EventType, publisherId: row.publisher_id, pageId: row.page_id, facts: JSON.parse(row.payload) as unknown, createdAt: row.created_at };
+              const e: OutboxEvent = {
+                id: row.id,
+                type: row.type as EventType,
+                publisherId: row.publisher_id,
+                pageId: row.page_id,
+                accountId: row.account_id,
+                facts: JSON.parse(row.payload) as unknown,
+                createdAt: row.created_at,
+              };
               if (!EVENTS_BY_FORMAT[ep.format].includes(e.type) || !subscribed.includes(e.type)) continue;
               if (e.type === 'panel.updated' && !panelTopics(e.facts as PanelUpdatedFacts).some((t) => topics.has(normaliseTopic(t)))) continue;
               const body = this.build(ep.format, e);

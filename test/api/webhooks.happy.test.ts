@@ -425,7 +425,16 @@ describe('the OpenAPI documents', () => {
     expect(Object.keys(v1Doc.webhooks).sort()).toEqual(
       ['contribution.accepted', 'contribution.submitted', 'contribution.withdrawn', 'panel.updated', 'request.taken', 'page.changed', 'page.notice'].sort(),
     );
-    expect(Object.keys(apiDoc.webhooks).sort()).toEqual(['contribution.accepted', 'page.changed', 'page.notice', 'page.registered', 'submission.received']);
+    expect(Object.keys(apiDoc.webhooks).sort()).toEqual([
+      'contribution.accepted',
+      'contributor.credited',
+      'contributor.named',
+      'contributor.uncredited',
+      'page.changed',
+      'page.notice',
+      'page.registered',
+      'submission.received',
+    ]);
     const accepted = v1Doc.webhooks['contribution.accepted'].post;
     expect(accepted.parameters.map((p: any) => p.name)).toEqual(['Service-Event', 'Service-Delivery', 'Service-Signature']);
     expect(accepted.requestBody.content['application/json'].schema.properties.contribution.properties).toHaveProperty('change');

@@ -16,6 +16,7 @@ import * as m0015 from './0015_mail.js';
 import * as m0016 from './0016_living_record.js';
 import * as m0017 from './0017_cache_purger.js';
 import * as m0018 from './0018_witness.js';
+import * as m0019 from './0019_own_webhooks.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0016_living_record': m0016,
   '0017_cache_purger': m0017,
   '0018_witness': m0018,
+  '0019_own_webhooks': m0019,
 };

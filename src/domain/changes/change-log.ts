@@ -5,6 +5,7 @@ import type { Db } from '../deps.js';
 import { canonicalJson } from './canonical-json.js';
 import { type ChangeRow, type OpeningRow, insertChanges, insertOpenings, nextSeq } from './change.store.js';
 import { commit } from './commitments.js';
+import { eventsForPeopleNamed } from '../events/own-webhooks.js';
 
 export type ChangeKind =
   | 'page.registered'
@@ -119,5 +120,7 @@ export async function appendChangesFrom(trx: Db, first: number, changes: Change[
   });
   await insertChanges(trx, rows);
   await insertOpenings(trx, openings);
-  return rows.map((r) => r.seq);
+  const seqs = rows.map((r) => r.seq);
+  await eventsForPeopleNamed(trx, changes, seqs);
+  return seqs;
 }

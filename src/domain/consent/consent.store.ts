@@ -70,17 +70,22 @@ export async function claimsMadeSince(db: Db, publisherId: number, since: string
   return Number(r?.n ?? 0);
 }
 
+/** Returns the new claims' ids, in the order given. */
 export async function insertClaims(
   db: Db,
   rows: { page_id: number; publisher_id: number; account_id: number; state: ClaimState }[],
   now: string,
-): Promise<void> {
+): Promise<number[]> {
+  const ids: number[] = [];
   for (let i = 0; i < rows.length; i += 200) {
-    await db
+    const inserted = await db
       .insertInto('author_claims')
       .values(rows.slice(i, i + 200).map((r) => ({ ...r, created_at: now, decided_at: r.state === 'pending' ? null : now })))
+      .returning('id')
       .execute();
+    ids.push(...inserted.map((r) => r.id));
   }
+  return ids;
 }
 
 /** A claim with what the person needs to decide it: the page and the publication. */

@@ -11,18 +11,20 @@ export type EventType =
   | 'contribution.withdrawn'
   | 'request.taken'
   | 'submission.received'
-  | 'panel.updated';
+  | 'panel.updated'
+  // A person's own webhooks only (issue 34): asked to confirm a naming; named by the public record; no longer named.
+  | 'contributor.named'
+  | 'contributor.credited'
+  | 'contributor.uncredited';
 
-export async function appendEvent(
-  db: Db,
-  event: { type: EventType; publisherId: number | null; pageId: number | null; payload: unknown; now: string },
-): Promise<number> {
+export async function appendEvent(db: Db, event: NewEvent): Promise<number> {
   const r = await db
     .insertInto('events')
     .values({
       type: event.type,
       publisher_id: event.publisherId,
       page_id: event.pageId,
+      account_id: event.accountId ?? null,
       payload: JSON.stringify(event.payload),
       created_at: event.now,
     })
@@ -35,6 +37,8 @@ export interface NewEvent {
   type: EventType;
   publisherId: number | null;
   pageId: number | null;
+  /** The person the event concerns: their own webhooks receive it (issue 34). */
+  accountId?: number | null;
   payload: unknown;
   now: string;
 }
@@ -49,6 +53,7 @@ export async function appendEvents(db: Db, events: NewEvent[]): Promise<void> {
           type: e.type,
           publisher_id: e.publisherId,
           page_id: e.pageId,
+          account_id: e.accountId ?? null,
           payload: JSON.stringify(e.payload),
           created_at: e.now,
         })),

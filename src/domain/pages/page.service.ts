@@ -7,6 +7,8 @@ import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, app
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
+import { accountsWithOwnWebhooks } from '../events/own-webhooks.js';
+import type { NamedFacts } from '../webhooks/facts.js';
 import { publisherWithDomains } from '../publishers/publisher.store.js';
 import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
 import { acceptedWork, applyReputationChanges, recomputeReputation, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
@@ -218,14 +220,15 @@ async function upsertPages(
     const o = outcomes.get(item.index)!;
     if (o.status !== 'failed' && o.id === undefined) o.id = idOf(item.url.lookupKey);
   }
-  await insertClaims(
+  const claimIds = await insertClaims(
     trx,
     namings.claims.map((c) => ({ page_id: idOf(c.key), publisher_id: publisherId, account_id: c.accountId, state: c.state })),
     now,
   );
-  // Each person named and asked hears of it; a publication's namings within a few minutes go as one mail.
-  for (const c of namings.claims) {
-    if (c.state !== 'pending') continue;
+  // Each person named and asked hears of it: a publication's namings within a few minutes go as one mail, and each
+  // is an event for their own webhooks (issue 34).
+  const asked = namings.claims.flatMap((c, i) => (c.state === 'pending' ? [{ ...c, claimId: claimIds[i]! }] : []));
+  for (const c of asked) {
     await enqueueMail(trx, mail, {
       accountId: c.accountId,
       kind: 'named_on_page',
@@ -233,6 +236,17 @@ async function upsertPages(
       fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me` },
     });
   }
+  const listening = await accountsWithOwnWebhooks(trx, asked.map((c) => c.accountId));
+  await appendEvents(
+    trx,
+    asked
+      .filter((c) => listening.has(c.accountId))
+      .map((c) => {
+        const p = pages.get(c.key)!;
+        const facts: NamedFacts = { claim_id: c.claimId, role: 'author', page: { id: idOf(c.key), url: p.url, title: p.title }, publisher };
+        return { type: 'contributor.named' as const, publisherId, pageId: idOf(c.key), accountId: c.accountId, payload: facts, now };
+      }),
+  );
   // The page's accepted work now counts towards its new topic: its people are recounted once everything is written
   // (each work's weight depends on its place among the person's work for this publication, SPEC §13).
   const moved = new Set<number>();

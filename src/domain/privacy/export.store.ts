@@ -46,7 +46,7 @@ export const apiKeyRows = (db: Db, accountId: number) =>
 export const webhookRows = (db: Db, accountId: number) =>
   db
     .selectFrom('webhooks as w')
-    .innerJoin('publishers as p', 'p.id', 'w.publisher_id')
+    .leftJoin('publishers as p', 'p.id', 'w.publisher_id')
     .select(['w.id', 'w.url', 'w.format', 'p.slug as publisher', 'w.events', 'w.enabled', 'w.created_at', 'w.disabled_at'])
     .where('w.account_id', '=', accountId)
     .orderBy('w.id')

@@ -69,3 +69,36 @@ export function panelTopics(f: PanelUpdatedFacts): string[] {
   const before = f.changes.topic?.from;
   return [...new Set([f.topic, ...(typeof before === 'string' ? [before] : [])])];
 }
+
+/**
+ * What a person's own webhook hears (issue 34). `named`: a publication named them as an author of a page and waits
+ * for their answer (nothing public yet). `credited` and `uncredited`: the public change log's entry that now names
+ * them, or no longer does (`seq` finds it in the feed and the log), without the person's own name.
+ */
+export interface NamedFacts {
+  claim_id: number;
+  role: 'author';
+  page: PageFacts;
+  publisher: { slug: string; name: string };
+}
+
+export interface CreditedFacts {
+  seq: number;
+  page: PageFacts;
+  publisher: { slug: string; name: string };
+  contribution: {
+    id: number;
+    role: WorkKind;
+    summary: string;
+    accepted_at: string;
+    change?: { from: string; to: string };
+    provenance: { asserted_by: string; consent: string };
+  };
+}
+
+export interface UncreditedFacts {
+  seq: number;
+  page: PageFacts;
+  publisher: { slug: string; name: string };
+  contribution: { id: number; role: WorkKind; withdrawn_at: string; reason: 'withdrawn' | 'unconfirmed' };
+}

@@ -4,6 +4,7 @@
 // Stripe's `v1=`), but /api/v1's `X-Service-Signature` is documented as one `sha256=<hex>`, so it carries the
 // current secret's alone and the previous secret's goes in `X-Service-Signature-Previous` (docs/decisions.md).
 import { createHmac, randomBytes } from 'node:crypto';
+import type { WebhookFormat } from './events.js';
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -13,9 +14,9 @@ export function signatureHex(secret: string, timestamp: number, body: Buffer): s
   return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
 }
 
-/** The signing headers of one attempt, in the scheme of the endpoint's format. */
+/** The signing headers of one attempt, in the scheme of the endpoint's format (a person's own: /api/v1's). */
 export function signedHeaders(
-  format: 'v1' | 'api_v1',
+  format: WebhookFormat,
   /** The current secret first, then the previous one during its overlap. */
   e: { eventId: number; eventType: string; timestamp: number; body: Buffer; secrets: string[]; replay?: boolean },
 ): Record<string, string> {

@@ -51,8 +51,17 @@ function checkEvents(format: WebhookFormat, events: string[] | undefined): strin
   return [...new Set(events)];
 }
 
-/** The publication whose pages' events the webhook receives: named, or the caller's only one (api_v1 only). */
+/**
+ * The publication whose pages' events the webhook receives: named, or the caller's only one (api_v1 only). None for
+ * a person's own webhook (`contributor`, issue 34): it hears what names its account, whichever publication did it.
+ */
 async function publisherFor(deps: Deps, accountId: number, format: WebhookFormat, slug: string | undefined) {
+  if (format === 'contributor') {
+    if (slug === undefined) return null;
+    throw new DomainError('invalid_request', 'A contributor webhook is your own: it hears what names you, whichever publication did it, and takes no publisher', [
+      { field: 'publisher', message: 'must be left out for format contributor' },
+    ]);
+  }
   if (slug) {
     const { publisher, role } = await requireMember(deps, accountId, slug);
     // The one /v1 endpoint is the publication's: only an owner sets it (an editor could otherwise take it over).
@@ -110,7 +119,7 @@ export async function registerWebhook(deps: Deps, accountId: number, input: Regi
   try {
     id = await store.insertWebhook(deps.db, {
       account_id: accountId,
-      publisher_id: publisher.id,
+      publisher_id: publisher?.id ?? null,
       format,
       url,
       events,
@@ -119,7 +128,7 @@ export async function registerWebhook(deps: Deps, accountId: number, input: Regi
       now: isoNow(deps.clock),
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`${publisher.slug} has a v1 webhook already; change it or delete it first`);
+    if (isUniqueViolation(err) && publisher) throw conflict(`${publisher.slug} has a v1 webhook already; change it or delete it first`);
     throw err;
   }
   return { webhook: await getWebhook(deps, accountId, id), secret };

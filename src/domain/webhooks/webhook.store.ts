@@ -34,8 +34,9 @@ const webhookColumns = [
   'p.name as publisher_name',
 ] as const;
 
+// A person's own webhook (issue 34) has no publication: its publisher fields are null.
 const webhooksWithPublisher = (db: Db) =>
-  db.selectFrom('webhooks as w').innerJoin('publishers as p', 'p.id', 'w.publisher_id').select(webhookColumns);
+  db.selectFrom('webhooks as w').leftJoin('publishers as p', 'p.id', 'w.publisher_id').select(webhookColumns);
 
 export type WebhookRow = NonNullable<Awaited<ReturnType<typeof findWebhook>>>;
 
@@ -76,7 +77,7 @@ export async function insertWebhook(
   db: Db,
   row: {
     account_id: number;
-    publisher_id: number;
+    publisher_id: number | null;
     format: WebhookFormat;
     url: string;
     events: string[];
@@ -232,7 +233,7 @@ export async function lockFanout(trx: Db, dialect: Dialect): Promise<boolean> {
 export const unrelayedEvents = (db: Db, limit: number) =>
   db
     .selectFrom('events')
-    .select(['id', 'type', 'publisher_id', 'page_id', 'payload', 'created_at'])
+    .select(['id', 'type', 'publisher_id', 'page_id', 'account_id', 'payload', 'created_at'])
     .where('relayed_at', 'is', null)
     .orderBy('id')
     .limit(limit)
@@ -255,6 +256,29 @@ export const endpointsOfPublishers = (db: Db, publisherIds: number[]) =>
         .where('publisher_id', 'in', publisherIds)
         .execute();
 
+/** The own endpoints (issue 34) of these accounts, enabled or not. */
+export const ownEndpointsOf = (db: Db, accountIds: number[]) =>
+  accountIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('webhooks')
+        .select(['id', 'account_id', 'format', 'events', 'enabled', 'from_event_id'])
+        .where('publisher_id', 'is', null)
+        .where('account_id', 'in', accountIds)
+        .execute();
+
+/** Who the public record names on these pages (their accepted work or authorship), among people with own endpoints. */
+export const peopleNamedOn = (db: Db, pageIds: number[]) =>
+  pageIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('contributions as c')
+        .innerJoin('webhooks as w', (j) => j.onRef('w.account_id', '=', 'c.account_id').on('w.publisher_id', 'is', null))
+        .select(['c.page_id', 'c.account_id'])
+        .where('c.page_id', 'in', pageIds)
+        .distinct()
+        .execute();
+
 /** The topics of these publishers' pages (panel statements reach publishers by topic). */
 export const pageTopicsOfPublishers = (db: Db, publisherIds: number[]) =>
   publisherIds.length === 0
@@ -264,7 +288,7 @@ export const pageTopicsOfPublishers = (db: Db, publisherIds: number[]) =>
 /** The publishers that have at least one endpoint of a format. */
 export async function publishersWithEndpoints(db: Db, format: WebhookFormat): Promise<number[]> {
   const rows = await db.selectFrom('webhooks').select('publisher_id').where('format', '=', format).distinct().execute();
-  return rows.map((r) => r.publisher_id);
+  return rows.flatMap((r) => (r.publisher_id === null ? [] : [r.publisher_id]));
 }
 
 export async function insertDeliveries(
@@ -552,16 +576,40 @@ export const pendingReplays = (db: Db, limit: number) =>
 
 /** The endpoint a replay is for, as the fan-out reads endpoints. */
 export const replayTarget = (db: Db, webhookId: number) =>
-  db.selectFrom('webhooks').select(['id', 'publisher_id', 'format', 'events', 'enabled', 'from_event_id']).where('id', '=', webhookId).executeTakeFirst();
+  db.selectFrom('webhooks').select(['id', 'account_id', 'publisher_id', 'format', 'events', 'enabled', 'from_event_id']).where('id', '=', webhookId).executeTakeFirst();
 
-/** Events since a time, after an endpoint's first event, oldest first: its publisher's, and panel statements'. */
-export const eventsSince = (db: Db, publisherId: number, since: string, fromEventId: number, afterId: number, limit: number) =>
+/**
+ * Events since a time, after an endpoint's first event, oldest first. A publication's endpoint: its publisher's, and
+ * panel statements'. A person's own (`publisherId` null): the events about them, and notices on pages that name them
+ * now or named them when the endpoint was sent the notice.
+ */
+export const eventsSince = (
+  db: Db,
+  target: { webhookId: number; publisherId: number | null; accountId: number },
+  since: string,
+  fromEventId: number,
+  afterId: number,
+  limit: number,
+) =>
   db
     .selectFrom('events')
     .selectAll()
     .where('created_at', '>=', since)
     .where('id', '>', Math.max(fromEventId, afterId))
-    .where((eb) => eb.or([eb('publisher_id', '=', publisherId), eb('type', '=', 'panel.updated')]))
+    .where((eb) =>
+      target.publisherId !== null
+        ? eb.or([eb('publisher_id', '=', target.publisherId), eb('type', '=', 'panel.updated')])
+        : eb.or([
+            eb('account_id', '=', target.accountId),
+            eb.and([
+              eb('type', '=', 'page.notice'),
+              eb.or([
+                eb('page_id', 'in', eb.selectFrom('contributions').select('page_id').where('account_id', '=', target.accountId)),
+                eb('id', 'in', eb.selectFrom('webhook_deliveries').select('event_id').where('webhook_id', '=', target.webhookId)),
+              ]),
+            ]),
+          ]),
+    )
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -9,6 +9,7 @@ import { ACCOUNT_MAIL, LOCALES, NOTICE_KINDS } from '../../domain/mail/mail.kind
 import { INTEREST_KINDS, INTEREST_SUBJECTS } from '../../domain/interests/interest.service.js';
 import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { EXPORT_FORMAT, exportAccount } from '../../domain/privacy/export.service.js';
+import { WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { Nullable, Ok, StringEnum } from '../../http/schemas.js';
 import { ClaimPreference, ClaimState, EventType, Level, MemberRole, NoticeKind, PageUrl, Provenance, RequestStatus, SubmissionStatus, WebhookUrl, WorkRole } from '../vocabulary.js';
@@ -59,8 +60,8 @@ export const AccountExport = Type.Object({
     Type.Object({
       id: Type.Integer(),
       url: WebhookUrl,
-      format: StringEnum(['v1', 'api_v1'] as const, { description: 'Which surface’s payloads it receives' }),
-      publisher: Type.String(),
+      format: StringEnum(WEBHOOK_FORMATS, { description: 'Which surface’s payloads it receives (`contributor`: your own webhook)' }),
+      publisher: { ...Nullable(Type.String()), description: 'The publication whose events it receives; null for your own webhook' },
       events: Type.Array(EventType),
       enabled: Type.Boolean(),
       created_at: Time,

@@ -5,14 +5,16 @@ import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
-import type { AcceptedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts } from '../../domain/webhooks/facts.js';
+import type { AcceptedFacts, CreditedFacts, NamedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts, UncreditedFacts } from '../../domain/webhooks/facts.js';
 import { Nullable } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
+import { LogLink, presentLogLink } from '../log-link.js';
 import { proofUrl, recordUrl } from '../urls.js';
-import { DriftingRole, NoticeType, PageUrl, ServiceUrl, Standing, SubmissionStatus, WorkRole } from '../vocabulary.js';
+import { DriftingRole, NoticeType, PageUrl, Provenance, ServiceUrl, Standing, SubmissionStatus, WorkRole } from '../vocabulary.js';
 
 const Page = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl });
 const Contributor = Type.Object({ username: Type.String(), name: Type.String() });
+const Publisher = Type.Object({ slug: Type.String(), name: Type.String() }, { description: 'The publication' });
 
 const Envelope = (name: string, data: TSchema) =>
   Type.Object({
@@ -116,7 +118,117 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
   },
 };
 
+/**
+ * A person's own webhook (format `contributor`, issue 34): what names them. Same envelope and headers as the account
+ * webhooks above; `page.notice` is sent to it too, with the payload above, for a page whose record names them.
+ */
+export const CONTRIBUTOR_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSchema }> = {
+  'contributor.named': {
+    summary: 'A publication named you as an author of one of its pages and waits for your answer; nothing is public until you confirm',
+    schema: Envelope(
+      'contributor.named',
+      Type.Object({
+        claim: Type.Object({
+          id: Type.Integer({ description: 'Answer it with POST /account/claims/{id}/confirm or /decline' }),
+          role: Type.Literal('author'),
+          confirm_url: ServiceUrl,
+        }),
+        page: Page,
+        publisher: Publisher,
+      }),
+    ),
+  },
+  'contributor.credited': {
+    summary: 'The public record now names you on a page: your work was accepted, or an authorship you confirmed (or gave a standing permission for) was published',
+    schema: Envelope(
+      'contributor.credited',
+      Type.Object({
+        page: Page,
+        publisher: Publisher,
+        contribution: Type.Object({
+          id: Type.Integer({ description: 'The public contribution' }),
+          role: WorkRole,
+          summary: Type.String(),
+          accepted_at: Type.String({ format: 'date-time' }),
+          change: Nullable(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Corrections: the text before and after' })),
+          provenance: Provenance,
+          proof_url: ServiceUrl,
+        }),
+        seq: Type.Integer({ description: 'The change-log entry that published it (a cursor of GET /changes)' }),
+        log: LogLink,
+      }),
+    ),
+  },
+  'contributor.uncredited': {
+    summary: 'The public record no longer names you on a page: you took your name back, or an authorship named before consent existed waits for your confirmation',
+    schema: Envelope(
+      'contributor.uncredited',
+      Type.Object({
+        page: Page,
+        publisher: Publisher,
+        contribution: Type.Object({
+          id: Type.Integer({ description: 'The contribution that left the record' }),
+          role: WorkRole,
+          withdrawn_at: Type.String({ format: 'date-time' }),
+          reason: Type.Union([Type.Literal('withdrawn'), Type.Literal('unconfirmed')], { description: '`withdrawn`: you took your name back; `unconfirmed`: confirm the claim to publish it again' }),
+        }),
+        seq: Type.Integer({ description: 'The change-log entry that took it off' }),
+        log: LogLink,
+      }),
+    ),
+  },
+};
+
 const page = (siteUrl: string, p: PageFacts) => ({ id: p.id, url: p.url, title: p.title, record_url: recordUrl(siteUrl, p.id) });
+
+/** The payload a person's own webhook receives, or null when it receives no such event. */
+export function presentContributorWebhookEvent(siteUrl: string, e: OutboxEvent): unknown {
+  const envelope = (data: unknown) => ({ id: e.id, event: e.type, created: e.createdAt, data });
+  switch (e.type) {
+    case 'contributor.named': {
+      const f = e.facts as NamedFacts;
+      return envelope({
+        claim: { id: f.claim_id, role: f.role, confirm_url: `${siteUrl}/me` },
+        page: page(siteUrl, f.page),
+        publisher: { slug: f.publisher.slug, name: f.publisher.name },
+      });
+    }
+    case 'contributor.credited': {
+      const f = e.facts as CreditedFacts;
+      const c = f.contribution;
+      return envelope({
+        page: page(siteUrl, f.page),
+        publisher: { slug: f.publisher.slug, name: f.publisher.name },
+        contribution: {
+          id: c.id,
+          role: c.role,
+          summary: c.summary,
+          accepted_at: c.accepted_at,
+          change: c.change ? { from: c.change.from, to: c.change.to } : null,
+          provenance: { asserted_by: c.provenance.asserted_by, consent: c.provenance.consent },
+          proof_url: proofUrl(siteUrl, c.id),
+        },
+        seq: f.seq,
+        log: presentLogLink(siteUrl, f.seq),
+      });
+    }
+    case 'contributor.uncredited': {
+      const f = e.facts as UncreditedFacts;
+      const c = f.contribution;
+      return envelope({
+        page: page(siteUrl, f.page),
+        publisher: { slug: f.publisher.slug, name: f.publisher.name },
+        contribution: { id: c.id, role: c.role, withdrawn_at: c.withdrawn_at, reason: c.reason },
+        seq: f.seq,
+        log: presentLogLink(siteUrl, f.seq),
+      });
+    }
+    case 'page.notice':
+      return presentApiWebhookEvent(siteUrl, e);
+    default:
+      return null;
+  }
+}
 
 /** The /api/v1 payload of an event, or null when account webhooks do not receive it. */
 export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown {
@@ -215,7 +327,17 @@ export function documentApiWebhooks(openapi: OpenApiCollector): void {
   for (const [name, p] of Object.entries(API_WEBHOOK_PAYLOADS)) {
     openapi.addWebhook(name, {
       summary: p.summary,
-      description: 'Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.',
+      description:
+        'Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.' +
+        (name === 'page.notice' ? ' Also sent to a person’s own webhook (format `contributor`) for a page whose record names them.' : ''),
+      body: p.schema,
+      headers,
+    });
+  }
+  for (const [name, p] of Object.entries(CONTRIBUTOR_WEBHOOK_PAYLOADS)) {
+    openapi.addWebhook(name, {
+      summary: p.summary,
+      description: 'Sent to a person’s own webhooks (POST /account/webhooks with `format: contributor`) that selected it. At least once, in order per endpoint.',
       body: p.schema,
       headers,
     });

@@ -14,8 +14,11 @@ const Timestamp = Type.String({ format: 'date-time' });
 export const WebhookData = Type.Object({
   id: Type.Integer(),
   url: { ...WebhookUrl, description: 'The https endpoint' },
-  format: StringEnum(WEBHOOK_FORMATS, { description: '`api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)' }),
-  publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
+  format: StringEnum(WEBHOOK_FORMATS, {
+    description:
+      '`api_v1` (X-Service-* headers, `{id, event, created, data}`), `v1` (Service-* headers), or `contributor`: your own webhook, told of what names you (the /api/v1 headers and envelope)',
+  }),
+  publisher: { ...Nullable(Type.Object({ slug: Type.String(), name: Type.String() })), description: 'The publication whose events it receives; null for a `contributor` webhook' },
   events: Type.Array(EventType),
   status: StringEnum(['enabled', 'disabled'] as const),
   disabled_at: Nullable(Timestamp),
@@ -39,7 +42,7 @@ export function presentWebhook(v: WebhookView, now: Date) {
     id: w.id,
     url: w.url,
     format: w.format,
-    publisher: { slug: w.publisher_slug, name: w.publisher_name },
+    publisher: w.publisher_slug === null || w.publisher_name === null ? null : { slug: w.publisher_slug, name: w.publisher_name },
     events: JSON.parse(w.events) as EventName[],
     status: w.enabled === 1 ? ('enabled' as const) : ('disabled' as const),
     disabled_at: w.disabled_at,

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
-import { API_V1_EVENTS, V1_EVENTS, WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
+import { API_V1_EVENTS, CONTRIBUTOR_EVENTS, V1_EVENTS, WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
 import * as webhooks from '../../domain/webhooks/webhook.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { ApiList, IdParam, Nullable, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
@@ -26,18 +26,22 @@ const Url = { ...WebhookUrl, minLength: 1, description: 'An https URL on a publi
 const Events = Type.Array(EventType, {
   minItems: 1,
   maxItems: 20,
-  description: `Event names. api_v1: ${API_V1_EVENTS.join(', ')}. v1: ${V1_EVENTS.join(', ')}. Default: all of the format’s`,
+  description: `Event names. api_v1: ${API_V1_EVENTS.join(', ')}. v1: ${V1_EVENTS.join(', ')}. contributor: ${CONTRIBUTOR_EVENTS.join(', ')}. Default: all of the format’s`,
 });
 
 const RegisterBody = Type.Object(
   {
     url: Url,
     events: Type.Optional(Events),
-    format: Type.Optional(StringEnum(WEBHOOK_FORMATS, { description: '`api_v1` (default) or `v1` (the /v1 scheme; one per publisher)' })),
+    format: Type.Optional(
+      StringEnum(WEBHOOK_FORMATS, {
+        description: '`api_v1` (default), `v1` (the /v1 scheme; one per publisher), or `contributor`: your own webhook, told of what names you, whichever publication did it (no publisher)',
+      }),
+    ),
     publisher: Type.Optional(
       Type.String({
         maxLength: 100,
-        description: 'Slug of the publication whose events to receive: required for v1; for api_v1 the caller’s only publication by default',
+        description: 'Slug of the publication whose events to receive: required for v1; for api_v1 the caller’s only publication by default; left out for contributor',
       }),
     ),
   },

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import type { Deps } from '../../domain/deps.js';
-import { API_V1_EVENTS, V1_EVENTS, WEBHOOK_FORMATS, type WebhookFormat } from '../../domain/webhooks/events.js';
+import { API_V1_EVENTS, PUBLICATION_FORMATS, V1_EVENTS, type WebhookFormat } from '../../domain/webhooks/events.js';
 import * as webhooks from '../../domain/webhooks/webhook.service.js';
 import { DomainError, notFound, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
@@ -32,6 +32,7 @@ const EVENT_HELP: Record<string, string> = {
 const FORMAT_LABELS: Record<WebhookFormat, string> = {
   api_v1: 'Integration API (/api/v1): X-Service-* headers',
   v1: 'Public API (/v1): Service-* headers, one per publication',
+  contributor: 'Your own: what names you (/api/v1 headers)',
 };
 
 /** The one-time secret, on the page that answers the post that made it. */
@@ -191,7 +192,7 @@ ${
 <section class="card" aria-labelledby="register-webhook"><h3 id="register-webhook" class="card-title">Register a webhook</h3>
 <form method="post" action="${pub.base}/webhooks" class="stack wide" novalidate>${csrfField(ctx)}
 ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: v.url, error: e.url, required: true, hint: 'https, on a public address' })}
-<fieldset class="choices"${e.format ? html` aria-describedby="f-format-error"` : ''}><legend>Format</legend>${WEBHOOK_FORMATS.map(
+<fieldset class="choices"${e.format ? html` aria-describedby="f-format-error"` : ''}><legend>Format</legend>${PUBLICATION_FORMATS.map(
       (f) => html`<label><input type="radio" name="format" value="${f}"${f === format ? html` checked` : ''}> ${FORMAT_LABELS[f]}</label>`,
     )}${e.format ? html`<p class="field-error" id="f-format-error">${e.format}</p>` : ''}</fieldset>
 <p class="hint" id="events-hint">Tick the events to receive in the chosen format; none ticked means all of them.</p>
@@ -209,8 +210,8 @@ ${e.events ? html`<p class="field-error">${e.events}</p>` : ''}
     const form = readForm(deps, req);
     const values = { url: str(form.url), format: str(form.format) || 'api_v1' };
     const chosen = [form[`events_${values.format}`] ?? []].flat();
-    if (!(WEBHOOK_FORMATS as readonly string[]).includes(values.format)) {
-      return webhooksPage(req, reply, pub, { values: { ...values, format: 'api_v1' }, errors: { format: `must be one of: ${WEBHOOK_FORMATS.join(', ')}` } }, 400);
+    if (!(PUBLICATION_FORMATS as readonly string[]).includes(values.format)) {
+      return webhooksPage(req, reply, pub, { values: { ...values, format: 'api_v1' }, errors: { format: `must be one of: ${PUBLICATION_FORMATS.join(', ')}` } }, 400);
     }
     if (values.url === '') return webhooksPage(req, reply, pub, { values, events: chosen, errors: { url: 'is required' } }, 400);
     try {
