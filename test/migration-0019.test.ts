@@ -1,0 +1,103 @@
+// Migration 0019 (issue 34): `webhooks.publisher_id` becomes nullable. On SQLite that is a rebuild of the table with
+// foreign keys off; this checks, on a database migrated to just before it, that every endpoint keeps its row and id,
+// that its deliveries, attempts and replays still belong to it (deleting it still takes them along), that the
+// AUTOINCREMENT mark is kept (a deleted endpoint's id is never given again), and that a person's own endpoint fits.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Migrator, sql, type Migration } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { migrations } from '../src/db/migrations/index.js';
+import { usingPostgres } from './harness.js';
+
+let database: Database;
+let cleanup: () => Promise<void>;
+let schema: string | undefined;
+
+beforeAll(async () => {
+  if (usingPostgres()) {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    database = openDatabase({ databaseUrl: process.env.DATABASE_URL!, pgSchema: schema, poolSize: 2 });
+    cleanup = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    };
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-0019-'));
+    database = openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
+    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+afterAll(async () => {
+  await database?.close();
+  await cleanup?.();
+});
+
+async function migrateBefore0019(): Promise<void> {
+  const earlier: Record<string, Migration> = {};
+  for (const [name, m] of Object.entries(migrations)) if (name < '0019') earlier[name] = { up: (db) => m.up(db, database.dialect) };
+  const migrator = new Migrator({
+    db: database.db,
+    provider: { getMigrations: async () => earlier },
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
+it('keeps every endpoint, its deliveries, attempts and replays, and lets a person’s own endpoint in', async () => {
+  await migrateBefore0019();
+  const db = database.db;
+  const now = '2026-11-01T00:00:00.000Z';
+  const account = (await db.insertInto('accounts').values({ email: 'a@mail.test', username: 'ada', name: 'Ada', password_hash: 'x', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  const publisher = (await db.insertInto('publishers').values({ slug: 'daily', name: 'The Daily', created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  const event = (await db.insertInto('events').values({ type: 'page.registered', payload: '{}', created_at: now, publisher_id: publisher }).returning('id').executeTakeFirstOrThrow()).id;
+  const hook = (values: { url: string }) =>
+    db.insertInto('webhooks').values({ account_id: account, publisher_id: publisher, format: 'api_v1', events: '[]', secret: 'whsec_x', created_at: now, updated_at: now, ...values }).returning('id').executeTakeFirstOrThrow();
+  const kept = (await hook({ url: 'https://a.example/kept' })).id;
+  const gone = (await hook({ url: 'https://a.example/gone' })).id;
+  await db.deleteFrom('webhooks').where('id', '=', gone).execute();
+  const delivery = (
+    await db
+      .insertInto('webhook_deliveries')
+      .values({ webhook_id: kept, event_id: event, event_type: 'page.registered', body: '{}', status: 'succeeded', next_attempt_at: now, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  await db.insertInto('webhook_attempts').values({ delivery_id: delivery, webhook_id: kept, attempted_at: now, duration_ms: 5, success: 1 }).execute();
+  await db.insertInto('webhook_replays').values({ webhook_id: kept, since: now, requested_at: now }).execute();
+  const before = await db.selectFrom('webhooks').selectAll().execute();
+
+  expect(await migrate(database)).toEqual(['0019_own_webhooks']);
+
+  expect(await db.selectFrom('webhooks').selectAll().execute()).toEqual(before);
+  expect((await db.selectFrom('webhook_deliveries').select('webhook_id').execute()).map((r) => r.webhook_id)).toEqual([kept]);
+  // A person's own endpoint: no publication. Its id is past the deleted one's.
+  const own = (await db.insertInto('webhooks').values({ account_id: account, publisher_id: null, format: 'contributor', url: 'https://a.example/own', events: '[]', secret: 'whsec_y', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  expect(own).toBeGreaterThan(gone);
+  await db.insertInto('events').values({ type: 'contributor.named', payload: '{}', created_at: now, account_id: account }).execute();
+  if (database.dialect === 'sqlite') {
+    expect((await sql`pragma foreign_key_check`.execute(db)).rows).toEqual([]);
+    expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows[0]!.foreign_keys).toBe(1);
+  }
+  // The references still hold: deleting the endpoint takes its deliveries, attempts and replays along.
+  await db.deleteFrom('webhooks').where('id', '=', kept).execute();
+  for (const table of ['webhook_deliveries', 'webhook_attempts', 'webhook_replays'] as const) {
+    expect(await db.selectFrom(table).select('id').execute(), table).toEqual([]);
+  }
+  // And an erased account's events keep no link to it.
+  await db.deleteFrom('webhooks').where('account_id', '=', account).execute();
+  await db.deleteFrom('accounts').where('id', '=', account).execute();
+  expect(await db.selectFrom('events').select('account_id').where('type', '=', 'contributor.named').execute()).toEqual([{ account_id: null }]);
+});
