@@ -60,7 +60,7 @@ it('keeps every endpoint, its deliveries, attempts and replays, and lets a perso
   await migrateBefore0019();
   const db = database.db;
   const now = '2026-11-01T00:00:00.000Z';
-  const account = (await db.insertInto('accounts').values({ email: 'a@mail.test', username: 'ada', name: 'Ada', password_hash: 'x', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+  const account = (await db.insertInto('accounts').values({ email: 'a@mail.test', username: 'ada', name: 'Ada', summary: '', topics: '[]', password_hash: 'x', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
   const publisher = (await db.insertInto('publishers').values({ slug: 'daily', name: 'The Daily', created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
   const event = (await db.insertInto('events').values({ type: 'page.registered', payload: '{}', created_at: now, publisher_id: publisher }).returning('id').executeTakeFirstOrThrow()).id;
   const hook = (values: { url: string }) =>

@@ -1355,6 +1355,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "contributor.credited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The public record now names you on a page: your work was accepted, or an authorship you confirmed (or gave a standing permission for) was published
+         * @description Sent to a person’s own webhooks (POST /account/webhooks with `format: contributor`) that selected it. At least once, in order per endpoint.
+         */
+        post: operations["webhookContributorCredited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contributor.named": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A publication named you as an author of one of its pages and waits for your answer; nothing is public until you confirm
+         * @description Sent to a person’s own webhooks (POST /account/webhooks with `format: contributor`) that selected it. At least once, in order per endpoint.
+         */
+        post: operations["webhookContributorNamed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contributor.uncredited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The public record no longer names you on a page: you took your name back, or an authorship named before consent existed waits for your confirmation
+         * @description Sent to a person’s own webhooks (POST /account/webhooks with `format: contributor`) that selected it. At least once, in order per endpoint.
+         */
+        post: operations["webhookContributorUncredited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "page.changed": {
         parameters: {
             query?: never;
@@ -1386,7 +1446,7 @@ export interface webhooks {
         put?: never;
         /**
          * The publisher attached a notice to one of its pages (a retraction, an expression of concern, a reinstatement, …): its record’s standing may have changed
-         * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
+         * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint. Also sent to a person’s own webhook (format `contributor`) for a page whose record names them.
          */
         post: operations["webhookPageNotice"];
         delete?: never;
@@ -2661,14 +2721,15 @@ export interface operations {
                                 created_at: string;
                                 disabled_at: string | null;
                                 enabled: boolean;
-                                events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                                events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                                 /**
-                                 * @description Which surface’s payloads it receives
+                                 * @description Which surface’s payloads it receives (`contributor`: your own webhook)
                                  * @enum {string}
                                  */
-                                format: "v1" | "api_v1";
+                                format: "api_v1" | "v1" | "contributor";
                                 id: number;
-                                publisher: string;
+                                /** @description The publication whose events it receives; null for your own webhook */
+                                publisher: string | null;
                                 /** Format: uri */
                                 url: string;
                             }[];
@@ -4141,12 +4202,12 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                             /**
-                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
+                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`), `v1` (Service-* headers), or `contributor`: your own webhook, told of what names you (the /api/v1 headers and envelope)
                              * @enum {string}
                              */
-                            format: "api_v1" | "v1";
+                            format: "api_v1" | "v1" | "contributor";
                             id: number;
                             last_attempt_at: string | null;
                             last_failure_at: string | null;
@@ -4155,10 +4216,11 @@ export interface operations {
                             /** @description Deliveries not through yet: queued, retrying, or held while disabled */
                             pending: number;
                             previous_secret_expires_at: string | null;
+                            /** @description The publication whose events it receives; null for a `contributor` webhook */
                             publisher: {
                                 name: string;
                                 slug: string;
-                            };
+                            } | null;
                             /** @enum {string} */
                             status: "enabled" | "disabled";
                             success_rate_24h: number | null;
@@ -4207,14 +4269,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. Default: all of the format’s */
-                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                     /**
-                     * @description `api_v1` (default) or `v1` (the /v1 scheme; one per publisher)
+                     * @description `api_v1` (default), `v1` (the /v1 scheme; one per publisher), or `contributor`: your own webhook, told of what names you, whichever publication did it (no publisher)
                      * @enum {string}
                      */
-                    format?: "api_v1" | "v1";
-                    /** @description Slug of the publication whose events to receive: required for v1; for api_v1 the caller’s only publication by default */
+                    format?: "api_v1" | "v1" | "contributor";
+                    /** @description Slug of the publication whose events to receive: required for v1; for api_v1 the caller’s only publication by default; left out for contributor */
                     publisher?: string;
                     /**
                      * Format: uri
@@ -4241,12 +4303,12 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                             /**
-                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
+                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`), `v1` (Service-* headers), or `contributor`: your own webhook, told of what names you (the /api/v1 headers and envelope)
                              * @enum {string}
                              */
-                            format: "api_v1" | "v1";
+                            format: "api_v1" | "v1" | "contributor";
                             id: number;
                             last_attempt_at: string | null;
                             last_failure_at: string | null;
@@ -4255,10 +4317,11 @@ export interface operations {
                             /** @description Deliveries not through yet: queued, retrying, or held while disabled */
                             pending: number;
                             previous_secret_expires_at: string | null;
+                            /** @description The publication whose events it receives; null for a `contributor` webhook */
                             publisher: {
                                 name: string;
                                 slug: string;
-                            };
+                            } | null;
                             /** @enum {string} */
                             status: "enabled" | "disabled";
                             success_rate_24h: number | null;
@@ -4325,12 +4388,12 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                             /**
-                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
+                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`), `v1` (Service-* headers), or `contributor`: your own webhook, told of what names you (the /api/v1 headers and envelope)
                              * @enum {string}
                              */
-                            format: "api_v1" | "v1";
+                            format: "api_v1" | "v1" | "contributor";
                             id: number;
                             last_attempt_at: string | null;
                             last_failure_at: string | null;
@@ -4339,10 +4402,11 @@ export interface operations {
                             /** @description Deliveries not through yet: queued, retrying, or held while disabled */
                             pending: number;
                             previous_secret_expires_at: string | null;
+                            /** @description The publication whose events it receives; null for a `contributor` webhook */
                             publisher: {
                                 name: string;
                                 slug: string;
-                            };
+                            } | null;
                             /** @enum {string} */
                             status: "enabled" | "disabled";
                             success_rate_24h: number | null;
@@ -4444,8 +4508,8 @@ export interface operations {
                 "application/json": {
                     /** @description `true` re-enables: the failure count starts again at 0 and held deliveries resume. `false` pauses */
                     enabled?: boolean;
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. Default: all of the format’s */
-                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                     /** @description `true`: a new secret, returned in this response only; the old one keeps signing for 24 hours */
                     rotate_secret?: boolean;
                     /**
@@ -4473,12 +4537,12 @@ export interface operations {
                             created_at: string;
                             disabled_at: string | null;
                             disabled_reason: ("failures" | "owner") | null;
-                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated")[];
+                            events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                             /**
-                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`) or `v1` (Service-* headers)
+                             * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`), `v1` (Service-* headers), or `contributor`: your own webhook, told of what names you (the /api/v1 headers and envelope)
                              * @enum {string}
                              */
-                            format: "api_v1" | "v1";
+                            format: "api_v1" | "v1" | "contributor";
                             id: number;
                             last_attempt_at: string | null;
                             last_failure_at: string | null;
@@ -4487,10 +4551,11 @@ export interface operations {
                             /** @description Deliveries not through yet: queued, retrying, or held while disabled */
                             pending: number;
                             previous_secret_expires_at: string | null;
+                            /** @description The publication whose events it receives; null for a `contributor` webhook */
                             publisher: {
                                 name: string;
                                 slug: string;
-                            };
+                            } | null;
                             /** @enum {string} */
                             status: "enabled" | "disabled";
                             success_rate_24h: number | null;
@@ -4565,7 +4630,7 @@ export interface operations {
                             duration_ms: number;
                             error: string | null;
                             /** @enum {string} */
-                            event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                            event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited";
                             event_id: number;
                             id: number;
                             /** @description A redelivery asked for by the owner */
@@ -4636,7 +4701,7 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited";
                                 event_id: number;
                                 id: number;
                                 /** @description A redelivery asked for by the owner */
@@ -4650,7 +4715,7 @@ export interface operations {
                                 attempts: number;
                                 delivered_at: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited";
                                 event_id: number;
                                 id: number;
                                 last_attempt_at: string | null;
@@ -4691,7 +4756,7 @@ export interface operations {
                                 duration_ms: number;
                                 error: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited";
                                 event_id: number;
                                 id: number;
                                 /** @description A redelivery asked for by the owner */
@@ -4705,7 +4770,7 @@ export interface operations {
                                 attempts: number;
                                 delivered_at: string | null;
                                 /** @enum {string} */
-                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated";
+                                event: "page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited";
                                 event_id: number;
                                 id: number;
                                 last_attempt_at: string | null;
@@ -8817,6 +8882,270 @@ export interface operations {
                     };
                     /** @constant */
                     event: "contribution.accepted";
+                    /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookContributorCredited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every retry; use it to drop repeats */
+                "X-Service-Delivery": string;
+                /** @description The event name */
+                "X-Service-Event": "contributor.credited";
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
+                "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
+                /** @description Unix time in seconds; refuse one more than five minutes from your clock */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    created: string;
+                    data: {
+                        contribution: {
+                            /** Format: date-time */
+                            accepted_at: string;
+                            change: {
+                                from: string;
+                                to: string;
+                            } | null;
+                            /** @description The public contribution */
+                            id: number;
+                            /** Format: uri */
+                            proof_url: string;
+                            /** @description Who asserted this contribution and how its person agreed */
+                            provenance: {
+                                /**
+                                 * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
+                                 * @enum {string}
+                                 */
+                                asserted_by: "publisher" | "contributor" | "operator";
+                                /**
+                                 * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
+                                 * @enum {string}
+                                 */
+                                consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
+                            };
+                            /** @enum {string} */
+                            role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                            summary: string;
+                        };
+                        log: {
+                            /**
+                             * Format: uri
+                             * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                             */
+                            bundle_url: string;
+                            /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                            index: number;
+                            /**
+                             * Format: uri
+                             * @description Its inclusion proof against the newest signed checkpoint
+                             */
+                            proof_url: string;
+                        } | null;
+                        page: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        };
+                        /** @description The publication */
+                        publisher: {
+                            name: string;
+                            slug: string;
+                        };
+                        /** @description The change-log entry that published it (a cursor of GET /changes) */
+                        seq: number;
+                    };
+                    /** @constant */
+                    event: "contributor.credited";
+                    /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookContributorNamed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every retry; use it to drop repeats */
+                "X-Service-Delivery": string;
+                /** @description The event name */
+                "X-Service-Event": "contributor.named";
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
+                "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
+                /** @description Unix time in seconds; refuse one more than five minutes from your clock */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    created: string;
+                    data: {
+                        claim: {
+                            /** Format: uri */
+                            confirm_url: string;
+                            /** @description Answer it with POST /account/claims/{id}/confirm or /decline */
+                            id: number;
+                            /** @constant */
+                            role: "author";
+                        };
+                        page: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        };
+                        /** @description The publication */
+                        publisher: {
+                            name: string;
+                            slug: string;
+                        };
+                    };
+                    /** @constant */
+                    event: "contributor.named";
+                    /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookContributorUncredited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every retry; use it to drop repeats */
+                "X-Service-Delivery": string;
+                /** @description The event name */
+                "X-Service-Event": "contributor.uncredited";
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
+                "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
+                /** @description Unix time in seconds; refuse one more than five minutes from your clock */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    created: string;
+                    data: {
+                        contribution: {
+                            /** @description The contribution that left the record */
+                            id: number;
+                            /** @description `withdrawn`: you took your name back; `unconfirmed`: confirm the claim to publish it again */
+                            reason: "withdrawn" | "unconfirmed";
+                            /** @enum {string} */
+                            role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                            /** Format: date-time */
+                            withdrawn_at: string;
+                        };
+                        log: {
+                            /**
+                             * Format: uri
+                             * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
+                             */
+                            bundle_url: string;
+                            /** @description The entry’s index in the transparency log (its change’s seq − 1) */
+                            index: number;
+                            /**
+                             * Format: uri
+                             * @description Its inclusion proof against the newest signed checkpoint
+                             */
+                            proof_url: string;
+                        } | null;
+                        page: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        };
+                        /** @description The publication */
+                        publisher: {
+                            name: string;
+                            slug: string;
+                        };
+                        /** @description The change-log entry that took it off */
+                        seq: number;
+                    };
+                    /** @constant */
+                    event: "contributor.uncredited";
                     /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
                     id: number;
                 };

@@ -1,5 +1,6 @@
 // /me/names (issue 31) over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and
-// answered on Your name, public work a person takes their name off, and standing answers to a publication.
+// answered on Your name, public work a person takes their name off, standing answers to a publication, and a webhook
+// of one's own that hears what names one (issue 34).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { addMember, publisher, type TestPublisher } from '../factories.js';
@@ -73,5 +74,36 @@ describe('Your name', () => {
     const list = await site.owner.b.get(`${site.base}/pages`);
     expect(list.text).toContain('Authors asked to confirm (1)');
     expect(list.text).toContain(person.username);
+  });
+
+  it('a webhook of one’s own: its secret shown once, a bad URL refused next to the field, deleted by its owner only', async () => {
+    const person = await webUser(t, 'Lincoln Steffens');
+    await person.b.get('/me/names');
+    const made = await person.b.post('/me/webhooks', { url: 'https://hooks.example.com/credence' });
+    expect(made.status).toBe(201);
+    const secret = /id="new-secret" class="secret" readonly value="(whsec_[0-9a-f]{64})"/.exec(made.text)?.[1];
+    expect(secret).toBeDefined();
+    const listed = (await person.api.get('/api/v1/account/webhooks')).body.data;
+    expect(listed).toMatchObject([{ url: 'https://hooks.example.com/credence', format: 'contributor', publisher: null }]);
+    const again = await person.b.get('/me/names');
+    expect(again.text).toContain('https://hooks.example.com/credence');
+    expect(again.text).not.toContain(secret!);
+
+    const bad = await person.b.post('/me/webhooks', { url: 'ftp://hooks.example.com/x' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('id="f-url-error"');
+    expect(bad.text).toContain('https');
+    expect((await person.b.post('/me/webhooks', { url: '' })).status).toBe(400);
+
+    const other = await webUser(t);
+    await other.b.get('/me/names');
+    expect((await other.b.post(`/me/webhooks/${listed[0].id}/delete`, {})).status).toBe(404);
+    const forged = await new Client(t.baseUrl).req('POST', `/me/webhooks/${listed[0].id}/delete`, {
+      raw: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `credence_session=${person.b.cookie('credence_session')}` },
+    });
+    expect(forged.status).toBe(403);
+    expect((await person.b.post(`/me/webhooks/${listed[0].id}/delete`, {})).location).toBe('/me/names?done=hook-deleted#webhooks');
+    expect((await person.api.get('/api/v1/account/webhooks')).body.data).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import type { RequestRow, TakeExpiryRow } from '../../domain/requests/request.st
 import * as requests from '../../domain/requests/request.service.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
+import * as webhooks from '../../domain/webhooks/webhook.service.js';
 import { SUBMITTABLE_ROLES } from '../../domain/work-kinds.js';
 import { DomainError, type ErrorDetail, statusOf } from '../../http/errors.js';
 import { IdParam } from '../../http/schemas.js';
@@ -501,14 +502,17 @@ ${field({ name: 'note', label: 'Note', value: iv.note ?? '', error: ie.note, hin
 
   // ---- Your name (issue 31): claims to answer, public work to take one's name back from, standing answers ----
 
-  app.get('/me/names', page, async (req, reply) => {
+  /** `hook`: a webhook of one's own just made (its secret, shown this once), or the form's value and error. */
+  const namesPage = async (req: FastifyRequest, reply: FastifyReply, hook: { secret?: string; url?: string; error?: string } = {}, status = 200) => {
     const user = requireUser(req);
-    const [claims, work, preferences, memberships] = await Promise.all([
+    const [claims, work, preferences, memberships, hooks] = await Promise.all([
       consent.listMyClaims(deps, user.accountId, 'pending'),
       consent.listMyContributions(deps, user.accountId),
       consent.listMyPreferences(deps, user.accountId),
       consent.listMyPublications(deps, user.accountId),
+      webhooks.listWebhooks(deps, user.accountId, 1, 100),
     ]);
+    const own = hooks.items.filter((w) => w.row.format === 'contributor');
     const answered = new Map(preferences.map((p) => [p.slug, p.preference]));
     const form = (ctx: PageContext, action: string, label: SafeHtml | string, cls = 'small') =>
       html`<form method="post" action="${action}" class="inline">${csrfField(ctx)}<button type="submit" class="${cls}">${label}</button></form>`;
@@ -517,6 +521,7 @@ ${field({ name: 'note', label: 'Note', value: iv.note ?? '', error: ie.note, hin
       declined: 'Declined: nothing was shown, and that publication cannot name you on that page again.',
       withdrawn: 'Your name is off that work: the record, the embed, your profile and your scores no longer count it.',
       saved: 'Saved.',
+      'hook-deleted': 'The webhook is deleted.',
     })}
 <h1>Your name</h1>
 <p class="lede">Nothing is said about you in public until you agree, and you can take your name back from any work at any time.</p>
@@ -550,7 +555,53 @@ ${form(ctx, `/me/contributions/${w.id}/withdraw`, html`Take my name off<span cla
         : html`<li><strong>${m.name}</strong> asks you each time. ${form(ctx, `/me/claim-preferences/${encodeURIComponent(m.slug)}/permit`, html`Let ${m.name} publish at once`, 'small secondary')}</li>`,
     )}${preferences
       .filter((p) => p.preference === 'refuse')
-      .map((p) => html`<li>You refuse every claim from <strong>${p.name}</strong>. ${form(ctx, `/me/claim-preferences/${encodeURIComponent(p.slug)}/clear`, 'Ask me each time', 'small secondary')}</li>`)}</ul>`);
+      .map((p) => html`<li>You refuse every claim from <strong>${p.name}</strong>. ${form(ctx, `/me/claim-preferences/${encodeURIComponent(p.slug)}/clear`, 'Ask me each time', 'small secondary')}</li>`)}</ul>
+<h2 id="webhooks">Hear of it by webhook</h2>
+<p>Your own systems can hear, signed, when a publication names you, when the public record names you or stops, and when a page that names you gets a notice: a webhook of your own (<a href="/docs">API documentation</a>, the <code>contributor</code> format).</p>
+${
+  hook.secret
+    ? html`<section class="card created" aria-labelledby="new-hook-h"><h3 id="new-hook-h">Your webhook’s signing secret</h3>
+<p><strong>Copy it now: it will not be shown again.</strong> Check every delivery’s <code>X-Service-Signature</code> with it: an HMAC-SHA256 of “timestamp.body”.</p>
+<div class="copy-row"><label class="sr-only" for="new-secret">The signing secret</label><input id="new-secret" class="secret" readonly value="${hook.secret}">
+<button type="button" class="secondary" data-copy="new-secret" hidden>Copy</button></div>
+<p class="hint" id="copy-status" role="status"></p></section>
+<script src="/assets/me.js" defer></script>`
+    : ''
+}
+${
+  own.length === 0
+    ? empty('No webhook of your own yet.')
+    : html`<ul class="cards">${own.map(
+        (w) => html`<li class="card"><p class="wrap"><code>${w.row.url}</code></p>
+<p class="muted small">${w.row.enabled === 1 ? 'enabled' : 'paused'} · ${w.health.pending} waiting · ${w.row.last_success_at ? html`last delivered ${date(w.row.last_success_at)}` : 'nothing delivered yet'}</p>
+${form(ctx, `/me/webhooks/${w.row.id}/delete`, html`Delete<span class="sr-only"> the webhook ${w.row.url}</span>`, 'small danger')}</li>`,
+      )}</ul>`
+}
+<form method="post" action="/me/webhooks" class="stack" novalidate>${csrfField(ctx)}
+${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, error: hook.error, required: true, hint: 'https, on a public address' })}
+<div><button type="submit">Add webhook</button></div></form>`, status);
+  };
+
+  app.get('/me/names', page, async (req, reply) => namesPage(req, reply));
+
+  app.post('/me/webhooks', page, async (req, reply) => {
+    const { form } = formUser(req);
+    const url = str(form.url);
+    if (url === '') return namesPage(req, reply, { url, error: 'is required' }, 400);
+    try {
+      const { secret } = await webhooks.registerWebhook(deps, req.webUser!.accountId, { url, format: 'contributor' });
+      // The secret goes into this page only: never a URL, a cookie or a log.
+      return await namesPage(req, reply, { secret }, 201);
+    } catch (err) {
+      if (err instanceof DomainError && statusOf(err) < 500) return namesPage(req, reply, { url, error: humane(err.details?.[0]?.message ?? err.message) }, statusOf(err));
+      throw err;
+    }
+  });
+
+  app.post('/me/webhooks/:id/delete', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await webhooks.deleteWebhook(deps, user.accountId, req.params.id);
+    return reply.redirect('/me/names?done=hook-deleted#webhooks', 303);
   });
 
   for (const [action, run, done] of [
