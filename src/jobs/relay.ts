@@ -51,15 +51,6 @@ export interface RelayOptions {
 }
 
 const FANOUT_BATCH = 500;
-
-/** An endpoint an event may go to, with the events it subscribed to. */
-interface Target {
-  id: number;
-  format: WebhookFormat;
-  enabled: number;
-  from_event_id: number;
-  subscribed: string[];
-}
 /** Deliveries of one endpoint read at once; they are still sent one by one, in order. */
 const QUEUE_BATCH = 50;
 /** Successes recorded together at most: a crash sends at most this many deliveries again. */
@@ -82,6 +73,15 @@ const consoleLog: RelayLog = {
   error: (obj, msg) => console.error(msg, obj),
   info: () => {},
 };
+
+/** An endpoint an event may go to, with the events it subscribed to. */
+interface Target {
+  id: number;
+  format: WebhookFormat;
+  enabled: number;
+  from_event_id: number;
+  subscribed: string[];
+}
 
 export function defaultBuilders(siteUrl: string): Record<WebhookFormat, PayloadBuilder> {
   return {

@@ -154,7 +154,18 @@ describe('the typed client, one story', () => {
     expect(rx.requests.filter((r) => r.path === '/story').every((r) => r.verified)).toBe(true);
     const deliveries = ok(await owner.GET('/account/webhooks/{id}/deliveries', { params: { path: { id: hook.data.id } } }));
     expectTypeOf(deliveries.data[0]!.event).toEqualTypeOf<
-      'page.registered' | 'page.changed' | 'page.notice' | 'contribution.submitted' | 'contribution.accepted' | 'contribution.withdrawn' | 'request.taken' | 'submission.received' | 'panel.updated'
+      | 'page.registered'
+      | 'page.changed'
+      | 'page.notice'
+      | 'contribution.submitted'
+      | 'contribution.accepted'
+      | 'contribution.withdrawn'
+      | 'request.taken'
+      | 'submission.received'
+      | 'panel.updated'
+      | 'contributor.named'
+      | 'contributor.credited'
+      | 'contributor.uncredited'
     >();
     expect(deliveries.data.map((a) => a.event).sort()).toEqual(['contribution.accepted', 'page.registered', 'page.registered', 'submission.received']);
     expect(deliveries.data.every((a) => a.success && a.status_code === 200)).toBe(true);
