@@ -109,8 +109,9 @@ export class CachePurger {
   }
 
   start(): void {
-    // This process's follower advances when any process commits (at once with Redis, else within its poll).
-    this.unsubscribe = this.deps.changes.onAdvance(() => this.wake());
+    // This process's follower advances when any process commits (at once with Redis, else within its poll). The
+    // advance only wakes a pass, which reads the log from its own cursor: no entries needed from the follower.
+    this.unsubscribe = this.deps.changes.onAdvance(() => this.wake(), { entries: false });
     this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
     this.wake();
