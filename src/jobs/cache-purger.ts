@@ -20,7 +20,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../domain/deps.js';
 import { advancePurger, claimPurger, releasePurger } from '../domain/changes/cache-purger.store.js';
-import { lastSeq, listChangesAfter } from '../domain/changes/change.store.js';
+import { lastSeq, listChangeRowsAfter } from '../domain/changes/change.store.js';
 import { tagsOfChange } from '../domain/changes/follower.js';
 import { surrogateKey } from '../domain/pages/cache-tags.js';
 
@@ -109,8 +109,9 @@ export class CachePurger {
   }
 
   start(): void {
-    // This process's follower advances when any process commits (at once with Redis, else within its poll).
-    this.unsubscribe = this.deps.changes.onAdvance(() => this.wake());
+    // This process's follower advances when any process commits (at once with Redis, else within its poll). The
+    // advance only wakes a pass, which reads the log from its own cursor: no entries needed from the follower.
+    this.unsubscribe = this.deps.changes.onAdvance(() => this.wake(), { entries: false });
     this.timer = setInterval(() => this.wake(), this.pollMs);
     this.timer.unref();
     this.wake();
@@ -197,7 +198,7 @@ export class CachePurger {
   /** First purges: every entry after the cursor, as far as the log goes. */
   private async purgeNew(): Promise<void> {
     for (;;) {
-      const rows = await listChangesAfter(this.deps.db, this.cursor, this.entriesPerRead);
+      const rows = await listChangeRowsAfter(this.deps.db, this.cursor, this.entriesPerRead);
       if (rows.length === 0) return;
       const failingTooLong = this.failingSince !== null && performance.now() - this.failingSince > this.maxFailingMs;
       if (failingTooLong || (rows.length === this.entriesPerRead && (await lastSeq(this.deps.db)) - this.cursor > this.maxBehind)) {

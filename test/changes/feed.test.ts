@@ -3,7 +3,9 @@
 // cache dropping only what an entry touches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/domain/changes/canonical-json.js';
+import type { OpenedChange } from '../../src/domain/changes/change.store.js';
 import type { MemoryRecordCache } from '../../src/domain/pages/record-cache.js';
+import { feedStreamsOf } from '../../src/surfaces/changes.streams.js';
 import { Client } from '../client.js';
 import { readEvents } from './sse.js';
 import { openBody } from '../transparency/commitments.js';
@@ -19,6 +21,14 @@ beforeAll(async () => {
   anon = new Client(t.baseUrl);
 });
 afterAll(async () => t?.close());
+
+const until = async (cond: () => boolean, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
 
 describe('GET /api/v1/changes and /v1/changes', () => {
   it('lists entries oldest first with a cursor to go on from, in each surface’s envelope', async () => {
@@ -105,10 +115,57 @@ describe('the live stream', () => {
     expect(resumed.events.map((e) => e.data.page?.url)).toEqual([`${url}-2`]);
   });
 
+  it('carries the openings of each entry to a stream fed by the fan-out', async () => {
+    const specialist = await signup(t, { name: 'Liv Live' });
+    const key = await contributorKey(specialist);
+    const url = `https://${pub.domain}/stream/opened`;
+    await pub.api.post('/api/v1/pages', { url, title: 'Opened live' });
+    const submitted = await new Client(t.baseUrl).as(key).post('/api/v1/submissions', { url, role: 'correction', summary: 'Live fix', evidence: { before: 'a', after: 'b', reason: 'a typo', sources: ['https://src.example/b'] } });
+    const start = (await anon.get('/api/v1/changes?limit=500')).body.meta.next_cursor as number;
+    const registry = () => feedStreamsOf(t.runtime.deps)!;
+    // Streams of the tests before this one end once their clients have gone: this one is then the only one.
+    await until(() => (feedStreamsOf(t.runtime.deps)?.open ?? 0) === 0);
+    const live = readEvents(`${t.baseUrl}/api/v1/changes?after=${start}`, {}, (ev) => ev.some((e) => e.event === 'contribution.accepted'));
+    await until(() => feedStreamsOf(t.runtime.deps)?.caughtUp === 1);
+    const catchUps = registry().catchUpReads;
+    await pub.api.post('/api/v1/submissions/decide', { submission_id: submitted.body.data.id, decision: 'accept' });
+    const accepted = (await live).events.find((e) => e.event === 'contribution.accepted')!;
+    // The follower read the entry with its openings for the stream: it did not read the log itself.
+    expect(registry().catchUpReads).toBe(catchUps);
+    expect(accepted.data.openings).toMatchObject({ '/contributor': { value: { username: specialist.username, name: 'Liv Live' } } });
+    expect(accepted.data.links.profile).toBe(`https://credence.test/contributors/${specialist.username}`);
+  });
+
   it('refuses a Last-Event-ID that is not a seq', async () => {
     const res = await anon.get('/api/v1/changes', { headers: { accept: 'text/event-stream', 'last-event-id': 'abc' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { details: [{ field: 'Last-Event-ID' }] } });
+  });
+});
+
+describe('the change follower', () => {
+  it('hands the entries, with their openings, only to listeners that take them', async () => {
+    const follower = t.runtime.deps.changes;
+    const taken: (readonly OpenedChange[] | null)[] = [];
+    const told: (readonly OpenedChange[] | null)[] = [];
+    const offTaken = follower.onAdvance(({ rows }) => taken.push(rows));
+    const offTold = follower.onAdvance(({ rows }) => told.push(rows), { entries: false });
+    try {
+      const specialist = await signup(t, { name: 'Ola Opened' });
+      const key = await contributorKey(specialist);
+      const url = `https://${pub.domain}/follower/one`;
+      await pub.api.post('/api/v1/pages', { url, title: 'Followed' });
+      const submitted = await new Client(t.baseUrl).as(key).post('/api/v1/submissions', { url, role: 'correction', summary: 'Followed fix', evidence: { before: 'a', after: 'b', reason: 'a typo', sources: ['https://src.example/b'] } });
+      await pub.api.post('/api/v1/submissions/decide', { submission_id: submitted.body.data.id, decision: 'accept' });
+      await follower.catchUp();
+      expect(told.length).toBeGreaterThan(0);
+      expect(told.every((rows) => rows === null)).toBe(true);
+      const accepted = taken.flatMap((rows) => rows ?? []).find((r) => r.kind === 'contribution.accepted');
+      expect(accepted?.openings['/contributor']?.value).toEqual({ username: specialist.username, name: 'Ola Opened' });
+    } finally {
+      offTaken();
+      offTold();
+    }
   });
 });
 

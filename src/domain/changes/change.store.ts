@@ -74,6 +74,11 @@ export interface FeedFilter {
 
 /** Entries after a cursor, oldest first, each with its openings; only those the filter names when one is given. */
 export async function listChangesAfter(db: Db, after: number, limit: number, filter: FeedFilter = {}): Promise<OpenedChange[]> {
+  return withOpenings(db, await listChangeRowsAfter(db, after, limit, filter));
+}
+
+/** The same entries without their openings: the caches that follow the log find what to drop in the row alone. */
+export async function listChangeRowsAfter(db: Db, after: number, limit: number, filter: FeedFilter = {}): Promise<ChangeRow[]> {
   let q = db.selectFrom('changes').selectAll().where('seq', '>', after);
   if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
   if (filter.publisherId !== undefined) q = q.where('publisher_id', '=', filter.publisherId);
@@ -89,7 +94,11 @@ export async function listChangesAfter(db: Db, after: number, limit: number, fil
       ]),
     );
   }
-  const rows = await q.orderBy('seq').limit(limit).execute();
+  return q.orderBy('seq').limit(limit).execute();
+}
+
+/** `rows` (in seq order) with the openings that still exist beside each. */
+export async function withOpenings(db: Db, rows: readonly ChangeRow[]): Promise<OpenedChange[]> {
   if (rows.length === 0) return [];
   const openings = await openingsBetween(db, rows[0]!.seq, rows.at(-1)!.seq);
   return rows.map((r) => ({ ...r, openings: openings.get(r.seq) ?? {} }));

@@ -9,7 +9,7 @@ import type { Db } from '../deps.js';
 import { tag } from '../pages/cache-tags.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import type { MemoryRecordCache } from '../pages/record-cache.js';
-import { type ChangeRow, lastSeq, listChangesAfter, type OpenedChange } from './change.store.js';
+import { type ChangeRow, lastSeq, listChangeRowsAfter, type OpenedChange, withOpenings } from './change.store.js';
 
 export interface FollowerOptions {
   pollMs?: number;
@@ -38,7 +38,8 @@ export function tagsOfChange(row: ChangeRow): string[] {
 
 /**
  * An advance of the follower's cursor from `from` to `to`: `rows` are every entry in between, in order, or null when
- * the follower jumped over entries without reading them (far behind); a listener then reads them itself.
+ * the follower did not read them for this listener (it jumped over them far behind, the listener subscribed during
+ * the read, or asked for none); a listener that needs them then reads them itself.
  */
 export type AdvanceListener = (advance: { from: number; to: number; rows: readonly OpenedChange[] | null }) => void;
 
@@ -47,7 +48,8 @@ export class ChangeFollower {
   private current: Promise<void> | null = null;
   private next: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
-  private readonly listeners = new Set<AdvanceListener>();
+  /** Each listener, and whether it is handed the entries (with their openings) or only told of the advance. */
+  private readonly listeners = new Map<AdvanceListener, boolean>();
   /** Entries read from the log by this follower: each committed entry once, whatever listens (issue 30). */
   entriesRead = 0;
   /** Set by a shared bus: tell the other processes this one committed (a wake-up, never needed for correctness). */
@@ -77,10 +79,11 @@ export class ChangeFollower {
 
   /**
    * Hear of every advance of the cursor, with the entries read (the feed's live streams fan them out, so an entry
-   * is read from the database once per process however many streams are open). Returns the unsubscribe.
+   * is read from the database once per process however many streams are open). `entries: false`: only the advance
+   * (rows null), so the follower reads no openings for this listener. Returns the unsubscribe.
    */
-  onAdvance(listener: AdvanceListener): () => void {
-    this.listeners.add(listener);
+  onAdvance(listener: AdvanceListener, { entries = true }: { entries?: boolean } = {}): () => void {
+    this.listeners.set(listener, entries);
     return () => this.listeners.delete(listener);
   }
 
@@ -109,9 +112,10 @@ export class ChangeFollower {
   private async read(): Promise<void> {
     const startedAt = performance.now();
     const from = this.cursor;
-    // The entries between `from` and the new cursor, all of them, or null when the follower jumped over some (or
-    // nobody listens: kept only for listeners).
-    let read: OpenedChange[] | null = this.listeners.size > 0 ? [] : null;
+    // The entries between `from` and the new cursor, all of them, or null when the follower jumped over some (or no
+    // listener takes entries: kept, and their openings read, only for those). A listener that subscribes during a
+    // read begun without one is handed null, and reads them itself.
+    let read: OpenedChange[] | null = [...this.listeners.values()].includes(true) ? [] : null;
     try {
       if (this.cursor === null) {
         // A fresh process: nothing before now needs applying once the cache is empty.
@@ -121,9 +125,9 @@ export class ChangeFollower {
         const batch = this.opts.batch ?? 1000;
         let applied = 0;
         for (;;) {
-          const rows = await listChangesAfter(this.db, this.cursor, batch);
+          const rows = await listChangeRowsAfter(this.db, this.cursor, batch);
+          if (read) read.push(...(await withOpenings(this.db, rows)));
           this.entriesRead += rows.length;
-          if (read) read.push(...rows);
           for (const row of rows) this.cache.invalidate(tagsOfChange(row));
           if (rows.length > 0) this.cursor = rows[rows.length - 1]!.seq;
           applied += rows.length;
@@ -144,6 +148,6 @@ export class ChangeFollower {
       this.opts.onError?.(err);
       return;
     }
-    if (from !== null && this.cursor !== from) for (const l of this.listeners) l({ from, to: this.cursor, rows: read });
+    if (from !== null && this.cursor !== from) for (const [l, entries] of this.listeners) l({ from, to: this.cursor, rows: entries ? read : null });
   }
 }

@@ -1,7 +1,7 @@
 // All SQL of erasure (issue 32): what an account's erasure moves, redacts or deletes across the tables that hold
 // something of a person, and how freed space is scrubbed so the database files keep none of it.
 import { createHash } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../deps.js';
 import { FORMER_CONTRIBUTOR, FORMER_PANEL_MEMBER } from '../accounts/rules.js';
 
@@ -84,6 +84,13 @@ export const pendingSubmissionsOf = (db: Db, accountId: number) =>
 
 const likeEscaped = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The JSON text that redactPayloads rewrites in each table. */
+interface JsonTexts {
+  events: 'payload';
+  mail_outbox: 'facts';
+  webhook_deliveries: 'body';
+}
+
 /**
  * Outbox events and webhook deliveries that mention any of `strings`, with those strings replaced (JSON walked, so
  * the payloads stay valid); answers and errors recorded for those deliveries are cleared, since a receiver may have
@@ -94,41 +101,31 @@ export async function redactPayloads(trx: Db, replace: Map<string, string>): Pro
   if (needles.length === 0) return 0;
   const redact = (text: string) => JSON.stringify(walk(JSON.parse(text) as unknown, needles, replace));
   let touched = 0;
-  const events = await trx
-    .selectFrom('events')
-    .select(['id', 'payload'])
-    .where((eb) => eb.or(needles.map((n) => sql<boolean>`${eb.ref('payload')} like ${likeEscaped(n)} escape '\\'`)))
-    .execute();
-  for (const e of events) {
-    const payload = redact(e.payload);
-    if (payload === e.payload) continue;
-    await trx.updateTable('events').set({ payload }).where('id', '=', e.id).execute();
-    touched++;
-  }
+  /** The rows of `table` whose JSON text in `column` mentions a needle, redacted; `afterUpdate` runs per row changed. */
+  const redactColumn = async <T extends keyof JsonTexts>(table: T, column: JsonTexts[T], afterUpdate?: (id: number) => Promise<unknown>) => {
+    // Seen as one shape (its id, this text): the three typed tables share no query Kysely can type generically.
+    const db = trx as unknown as Kysely<Record<string, { id: number; text: string }>>;
+    const name: string = table;
+    const text = sql.ref<string>(column);
+    const rows = await db
+      .selectFrom(name)
+      .select(['id', text.as('text')])
+      .where((eb) => eb.or(needles.map((n) => sql<boolean>`${text} like ${likeEscaped(n)} escape '\\'`)))
+      .execute();
+    for (const r of rows) {
+      const redacted = redact(r.text);
+      if (redacted === r.text) continue;
+      await db.updateTable(name).set(sql.ref(column), redacted).where('id', '=', r.id).execute();
+      await afterUpdate?.(r.id);
+      touched++;
+    }
+  };
+  await redactColumn('events', 'payload');
   // Mail waiting for someone else that mentions them (a publisher told of their work): its facts, redacted.
-  const mails = await trx
-    .selectFrom('mail_outbox')
-    .select(['id', 'facts'])
-    .where((eb) => eb.or(needles.map((n) => sql<boolean>`${eb.ref('facts')} like ${likeEscaped(n)} escape '\\'`)))
-    .execute();
-  for (const m of mails) {
-    const facts = redact(m.facts);
-    if (facts === m.facts) continue;
-    await trx.updateTable('mail_outbox').set({ facts }).where('id', '=', m.id).execute();
-    touched++;
-  }
-  const deliveries = await trx
-    .selectFrom('webhook_deliveries')
-    .select(['id', 'body'])
-    .where((eb) => eb.or(needles.map((n) => sql<boolean>`${eb.ref('body')} like ${likeEscaped(n)} escape '\\'`)))
-    .execute();
-  for (const d of deliveries) {
-    const body = redact(d.body);
-    if (body === d.body) continue;
-    await trx.updateTable('webhook_deliveries').set({ body }).where('id', '=', d.id).execute();
-    await trx.updateTable('webhook_attempts').set({ response_body: '', error: null }).where('delivery_id', '=', d.id).execute();
-    touched++;
-  }
+  await redactColumn('mail_outbox', 'facts');
+  await redactColumn('webhook_deliveries', 'body', (id) =>
+    trx.updateTable('webhook_attempts').set({ response_body: '', error: null }).where('delivery_id', '=', id).execute(),
+  );
   return touched;
 }
 
