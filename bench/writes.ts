@@ -185,6 +185,9 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
     }
     const decide: { decision: string; ms: number }[] = [];
     const worker = authors[1]!;
+    // The decide route's schemas are compiled by its first call too: one unmeasured decision first.
+    const [warm] = await submitWork(rt.deps, worker.id, [{ index: 0, ok: true as const, value: { article_ref_id: decidePage!.id!, role: 'review' as const, summary: 'Warm', evidence: { reason: 'Read it', sources: [] } } }]);
+    await post('/api/v1/submissions/decide', [{ submission_id: warm!.id!, decision: 'reject', note: 'bench' }]);
     for (const decision of ['accept', 'reject', 'mixed']) {
       const items = Array.from({ length: BATCH }, (_, k) => ({
         index: k,

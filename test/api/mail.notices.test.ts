@@ -69,6 +69,28 @@ describe('notices', () => {
     expect(noticesTo(person.email)).toHaveLength(1);
   });
 
+  it('joins a batch of decisions into one mail, and the next decision into it too', async () => {
+    const pub = await publisher(t);
+    const person = await signup(t);
+    const pages = ['one', 'two', 'three', 'four'].map((p) => `https://${pub.domain}/batch/${p}`);
+    expect((await pub.api.post('/api/v1/pages', pages.map((url) => ({ url, title: url, topic: 'health' })))).status).toBe(200);
+    const ids: number[] = [];
+    for (const url of pages) {
+      const sub = await person.client.post('/api/v1/submissions', { url, role: 'review', summary: 'Read it', evidence: { reason: 'Checked', sources: [] } });
+      expect(sub.status, sub.text).toBe(201);
+      ids.push(sub.body.data.id);
+    }
+    const batch = await pub.api.post('/api/v1/submissions/decide', ids.slice(0, 3).map((id, k) => ({ submission_id: id, decision: k === 1 ? 'reject' : 'accept' })));
+    expect(batch.status, batch.text).toBe(200);
+    expect((await pub.api.post('/api/v1/submissions/decide', { submission_id: ids[3], decision: 'accept' })).status).toBe(200);
+    await deliver();
+    const [mail, ...more] = noticesTo(person.email);
+    expect(more).toHaveLength(0);
+    expect(mail!.subject).toBe('4 updates: Your submission was decided');
+    for (const url of pages) expect(mail!.text).toContain(url);
+    expect(headerLine(mail!, 'list-unsubscribe')).toMatch(/<https:\/\/credence\.test\/unsubscribe\?token=[A-Za-z0-9_-]+>/);
+  });
+
   it('sends nothing of a kind turned off through the API, and again once it is on', async () => {
     const pub = await publisher(t);
     const person = await signup(t);

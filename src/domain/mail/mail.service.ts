@@ -52,7 +52,26 @@ const messageIdOf = (siteUrl: string) => `<${randomUUID()}@${new URL(siteUrl).ho
  * (joined: one mail about the same thing within JOIN_WINDOW_MS). Returns whether anything was queued.
  */
 export async function enqueueMail(trx: Db, deps: Pick<Deps, 'clock' | 'config' | 'dialect'>, request: MailRequest): Promise<boolean> {
-  let m = request;
+  return enqueueJoined(trx, deps, request, [request.fact]);
+}
+
+/**
+ * Several messages at once (a batch of decisions or namings): those to one account in one thread are joined before
+ * they are written, one read and one write for the lot instead of one each. Joining them one at a time rewrote the
+ * growing list of facts for every item: 500 decisions on one person's work took 0.4 s in mail alone.
+ */
+export async function enqueueMails(trx: Db, deps: Pick<Deps, 'clock' | 'config' | 'dialect'>, requests: MailRequest[]): Promise<void> {
+  const groups = new Map<string, { request: MailRequest; facts: Fact[] }>();
+  for (const r of requests) {
+    const key = JSON.stringify([r.accountId, r.kind, r.thread ?? null, r.to ?? null]);
+    const group = groups.get(key);
+    if (group) group.facts.push(r.fact);
+    else groups.set(key, { request: r, facts: [r.fact] });
+  }
+  for (const { request, facts } of groups.values()) await enqueueJoined(trx, deps, request, facts);
+}
+
+async function enqueueJoined(trx: Db, deps: Pick<Deps, 'clock' | 'config' | 'dialect'>, m: MailRequest, facts: Fact[]): Promise<boolean> {
   const account = await trx.selectFrom('accounts').select(['email', 'locale', 'email_confirmed_at']).where('id', '=', m.accountId).executeTakeFirst();
   if (!account) return false;
   const now = deps.clock.now();
@@ -65,12 +84,13 @@ export async function enqueueMail(trx: Db, deps: Pick<Deps, 'clock' | 'config' |
     thread = `${m.kind}:${m.thread ?? 'all'}`;
     const waiting = await store.joinableNotice(trx, deps.dialect, m.accountId, thread, nowIso);
     if (waiting) {
-      const facts = JSON.parse(waiting.facts) as Fact[];
-      if (await store.appendFacts(trx, waiting.id, [...facts, m.fact])) return true;
+      const joined = JSON.parse(waiting.facts) as Fact[];
+      if (await store.appendFacts(trx, waiting.id, [...joined, ...facts])) return true;
     }
     nextAttempt = new Date(now.getTime() + JOIN_WINDOW_MS).toISOString();
     // The one-click unsubscribe of this kind (RFC 8058): good for a year, any number of times, without signing in.
-    m = { ...m, fact: { ...m.fact, unsubscribe: await issueToken(trx, deps, m.accountId, 'unsubscribe', UNSUBSCRIBE_HOURS, m.kind) } };
+    const unsubscribe = await issueToken(trx, deps, m.accountId, 'unsubscribe', UNSUBSCRIBE_HOURS, m.kind);
+    facts = [{ ...facts[0]!, unsubscribe }, ...facts.slice(1)];
   }
   await store.insertOutbox(trx, {
     account_id: m.accountId,
@@ -78,7 +98,7 @@ export async function enqueueMail(trx: Db, deps: Pick<Deps, 'clock' | 'config' |
     to_address: m.to ?? account.email,
     locale: account.locale,
     thread,
-    facts: [m.fact],
+    facts,
     message_id: messageIdOf(deps.config.siteUrl),
     next_attempt_at: nextAttempt,
     created_at: nowIso,

@@ -1,5 +1,5 @@
 // Registering pages and reading their trust records (SPEC §3, §9).
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMails } from '../mail/mail.service.js';
 import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -228,14 +228,16 @@ async function upsertPages(
   // Each person named and asked hears of it: a publication's namings within a few minutes go as one mail, and each
   // is an event for their own webhooks (issue 34).
   const asked = namings.claims.flatMap((c, i) => (c.state === 'pending' ? [{ ...c, claimId: claimIds[i]! }] : []));
-  for (const c of asked) {
-    await enqueueMail(trx, mail, {
+  await enqueueMails(
+    trx,
+    mail,
+    asked.map((c) => ({
       accountId: c.accountId,
-      kind: 'named_on_page',
+      kind: 'named_on_page' as const,
       thread: `publisher:${publisherId}`,
       fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me` },
-    });
-  }
+    })),
+  );
   const listening = await accountsWithOwnWebhooks(trx, asked.map((c) => c.accountId));
   await appendEvents(
     trx,

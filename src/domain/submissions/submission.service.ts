@@ -1,6 +1,6 @@
 // Submitted work (SPEC §4): pending → accepted / rejected / withdrawn. Accepting creates the public contribution
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMails } from '../mail/mail.service.js';
 import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { flagCitingStatements } from '../panels/review-flags.js';
@@ -314,15 +314,15 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       }
     }
     // Each submitter hears of the decision; a publication's decisions within a few minutes go as one mail.
-    for (const { s } of tried.values()) {
-      if (!moved.has(s.id)) continue;
-      await enqueueMail(trx, deps, {
-        accountId: s.account_id,
-        kind: 'submission_decided',
-        thread: `publisher:${s.publisher_id}`,
-        fact: { url: s.page_url, decision: s.status, link: `${deps.config.siteUrl}/me` },
-      });
-    }
+    await enqueueMails(
+      trx,
+      deps,
+      [...tried.values()].flatMap(({ s }) =>
+        moved.has(s.id)
+          ? [{ accountId: s.account_id, kind: 'submission_decided' as const, thread: `publisher:${s.publisher_id}`, fact: { url: s.page_url, decision: s.status, link: `${deps.config.siteUrl}/me` } }]
+          : [],
+      ),
+    );
     const contributionIds = await store.insertContributions(
       trx,
       accepted.map((s) => ({
