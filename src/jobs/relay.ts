@@ -83,6 +83,17 @@ interface Target {
   subscribed: string[];
 }
 
+/** An outbox row as the presenters read it, its facts parsed. */
+const outboxEvent = (r: { id: number; type: string; publisher_id: number | null; page_id: number | null; account_id: number | null; payload: string; created_at: string }): OutboxEvent => ({
+  id: r.id,
+  type: r.type as EventType,
+  publisherId: r.publisher_id,
+  pageId: r.page_id,
+  accountId: r.account_id,
+  facts: JSON.parse(r.payload) as unknown,
+  createdAt: r.created_at,
+});
+
 export function defaultBuilders(siteUrl: string): Record<WebhookFormat, PayloadBuilder> {
   return {
     v1: (e) => presentV1WebhookEvent(siteUrl, e),
@@ -231,15 +242,7 @@ export class WebhookRelay {
         const rows = await store.unrelayedEvents(trx, FANOUT_BATCH);
         if (rows.length === 0) return 0;
         const now = this.deps.clock.now().toISOString();
-        const events: OutboxEvent[] = rows.map((r) => ({
-          id: r.id,
-          type: r.type as EventType,
-          publisherId: r.publisher_id,
-          pageId: r.page_id,
-          accountId: r.account_id,
-          facts: JSON.parse(r.payload) as unknown,
-          createdAt: r.created_at,
-        }));
+        const events = rows.map(outboxEvent);
 
         // Panel statements reach the /v1 endpoints of publishers with pages on the statement's topic.
         const byTopic = new Map<string, Set<number>>();
@@ -338,15 +341,7 @@ export class WebhookRelay {
             after = rows.at(-1)!.id;
             const queued: Parameters<typeof store.queueReplays>[1] = [];
             for (const row of rows) {
-              const e: OutboxEvent = {
-                id: row.id,
-                type: row.type as EventType,
-                publisherId: row.publisher_id,
-                pageId: row.page_id,
-                accountId: row.account_id,
-                facts: JSON.parse(row.payload) as unknown,
-                createdAt: row.created_at,
-              };
+              const e = outboxEvent(row);
               if (!EVENTS_BY_FORMAT[ep.format].includes(e.type) || !subscribed.includes(e.type)) continue;
               if (e.type === 'panel.updated' && !panelTopics(e.facts as PanelUpdatedFacts).some((t) => topics.has(normaliseTopic(t)))) continue;
               const body = this.build(ep.format, e);
