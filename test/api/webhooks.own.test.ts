@@ -3,6 +3,8 @@
 // confirm an authorship, the public record naming them (a confirmed authorship, accepted work), a notice on a page
 // that names them, and the record no longer naming them. Nothing about anyone else; nothing of theirs reaches the
 // publication's endpoints; replays, the export and erasure cover it.
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseAccount } from '../../src/domain/privacy/erasure.service.js';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
@@ -41,6 +43,9 @@ afterAll(async () => {
 });
 
 const mine = () => rx.at('/own');
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 const anon = () => new Client(t.baseUrl);
 
 async function name(path: string, authors: string[]): Promise<number> {
@@ -74,7 +79,7 @@ describe('a person’s own webhook', () => {
     expect(named!.json).toMatchObject({
       event: 'contributor.named',
       data: {
-        claim: { role: 'author', confirm_url: 'https://credence.test/me' },
+        claim: { role: 'author', confirm_url: 'https://credence.test/me/names' },
         page: { id: storyId, url: `https://${pub.domain}/story`, title: 'Page story', record_url: `https://credence.test/records/${storyId}` },
         publisher: { slug: pub.slug },
       },
@@ -152,6 +157,17 @@ describe('a person’s own webhook', () => {
     expect(mine().every((r) => r.verified)).toBe(true);
     expect(new Set(mine().map((r) => r.delivery)).size).toBe(mine().length);
     expect(rx.at('/publication').some((r) => String(r.event).startsWith('contributor.'))).toBe(false);
+  });
+
+  it('sends what the /api/v1 document’s webhooks section describes, field by field', async () => {
+    const doc = (await anon().get('/api/v1/openapi.json')).body;
+    const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+    for (const r of mine()) {
+      const schema = doc.webhooks[r.event!].post.requestBody.content['application/json'].schema;
+      const valid = ajv.validate(schema, r.json);
+      expect(valid, `${r.event}: ${ajv.errorsText()}`).toBe(true);
+    }
+    expect(new Set(mine().map((r) => r.event)).size).toBe(4);
   });
 
   it('takes a subset of its events, and replays them', async () => {

@@ -188,7 +188,7 @@ export function presentContributorWebhookEvent(siteUrl: string, e: OutboxEvent):
     case 'contributor.named': {
       const f = e.facts as NamedFacts;
       return envelope({
-        claim: { id: f.claim_id, role: f.role, confirm_url: `${siteUrl}/me` },
+        claim: { id: f.claim_id, role: f.role, confirm_url: `${siteUrl}/me/names` },
         page: page(siteUrl, f.page),
         publisher: { slug: f.publisher.slug, name: f.publisher.name },
       });
