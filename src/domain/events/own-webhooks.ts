@@ -4,11 +4,11 @@
 // that change; like every endpoint it receives what happens after it exists.
 import type { Change } from '../changes/change-log.js';
 import type { Db } from '../deps.js';
-import type { CreditedFacts, UncreditedFacts } from '../webhooks/facts.js';
+import type { CreditedFacts, NamedFacts, UncreditedFacts } from '../webhooks/facts.js';
 import { appendEvents, type NewEvent } from './outbox.js';
 
 /** Of these accounts, the ones holding a webhook of their own. */
-export async function accountsWithOwnWebhooks(trx: Db, accountIds: number[]): Promise<Set<number>> {
+async function accountsWithOwnWebhooks(trx: Db, accountIds: number[]): Promise<Set<number>> {
   const ids = [...new Set(accountIds)];
   if (ids.length === 0) return new Set();
   const rows = await trx.selectFrom('webhooks').select('account_id').where('publisher_id', 'is', null).where('account_id', 'in', ids).distinct().execute();
@@ -42,4 +42,15 @@ export async function eventsForPeopleNamed(trx: Db, changes: Change[], seqs: num
       };
     });
   await appendEvents(trx, events);
+}
+
+/** A publication asked these people to confirm they are named (pending claims): `contributor.named` for their own webhooks. */
+export async function eventsForPeopleAsked(trx: Db, asked: { accountId: number; publisherId: number; facts: NamedFacts }[], now: string): Promise<void> {
+  const listening = await accountsWithOwnWebhooks(trx, asked.map((a) => a.accountId));
+  await appendEvents(
+    trx,
+    asked
+      .filter((a) => listening.has(a.accountId))
+      .map((a) => ({ type: 'contributor.named' as const, publisherId: a.publisherId, pageId: a.facts.page.id, accountId: a.accountId, payload: a.facts, now })),
+  );
 }

@@ -7,8 +7,7 @@ import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, app
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
-import { accountsWithOwnWebhooks } from '../events/own-webhooks.js';
-import type { NamedFacts } from '../webhooks/facts.js';
+import { eventsForPeopleAsked } from '../events/own-webhooks.js';
 import { publisherWithDomains } from '../publishers/publisher.store.js';
 import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
 import { acceptedWork, applyReputationChanges, recomputeReputation, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
@@ -238,16 +237,13 @@ async function upsertPages(
       fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me` },
     })),
   );
-  const listening = await accountsWithOwnWebhooks(trx, asked.map((c) => c.accountId));
-  await appendEvents(
+  await eventsForPeopleAsked(
     trx,
-    asked
-      .filter((c) => listening.has(c.accountId))
-      .map((c) => {
-        const p = pages.get(c.key)!;
-        const facts: NamedFacts = { claim_id: c.claimId, role: 'author', page: { id: idOf(c.key), url: p.url, title: p.title }, publisher };
-        return { type: 'contributor.named' as const, publisherId, pageId: idOf(c.key), accountId: c.accountId, payload: facts, now };
-      }),
+    asked.map((c) => {
+      const p = pages.get(c.key)!;
+      return { accountId: c.accountId, publisherId, facts: { claim_id: c.claimId, role: 'author' as const, page: { id: idOf(c.key), url: p.url, title: p.title }, publisher } };
+    }),
+    now,
   );
   // The page's accepted work now counts towards its new topic: its people are recounted once everything is written
   // (each work's weight depends on its place among the person's work for this publication, SPEC §13).

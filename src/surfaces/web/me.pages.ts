@@ -585,11 +585,11 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
   app.get('/me/names', page, async (req, reply) => namesPage(req, reply));
 
   app.post('/me/webhooks', page, async (req, reply) => {
-    const { form } = formUser(req);
+    const { form, user } = formUser(req);
     const url = str(form.url);
-    if (url === '') return namesPage(req, reply, { url, error: 'is required' }, 400);
+    if (url === '') return namesPage(req, reply, { url, error: humane('is required') }, 400);
     try {
-      const { secret } = await webhooks.registerWebhook(deps, req.webUser!.accountId, { url, format: 'contributor' });
+      const { secret } = await webhooks.registerWebhook(deps, user.accountId, { url, format: 'contributor' });
       // The secret goes into this page only: never a URL, a cookie or a log.
       return await namesPage(req, reply, { secret }, 201);
     } catch (err) {
