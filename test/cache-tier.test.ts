@@ -48,8 +48,23 @@ async function readAll(): Promise<Record<string, Res>> {
   return out;
 }
 
-/** Warm every read in the cache: asked until the cache answers it as a hit. */
+/**
+ * Until the purger has recorded every change as purged every time: each entry is purged again 350 ms and 1.5 s after
+ * its first purge (jobs/cache-purger.ts), so an earlier test's change would otherwise empty what this one kept.
+ */
+async function purgesSettled(): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const r = await db.query(`select (select seq from cache_purger where id = 1) as purged, (select coalesce(max(seq), 0) from changes) as last`);
+    if (Number(r.rows[0]!.purged) >= Number(r.rows[0]!.last)) return;
+    if (Date.now() > deadline) throw new Error(`the purger is behind: ${JSON.stringify(r.rows[0])}`);
+    await sleep(50);
+  }
+}
+
+/** Warm every read in the cache, once earlier changes' purges are over: asked until the cache answers it as a hit. */
 async function warm(): Promise<Record<string, Res>> {
+  await purgesSettled();
   const deadline = Date.now() + 10_000;
   for (;;) {
     const all = await readAll();

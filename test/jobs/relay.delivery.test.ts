@@ -114,11 +114,13 @@ describe('order and at-least-once', () => {
     try {
       const started = performance.timeOrigin + performance.now();
       await registerPages(pub, 3);
-      await rx.waitFor(() => rx.at('/fast').length === 3, 5000, 'three fast deliveries');
+      await rx.waitFor(() => rx.at('/fast').length === 3 && rx.at('/slow').length >= 1, 5000, 'three fast deliveries and a slow one');
       const fastDone = Math.max(...rx.at('/fast').map((r) => r.at)) - started;
       expect(fastDone).toBeLessThan(1000);
-      // The slow one has had its first request only: the second waits for the first answer, in order.
+      // The slow one has had its first request only: the second waits the 3 s of the first answer, in order.
+      const slowFirst = rx.at('/slow')[0]!.at;
       expect(rx.at('/slow')).toHaveLength(1);
+      expect(performance.timeOrigin + performance.now() - slowFirst).toBeLessThan(3000);
     } finally {
       await relay.stop();
       // Its other deliveries would slow down the next tests' passes.
