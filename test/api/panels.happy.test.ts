@@ -177,7 +177,7 @@ describe('versions', () => {
     // Version 1: every field is new.
     expect(events[0]!.payload).toMatchObject({ panel_id: v1.id, version: 1, previous_version: null, topic: 'climate' });
     expect(Object.keys(events[0]!.payload.changes).sort()).toEqual(
-      ['answer', 'certainty', 'panel', 'question', 'reopen_triggers', 'revisit_by', 'topic', 'vote'].sort(),
+      ['answer', 'certainty', 'panel', 'question', 'reopen_triggers', 'revisit_by', 'sources', 'topic', 'vote'].sort(),
     );
     expect(events[0]!.payload.changes.certainty).toEqual({ from: null, to: 'low-moderate' });
 

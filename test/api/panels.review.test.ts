@@ -3,14 +3,14 @@
 // review at once (the reason and the link) on /v1/panels/{id}, the panel page and the feed, with `panel.updated` to
 // the /v1 webhooks of the topic's publishers; the next version clears it; a passed revisit date flags it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStatement, issueVersion } from '../../src/domain/panels/panel.service.js';
+import { createStatement, issueFromFile, issueVersion } from '../../src/domain/panels/panel.service.js';
 import { flagDueRevisits } from '../../src/domain/panels/review-flags.js';
 import type { WebhookRelay } from '../../src/jobs/relay.js';
 import { Client } from '../client.js';
 import { contributorKey, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
-import { statementBody, versionBody } from './panels.fixtures.js';
+import { panelEvents, statementBody, versionBody } from './panels.fixtures.js';
 import { registerHook, relayFor } from './webhooks.fixtures.js';
 
 let t: TestApp;
@@ -131,6 +131,35 @@ describe('a statement citing pages', () => {
     await expect(createStatement(t.runtime.deps, statementBody({ sources: ['https://ok.example/a', 'ftp://x.example/b'] }) as never)).rejects.toMatchObject({
       code: 'invalid_request',
       details: [{ field: 'sources.1' }],
+    });
+  });
+});
+
+describe('a version that changes only the pages it cites', () => {
+  it('is a new version whose panel.updated lists sources, from and to, and whose page shows them', async () => {
+    const body = statementBody({ sources: [url('study')] });
+    await createStatement(t.runtime.deps, body as never);
+    t.clock.advanceDays(1);
+    await issueVersion(t.runtime.deps, body.id, versionBody(body, { sources: [url('study'), url('review')] }) as never);
+    expect((await read(body.id)).sources).toEqual([url('study'), url('review')]);
+    const events = await panelEvents(t, body.id);
+    expect(events[0]!.payload.changes.sources).toEqual({ from: null, to: [url('study')] });
+    expect(events[1]!.payload).toMatchObject({ version: 2, previous_version: 1, changes: { sources: { from: [url('study')], to: [url('study'), url('review')] } } });
+    expect(Object.keys(events[1]!.payload.changes)).toEqual(['sources']);
+    const page = await anon.req('GET', `/panels/${body.id}`, { headers: { accept: 'text/html' } });
+    expect(page.text).toMatch(/<dt>Sources<\/dt><dd><ins>https:\/\/[^<]+\/review<\/ins>/);
+  });
+
+  it('from a file (panels:issue): the same sources change nothing, other sources issue the next version', async () => {
+    const body = statementBody({ sources: [url('study')] });
+    await createStatement(t.runtime.deps, body as never);
+    const again = await issueFromFile(t.runtime.deps, body as never);
+    expect(again.action).toBe('unchanged');
+    const moved = await issueFromFile(t.runtime.deps, { ...body, sources: [url('trial')] } as never);
+    expect(moved).toMatchObject({ action: 'issued', statement: { version: 2, sources: [url('trial')] } });
+    await expect(issueFromFile(t.runtime.deps, { ...body, sources: ['ftp://x.example/a'] } as never)).rejects.toMatchObject({
+      code: 'invalid_request',
+      details: [{ field: 'sources.0' }],
     });
   });
 });

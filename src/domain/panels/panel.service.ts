@@ -2,7 +2,7 @@
 // Versions are immutable: issuing n+1 supersedes n, fires `panel.updated` and recomputes the standing of the
 // panellists of both, all in one transaction.
 import { isUniqueViolation } from '../../db/errors.js';
-import { DomainError, conflict, invalid, notFound } from '../errors.js';
+import { DomainError, type ErrorDetail, conflict, invalid, notFound } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { normaliseTopic } from '../accounts/rules.js';
 import { isoNow } from '../clock.js';
@@ -13,10 +13,9 @@ import { appendEvent } from '../events/outbox.js';
 import { recomputeReputation } from '../reputation/reputation.store.js';
 import type { Certainty, PanelVote, ReopenTrigger, StatementContentInput, StatementInput, VersionInput } from './panel.schema.js';
 import * as store from './panel.store.js';
-import { canonicalJson } from '../changes/canonical-json.js';
 import { parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
 import { REVISIT_DUE } from './review-flags.js';
-import { type StatementContent, changesBetween, contradictions, entry, normaliseContent } from './rules.js';
+import { type Changes, type CitedContent, type StatementContent, changesBetween, contradictions, entry, normaliseContent } from './rules.js';
 
 /** One version of a statement, as presenters receive it. */
 export interface StatementView {
@@ -53,19 +52,27 @@ async function prepare(deps: Deps, input: StatementContentInput, now: string): P
     if (id === undefined) problems.push({ field: `panel.${i}.username`, message: `no account is called ${p.username}` });
     return id ?? null;
   });
-  const sources: Prepared['sources'] = [];
-  (input.sources ?? []).forEach((raw, i) => {
-    const parsed = parseSourceUrl(raw.trim());
-    const key = 'url' in parsed ? parsePageUrl(parsed.url)?.lookupKey : undefined;
-    if (!('url' in parsed) || !key) problems.push({ field: `sources.${i}`, message: 'must be an http(s) URL without a user name or password' });
-    else if (!sources.some((s) => s.lookup_key === key)) sources.push({ url: parsed.url, lookup_key: key });
-  });
+  const sources = sourcesOf(input.sources, problems);
   if (problems.length > 0) {
     const first = problems[0]!;
     throw new DomainError('invalid_request', `${first.field}: ${first.message}`, problems);
   }
   return { content, accountIds, sources };
 }
+
+/** The cited pages as stored: each URL by the rule for a source, a page cited twice (one lookup key) kept once. */
+function sourcesOf(raw: readonly string[] | undefined, problems: ErrorDetail[] = []): Prepared['sources'] {
+  const sources: Prepared['sources'] = [];
+  (raw ?? []).forEach((text, i) => {
+    const parsed = parseSourceUrl(text.trim());
+    const key = 'url' in parsed ? parsePageUrl(parsed.url)?.lookupKey : undefined;
+    if (!('url' in parsed) || !key) problems.push({ field: `sources.${i}`, message: 'must be an http(s) URL without a user name or password' });
+    else if (!sources.some((s) => s.lookup_key === key)) sources.push({ url: parsed.url, lookup_key: key });
+  });
+  return sources;
+}
+
+const cited = (p: Prepared): CitedContent => ({ content: p.content, sources: p.sources.map((s) => s.url) });
 
 async function writeVersion(trx: Db, statementId: number, version: number, p: Prepared, now: string): Promise<void> {
   const c = p.content;
@@ -93,7 +100,7 @@ async function writeVersion(trx: Db, statementId: number, version: number, p: Pr
 /** `panel.updated`: facts only (the webhook presenter shapes the payload). Panels belong to no publisher or page. */
 async function recordIssue(
   trx: Db,
-  e: { slug: string; version: number; previous: StatementContent | null; next: StatementContent; now: string },
+  e: { slug: string; version: number; changes: Changes; next: StatementContent; now: string },
 ): Promise<void> {
   await appendEvent(trx, {
     type: 'panel.updated',
@@ -102,9 +109,9 @@ async function recordIssue(
     payload: {
       panel_id: e.slug,
       version: e.version,
-      previous_version: e.previous ? e.version - 1 : null,
+      previous_version: e.version > 1 ? e.version - 1 : null,
       topic: e.next.topic,
-      changes: changesBetween(e.previous, e.next),
+      changes: e.changes,
     },
     now: e.now,
   });
@@ -126,7 +133,7 @@ export async function createStatement(deps: Deps, input: StatementInput): Promis
       const id = await store.insertStatement(trx, { slug, topic: prepared.content.topic, now });
       await writeVersion(trx, id, 1, prepared, now);
       await recomputeReputation(trx, linked(prepared.accountIds), now);
-      await recordIssue(trx, { slug, version: 1, previous: null, next: prepared.content, now });
+      await recordIssue(trx, { slug, version: 1, changes: changesBetween(null, cited(prepared)), next: prepared.content, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A panel statement with id ${slug} already exists; issue its next version instead`);
@@ -157,11 +164,9 @@ export async function issueVersion(deps: Deps, rawSlug: string, input: VersionIn
         throw conflict(`Version ${current.version} of ${slug} is current; the next version is ${current.version + 1}, not ${version}`);
       }
       const previousEntries = await store.listEntries(trx, [current.id]);
-      const previous = contentOf(current, previousEntries);
-      const changes = changesBetween(previous, prepared.content);
       const previousSources = (await store.listSources(trx, [current.id])).map((s) => s.url);
-      const sameSources = canonicalJson(previousSources) === canonicalJson(prepared.sources.map((s) => s.url));
-      if (Object.keys(changes).length === 0 && sameSources) {
+      const changes = changesBetween({ content: contentOf(current, previousEntries), sources: previousSources }, cited(prepared));
+      if (Object.keys(changes).length === 0) {
         throw new DomainError('invalid_request', `Version ${version} would repeat version ${current.version} exactly; change at least one field`, [
           { field: '(body)', message: `repeats version ${current.version}` },
         ]);
@@ -179,7 +184,7 @@ export async function issueVersion(deps: Deps, rawSlug: string, input: VersionIn
       // Panellists of the old version may lose their standing, those of the new one gain it.
       const previousIds = previousEntries.map((e) => e.account_id);
       await recomputeReputation(trx, [...linked(previousIds), ...linked(prepared.accountIds)], now);
-      await recordIssue(trx, { slug, version, previous, next: prepared.content, now });
+      await recordIssue(trx, { slug, version, changes, next: prepared.content, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -204,8 +209,12 @@ export async function issueFromFile(
   if (!current) return { action: 'created', statement: await createStatement(deps, input) };
   const { id: _id, version, ...content } = input;
   if (version === undefined || version === current.version) {
-    const same =
-      Object.keys(changesBetween(contentOf(current, await store.listEntries(deps.db, [current.id])), normaliseContent(content))).length === 0;
+    const [entries, sources] = await Promise.all([store.listEntries(deps.db, [current.id]), store.listSources(deps.db, [current.id])]);
+    const issued = { content: contentOf(current, entries), sources: sources.map((s) => s.url) };
+    // A source that is no URL is never the same: issuing the file then names its field.
+    const problems: ErrorDetail[] = [];
+    const asked = { content: normaliseContent(content), sources: sourcesOf(content.sources, problems).map((s) => s.url) };
+    const same = problems.length === 0 && Object.keys(changesBetween(issued, asked)).length === 0;
     if (same) return { action: 'unchanged', statement: await getStatement(deps, slug, current.version) };
     if (version === current.version) {
       throw conflict(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateStatementFile } from '../../surfaces/panel-file.js';
 import type { StatementContentInput } from './panel.schema.js';
-import { changesBetween, contradictions, normaliseContent } from './rules.js';
+import { changesBetween, contradictions, normaliseContent, type StatementContent } from './rules.js';
 
 const input = (over: Partial<StatementContentInput> = {}): StatementContentInput => ({
   topic: 'health',
@@ -89,17 +89,19 @@ describe('contradictions', () => {
 });
 
 describe('changesBetween', () => {
+  const cited = (content: StatementContent, sources: string[] = []) => ({ content, sources });
+
   it('lists every content field from null for a first version', () => {
     const c = normaliseContent(input());
-    const changes = changesBetween(null, c);
-    expect(Object.keys(changes)).toEqual(['topic', 'question', 'answer', 'certainty', 'vote', 'panel', 'revisit_by', 'reopen_triggers']);
+    const changes = changesBetween(null, cited(c));
+    expect(Object.keys(changes)).toEqual(['topic', 'question', 'answer', 'certainty', 'vote', 'panel', 'revisit_by', 'reopen_triggers', 'sources']);
     expect(changes.vote).toEqual({ from: null, to: { agree: 2, dissent: 1 } });
   });
 
   it('lists exactly the fields that differ, each from and to', () => {
     const a = normaliseContent(input());
     const b = normaliseContent(input({ certainty: 'moderate', reopen_triggers: ['new_study', 'alert_extended'] }));
-    expect(changesBetween(a, b)).toEqual({
+    expect(changesBetween(cited(a), cited(b))).toEqual({
       certainty: { from: 'low-moderate', to: 'moderate' },
       reopen_triggers: { from: ['new_study'], to: ['new_study', 'alert_extended'] },
     });
@@ -109,16 +111,26 @@ describe('changesBetween', () => {
     const a = normaliseContent(input());
     const voted = input();
     voted.panel[1] = { ...voted.panel[1]!, vote: 'dissent' };
-    expect(Object.keys(changesBetween(a, normaliseContent({ ...voted, vote: { agree: 1, dissent: 2 } })))).toEqual(['vote', 'panel']);
-    expect(Object.keys(changesBetween(a, normaliseContent(input({ panel: [...input().panel].reverse() }))))).toEqual(['panel']);
+    expect(Object.keys(changesBetween(cited(a), cited(normaliseContent({ ...voted, vote: { agree: 1, dissent: 2 } }))))).toEqual(['vote', 'panel']);
+    expect(Object.keys(changesBetween(cited(a), cited(normaliseContent(input({ panel: [...input().panel].reverse() })))))).toEqual(['panel']);
     const linked = input();
     linked.panel[1] = { ...linked.panel[1]!, username: 'dr-b' };
-    expect(Object.keys(changesBetween(a, normaliseContent(linked)))).toEqual(['panel']);
+    expect(Object.keys(changesBetween(cited(a), cited(normaliseContent(linked))))).toEqual(['panel']);
+  });
+
+  it('lists the cited pages when they differ, in order, and only then', () => {
+    const a = normaliseContent(input());
+    const one = cited(a, ['https://a.example/study']);
+    expect(changesBetween(one, cited(a, ['https://a.example/study', 'https://b.example/trial']))).toEqual({
+      sources: { from: ['https://a.example/study'], to: ['https://a.example/study', 'https://b.example/trial'] },
+    });
+    expect(Object.keys(changesBetween(cited(a, ['x', 'y']), cited(a, ['y', 'x'])))).toEqual(['sources']);
+    expect(changesBetween(one, cited(a, ['https://a.example/study']))).toEqual({});
   });
 
   it('finds nothing between a version and the same content written differently', () => {
     const a = normaliseContent(input());
-    expect(changesBetween(a, normaliseContent(input({ topic: 'Health ', answer: ' Somewhat. ' })))).toEqual({});
+    expect(changesBetween(cited(a), cited(normaliseContent(input({ topic: 'Health ', answer: ' Somewhat. ' }))))).toEqual({});
   });
 });
 

@@ -36,7 +36,8 @@ export const CONTENT_FIELDS = [
   'reopen_triggers',
 ] as const satisfies readonly (keyof StatementContent)[];
 
-export type Changes = Partial<Record<(typeof CONTENT_FIELDS)[number], { from: unknown; to: unknown }>>;
+/** What `panel.updated` lists: the content fields, and the pages a version cites (`sources`, by URL). */
+export type Changes = Partial<Record<(typeof CONTENT_FIELDS)[number] | 'sources', { from: unknown; to: unknown }>>;
 
 /** Trimmed text, the topic as every topic is stored, usernames lower-cased; keys in one order. */
 export function normaliseContent(input: StatementContentInput): StatementContent {
@@ -88,13 +89,24 @@ export function contradictions(c: StatementContent, today: string): ErrorDetail[
   return out;
 }
 
-/** `{field: {from, to}}` for every content field that differs; `previous` null (a first version) lists them all. */
-export function changesBetween(previous: StatementContent | null, next: StatementContent): Changes {
+/**
+ * `{field: {from, to}}` for every content field that differs, then `sources` when the cited pages differ (in order:
+ * the order is the statement's); `previous` null (a first version) lists them all.
+ */
+export function changesBetween(previous: CitedContent | null, next: CitedContent): Changes {
   const out: Changes = {};
   for (const field of CONTENT_FIELDS) {
-    const from = previous ? previous[field] : null;
+    const from = previous ? previous.content[field] : null;
     // Both sides are built by normaliseContent/entry, so their keys are in one order and JSON compares them.
-    if (JSON.stringify(from) !== JSON.stringify(next[field])) out[field] = { from, to: next[field] };
+    if (JSON.stringify(from) !== JSON.stringify(next.content[field])) out[field] = { from, to: next.content[field] };
   }
+  const from = previous ? previous.sources : null;
+  if (JSON.stringify(from) !== JSON.stringify(next.sources)) out.sources = { from, to: next.sources };
   return out;
+}
+
+/** A version's content with the pages it cites, by URL: what two versions are compared on. */
+export interface CitedContent {
+  content: StatementContent;
+  sources: readonly string[];
 }

@@ -11,7 +11,7 @@ import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import type { StatementView } from '../../domain/panels/panel.service.js';
 import * as panels from '../../domain/panels/panel.service.js';
-import { changesBetween, type StatementContent } from '../../domain/panels/rules.js';
+import { changesBetween, type CitedContent, type StatementContent } from '../../domain/panels/rules.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
@@ -121,13 +121,15 @@ const FIELD_LABELS: Record<string, string> = {
   panel: 'Panel',
   revisit_by: 'Revisit by',
   reopen_triggers: 'Reopened when',
+  sources: 'Sources',
 };
 
 const voteText = (v: StatementContent['vote']) => `${v.agree} agree, ${v.dissent} dissent`;
 const certaintyBadge = (c: string) => html`<span class="badge ${c === 'high' ? 'ok' : c === 'moderate' ? '' : 'warn'}">${c.replace('-', ' ')} certainty</span>`;
 
-function panelChanges(previous: StatementContent, next: StatementContent): SafeHtml {
-  const changes = changesBetween(previous, next);
+function panelChanges(was: CitedContent, now: CitedContent): SafeHtml {
+  const [previous, next] = [was.content, now.content];
+  const changes = changesBetween(was, now);
   const rows = Object.keys(changes).map((field) => {
     let what: SafeHtml;
     if (field === 'question' || field === 'answer') what = html`<div class="diff">${renderDiff(previous[field], next[field])}</div>`;
@@ -143,6 +145,10 @@ function panelChanges(previous: StatementContent, next: StatementContent): SafeH
       const joined = next.panel.filter((p) => !before.has(key(p)));
       const left = previous.panel.filter((p) => !after.has(key(p)));
       what = html`${joined.map((p) => html`<ins>${p.name} (${p.role}, ${p.vote})</ins> `)}${left.map((p) => html`<del>${p.name} (${p.role}, ${p.vote})</del> `)}`;
+    } else if (field === 'sources') {
+      const added = now.sources.filter((u) => !was.sources.includes(u));
+      const removed = was.sources.filter((u) => !now.sources.includes(u));
+      what = added.length + removed.length ? html`${added.map((u) => html`<ins>${u}</ins> `)}${removed.map((u) => html`<del>${u}</del> `)}` : html`the same pages, in another order`;
     } else if (field === 'revisit_by') what = html`${date(previous.revisit_by)} → ${date(next.revisit_by)}`;
     else what = html`${String(previous[field as 'topic'])} → ${String(next[field as 'topic'])}`;
     return html`<dt>${FIELD_LABELS[field] ?? field}</dt><dd>${what}</dd>`;
@@ -209,7 +215,7 @@ ${panelContent(c)}
 <p>The panel revisits this statement by ${date(c.revisit_by)}${c.reopen_triggers.length ? ', or sooner when:' : '.'}</p>
 ${c.reopen_triggers.length ? html`<ul>${c.reopen_triggers.map((t) => html`<li>${TRIGGERS[t] ?? t}</li>`)}</ul>` : ''}
 ${current.sources.length ? html`<h2>Sources the panel relied on</h2><ul>${current.sources.map((u) => html`<li>${externalLink(u)}</li>`)}</ul>` : ''}
-${previous ? html`<h2>What changed in version ${current.version}</h2>${panelChanges(previous.content, c)}` : ''}
+${previous ? html`<h2>What changed in version ${current.version}</h2>${panelChanges(previous, current)}` : ''}
 <h2>Earlier versions</h2>
 ${
   earlier.length === 0
@@ -222,7 +228,7 @@ ${
 <p>${certaintyBadge(v.content.certainty)}</p>
 ${panelContent(v.content)}
 <h3>${before ? `What changed from version ${before.version}` : 'The first version'}</h3>
-${before ? panelChanges(before.content, v.content) : html`<p class="muted">Issued ${date(v.issued_at)}.</p>`}
+${before ? panelChanges(before, v) : html`<p class="muted">Issued ${date(v.issued_at)}.</p>`}
 </details>`;
       })
 }`,
