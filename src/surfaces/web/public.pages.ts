@@ -127,6 +127,16 @@ const FIELD_LABELS: Record<string, string> = {
 const voteText = (v: StatementContent['vote']) => `${v.agree} agree, ${v.dissent} dissent`;
 const certaintyBadge = (c: string) => html`<span class="badge ${c === 'high' ? 'ok' : c === 'moderate' ? '' : 'warn'}">${c.replace('-', ' ')} certainty</span>`;
 
+/** What a list gained (`<ins>`) and lost (`<del>`), items told apart by `key`; null when only its order changed. */
+function listChange<T>(before: readonly T[], after: readonly T[], label: (item: T) => string, key: (item: T) => string = label): SafeHtml | null {
+  const had = new Set(before.map(key));
+  const has = new Set(after.map(key));
+  const added = after.filter((x) => !had.has(key(x)));
+  const dropped = before.filter((x) => !has.has(key(x)));
+  if (added.length + dropped.length === 0) return null;
+  return html`${added.map((x) => html`<ins>${label(x)}</ins> `)}${dropped.map((x) => html`<del>${label(x)}</del> `)}`;
+}
+
 function panelChanges(was: CitedContent, now: CitedContent): SafeHtml {
   const [previous, next] = [was.content, now.content];
   const changes = changesBetween(was, now);
@@ -134,22 +144,12 @@ function panelChanges(was: CitedContent, now: CitedContent): SafeHtml {
     let what: SafeHtml;
     if (field === 'question' || field === 'answer') what = html`<div class="diff">${renderDiff(previous[field], next[field])}</div>`;
     else if (field === 'vote') what = html`${voteText(previous.vote)} → ${voteText(next.vote)}`;
-    else if (field === 'reopen_triggers') {
-      const added = next.reopen_triggers.filter((t) => !previous.reopen_triggers.includes(t));
-      const removed = previous.reopen_triggers.filter((t) => !next.reopen_triggers.includes(t));
-      what = html`${added.map((t) => html`<ins>${TRIGGERS[t] ?? t}</ins> `)}${removed.map((t) => html`<del>${TRIGGERS[t] ?? t}</del> `)}`;
-    } else if (field === 'panel') {
-      const key = (p: StatementContent['panel'][number]) => `${p.name}|${p.role}|${p.vote}`;
-      const before = new Set(previous.panel.map(key));
-      const after = new Set(next.panel.map(key));
-      const joined = next.panel.filter((p) => !before.has(key(p)));
-      const left = previous.panel.filter((p) => !after.has(key(p)));
-      what = html`${joined.map((p) => html`<ins>${p.name} (${p.role}, ${p.vote})</ins> `)}${left.map((p) => html`<del>${p.name} (${p.role}, ${p.vote})</del> `)}`;
-    } else if (field === 'sources') {
-      const added = now.sources.filter((u) => !was.sources.includes(u));
-      const removed = was.sources.filter((u) => !now.sources.includes(u));
-      what = added.length + removed.length ? html`${added.map((u) => html`<ins>${u}</ins> `)}${removed.map((u) => html`<del>${u}</del> `)}` : html`the same pages, in another order`;
-    } else if (field === 'revisit_by') what = html`${date(previous.revisit_by)} → ${date(next.revisit_by)}`;
+    else if (field === 'reopen_triggers') what = listChange(previous.reopen_triggers, next.reopen_triggers, (t) => TRIGGERS[t] ?? t) ?? html``;
+    else if (field === 'panel') {
+      const label = (p: StatementContent['panel'][number]) => `${p.name} (${p.role}, ${p.vote})`;
+      what = listChange(previous.panel, next.panel, label, (p) => `${p.name}|${p.role}|${p.vote}`) ?? html``;
+    } else if (field === 'sources') what = listChange(was.sources, now.sources, (u) => u) ?? html`the same pages, in another order`;
+    else if (field === 'revisit_by') what = html`${date(previous.revisit_by)} → ${date(next.revisit_by)}`;
     else what = html`${String(previous[field as 'topic'])} → ${String(next[field as 'topic'])}`;
     return html`<dt>${FIELD_LABELS[field] ?? field}</dt><dd>${what}</dd>`;
   });
