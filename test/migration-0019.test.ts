@@ -1,60 +1,25 @@
-// Migration 0019 (issue 34): `webhooks.publisher_id` becomes nullable. On SQLite that is a rebuild of the table with
+// Migration 0019: `webhooks.publisher_id` becomes nullable. On SQLite that is a rebuild of the table with
 // foreign keys off; this checks, on a database migrated to just before it, that every endpoint keeps its row and id,
 // that its deliveries, attempts and replays still belong to it (deleting it still takes them along), that the
 // AUTOINCREMENT mark is kept (a deleted endpoint's id is never given again), and that a person's own endpoint fits.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Migrator, sql, type Migration } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { migrations } from '../src/db/migrations/index.js';
-import { usingPostgres } from './harness.js';
+import { migrationTestDb, type MigrationTestDb } from './migrate-before.js';
 
+let fresh: MigrationTestDb;
 let database: Database;
-let cleanup: () => Promise<void>;
-let schema: string | undefined;
 
 beforeAll(async () => {
-  if (usingPostgres()) {
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    database = openDatabase({ databaseUrl: process.env.DATABASE_URL!, pgSchema: schema, poolSize: 2 });
-    cleanup = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    };
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-0019-'));
-    database = openDatabase({ sqliteFile: path.join(dir, 'test.sqlite') });
-    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-  }
+  fresh = await migrationTestDb();
+  database = fresh.database;
 });
 afterAll(async () => {
-  await database?.close();
-  await cleanup?.();
+  await fresh?.close();
 });
 
-async function migrateBefore0019(): Promise<void> {
-  const earlier: Record<string, Migration> = {};
-  for (const [name, m] of Object.entries(migrations)) if (name < '0019') earlier[name] = { up: (db) => m.up(db, database.dialect) };
-  const migrator = new Migrator({
-    db: database.db,
-    provider: { getMigrations: async () => earlier },
-    allowUnorderedMigrations: true,
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
-}
+const migrateBefore0019 = () => fresh.migrateBefore('0019');
 
 it('keeps every endpoint, its deliveries, attempts and replays, and lets a person’s own endpoint in', async () => {
   await migrateBefore0019();
@@ -79,7 +44,7 @@ it('keeps every endpoint, its deliveries, attempts and replays, and lets a perso
   await db.insertInto('webhook_replays').values({ webhook_id: kept, since: now, requested_at: now }).execute();
   const before = await db.selectFrom('webhooks').selectAll().execute();
 
-  expect(await migrate(database)).toEqual(['0019_own_webhooks']);
+  expect((await migrate(database))[0]).toBe('0019_own_webhooks');
 
   expect(await db.selectFrom('webhooks').selectAll().execute()).toEqual(before);
   expect((await db.selectFrom('webhook_deliveries').select('webhook_id').execute()).map((r) => r.webhook_id)).toEqual([kept]);

@@ -469,6 +469,21 @@ export interface ChangeOpeningsTable {
   account_id: number;
 }
 
+/**
+ * An account an outbox event's payload names (its contributor, the taker of a request, the person it concerns):
+ * erasure redacts the event, and the deliveries made from it, through these rows.
+ */
+export interface EventMentionsTable {
+  event_id: number;
+  account_id: number;
+}
+
+/** An account a mail message's facts name other than its recipient (who took a request, who invited): as above. */
+export interface MailMentionsTable {
+  mail_id: number;
+  account_id: number;
+}
+
 /** A username that belonged to an erased account: SHA-256 of its lower case, so nobody else can take it. */
 export interface RetiredUsernamesTable {
   username_hash: string;
@@ -567,6 +582,8 @@ export interface DB {
   panel_flags: PanelFlagsTable;
   webhook_replays: WebhookReplaysTable;
   events: EventsTable;
+  event_mentions: EventMentionsTable;
+  mail_mentions: MailMentionsTable;
   panel_statements: PanelStatementsTable;
   panel_versions: PanelVersionsTable;
   panel_entries: PanelEntriesTable;

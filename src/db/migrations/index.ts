@@ -17,6 +17,7 @@ import * as m0016 from './0016_living_record.js';
 import * as m0017 from './0017_cache_purger.js';
 import * as m0018 from './0018_witness.js';
 import * as m0019 from './0019_own_webhooks.js';
+import * as m0020 from './0020_mentions.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0017_cache_purger': m0017,
   '0018_witness': m0018,
   '0019_own_webhooks': m0019,
+  '0020_mentions': m0020,
 };

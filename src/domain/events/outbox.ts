@@ -1,6 +1,7 @@
 // The outbox (SPEC §10): an event is written in the same transaction as the change that causes it, so it exists
 // exactly when the change committed. Delivery reads this table after commit.
 import type { Db } from '../deps.js';
+import { recordEventMentions } from '../privacy/mentions.store.js';
 
 export type EventType =
   | 'page.registered'
@@ -30,6 +31,7 @@ export async function appendEvent(db: Db, event: NewEvent): Promise<number> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await recordEventMentions(db, [{ id: r.id, payload: event.payload, accountId: event.accountId }]);
   return r.id;
 }
 
@@ -43,13 +45,17 @@ export interface NewEvent {
   now: string;
 }
 
-/** Several events in one statement per 200 (a batch write's events), in the order given: ids follow it. */
+/**
+ * Several events in one statement per 200 (a batch write's events), in the order given: ids follow it. Each is
+ * written with the accounts its payload names (privacy/mentions.ts), which erasure reads.
+ */
 export async function appendEvents(db: Db, events: NewEvent[]): Promise<void> {
   for (let i = 0; i < events.length; i += 200) {
-    await db
+    const slice = events.slice(i, i + 200);
+    const rows = await db
       .insertInto('events')
       .values(
-        events.slice(i, i + 200).map((e) => ({
+        slice.map((e) => ({
           type: e.type,
           publisher_id: e.publisherId,
           page_id: e.pageId,
@@ -58,6 +64,9 @@ export async function appendEvents(db: Db, events: NewEvent[]): Promise<void> {
           created_at: e.now,
         })),
       )
+      .returning('id')
       .execute();
+    const ids = rows.map((r) => r.id).sort((a, b) => a - b);
+    await recordEventMentions(db, slice.map((e, n) => ({ id: ids[n]!, payload: e.payload, accountId: e.accountId })));
   }
 }

@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Deps, Db } from '../deps.js';
 import { notFound } from '../errors.js';
+import { recordMailMentions } from '../privacy/mentions.store.js';
 import { sha256 } from '../tokens.js';
 import { isNoticeKind, JOIN_WINDOW_MS, UNSUBSCRIBE_HOURS, type MailKind, NOTICE_KINDS, type NoticeKind } from './mail.kinds.js';
 import type { Fact } from './mail.messages.js';
@@ -85,14 +86,17 @@ async function enqueueJoined(trx: Db, deps: Pick<Deps, 'clock' | 'config' | 'dia
     const waiting = await store.joinableNotice(trx, deps.dialect, m.accountId, thread, nowIso);
     if (waiting) {
       const joined = JSON.parse(waiting.facts) as Fact[];
-      if (await store.appendFacts(trx, waiting.id, [...joined, ...facts])) return true;
+      if (await store.appendFacts(trx, waiting.id, [...joined, ...facts])) {
+        await recordMailMentions(trx, waiting.id, facts);
+        return true;
+      }
     }
     nextAttempt = new Date(now.getTime() + JOIN_WINDOW_MS).toISOString();
     // The one-click unsubscribe of this kind (RFC 8058): good for a year, any number of times, without signing in.
     const unsubscribe = await issueToken(trx, deps, m.accountId, 'unsubscribe', UNSUBSCRIBE_HOURS, m.kind);
     facts = [{ ...facts[0]!, unsubscribe }, ...facts.slice(1)];
   }
-  await store.insertOutbox(trx, {
+  const id = await store.insertOutbox(trx, {
     account_id: m.accountId,
     kind: m.kind,
     to_address: m.to ?? account.email,
@@ -103,6 +107,7 @@ async function enqueueJoined(trx: Db, deps: Pick<Deps, 'clock' | 'config' | 'dia
     next_attempt_at: nextAttempt,
     created_at: nowIso,
   });
+  await recordMailMentions(trx, id, facts);
   return true;
 }
 

@@ -1,9 +1,9 @@
-// Leaving for good (issue 32): erase an account, export what the service holds about one, and re-apply erasures
+// Leaving for good: erase an account, export what the service holds about one, and re-apply erasures
 // after a backup is restored. Erasure keeps the pages' history (accepted work stays, naming "a former contributor")
 // and forgets the person: their row and everything that was only theirs is deleted, the openings of every log
-// entry about them too (the entries and so every proof stay as they were), and what named them in outbox payloads
-// is redacted. docs/decisions.md, "Erasure".
-import { appendFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+// entry about them too (the entries and so every proof stay as they were), and what named them in stored payloads
+// is redacted, found by reference (mentions.ts). docs/decisions.md, "Erasure".
+import { appendFile, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
 import { findAccountById, findAccountByUsername } from '../accounts/account.store.js';
@@ -72,7 +72,7 @@ export async function eraseByUsername(deps: Deps, username: string): Promise<Era
  */
 export async function eraseAccount(deps: Deps, accountId: number, opts: { force?: boolean } = {}): Promise<ErasureReport> {
   const now = isoNow(deps.clock);
-  const erasedStrings = { email: '', username: '' };
+  let mailIds: number[] = [];
   const report = await deps.db.transaction().execute(async (trx) => {
     const account = await findAccountById(trx, accountId);
     if (!account || account.username === FORMER_CONTRIBUTOR.username) throw notFound('Account');
@@ -83,15 +83,8 @@ export async function eraseAccount(deps: Deps, accountId: number, opts: { force?
     const moved = await store.reassignWork(trx, accountId, formerId, now);
     const deletedWebhooks = await store.deleteWebhooksOf(trx, accountId);
     const forgotten = await deleteOpeningsOf(trx, accountId);
-    erasedStrings.email = account.email;
-    erasedStrings.username = account.username;
-    const personal = new Map<string, string>([
-      [account.username, FORMER_CONTRIBUTOR.username],
-      [account.name, FORMER_CONTRIBUTOR.name],
-      [account.email, ''],
-    ]);
-    if (account.summary.trim()) personal.set(account.summary, '');
-    await store.redactPayloads(trx, personal);
+    const redacted = await store.redactMentions(trx, accountId, { username: account.username, name: account.name });
+    mailIds = [...(await store.mailTo(trx, accountId)), ...redacted.mailIds];
     await store.forgetThrottle(trx, sha256(account.email));
     await store.retireUsername(trx, account.username, now);
     const record = { account_id: accountId, account_created_at: account.created_at, erased_at: now };
@@ -110,7 +103,7 @@ export async function eraseAccount(deps: Deps, accountId: number, opts: { force?
   });
   await deps.changes.committed();
   await store.scrubFreedSpace(deps.db);
-  if (!deps.config.smtpUrl) await forgetMailFiles(path.join(deps.config.dataDir, 'mail'), [erasedStrings.email, erasedStrings.username]);
+  if (!deps.config.smtpUrl) await forgetMailFiles(path.join(deps.config.dataDir, 'mail'), mailIds);
   if (deps.config.erasureList) await appendToList(deps.config.erasureList, recordOf(report));
   return report;
 }
@@ -129,24 +122,20 @@ async function appendToList(file: string, record: ErasureRecord): Promise<void> 
 }
 
 /**
- * Without SMTP_URL every message is an .eml file under DATA_DIR/mail (jobs/mail.ts): those to or about the person go
- * with them. A file that cannot be read or removed is left (a development copy, not the record).
+ * Without SMTP_URL every message is an .eml file under DATA_DIR/mail, named by its outbox id (jobs/mail.ts): those
+ * to the person or about them go with them, found by id. A file that cannot be removed is left (a development
+ * copy, not the record).
  */
-async function forgetMailFiles(dir: string, strings: string[]): Promise<void> {
+async function forgetMailFiles(dir: string, mailIds: number[]): Promise<void> {
+  if (mailIds.length === 0) return;
+  const prefixes = new Set(mailIds.map((id) => `${String(id).padStart(8, '0')}-`));
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.eml'));
+    names = (await readdir(dir)).filter((n) => n.endsWith('.eml') && prefixes.has(n.slice(0, 9)));
   } catch {
     return;
   }
-  for (const name of names) {
-    try {
-      const text = await readFile(path.join(dir, name), 'utf8');
-      if (strings.some((s) => s && text.includes(s))) await rm(path.join(dir, name), { force: true });
-    } catch {
-      // Left as it is.
-    }
-  }
+  for (const name of names) await rm(path.join(dir, name), { force: true }).catch(() => {});
 }
 
 const recordOf = (r: ErasureRecord): ErasureRecord => ({ account_id: r.account_id, account_created_at: r.account_created_at, erased_at: r.erased_at });

@@ -1,9 +1,11 @@
-// All SQL of erasure (issue 32): what an account's erasure moves, redacts or deletes across the tables that hold
+// All SQL of erasure: what an account's erasure moves, redacts or deletes across the tables that hold
 // something of a person, and how freed space is scrubbed so the database files keep none of it.
 import { createHash } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../deps.js';
 import { FORMER_CONTRIBUTOR, FORMER_PANEL_MEMBER } from '../accounts/rules.js';
+import { type Person, redactPerson } from './mentions.js';
+import { eventsNaming, mailNaming } from './mentions.store.js';
 
 export const usernameHash = (username: string) => createHash('sha256').update(username.toLowerCase()).digest('hex');
 
@@ -82,9 +84,7 @@ export async function reassignWork(trx: Db, accountId: number, formerId: number,
 export const pendingSubmissionsOf = (db: Db, accountId: number) =>
   db.selectFrom('submissions').select('id').where('account_id', '=', accountId).where('status', '=', 'pending').execute();
 
-const likeEscaped = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** The JSON text that redactPayloads rewrites in each table. */
+/** The JSON text that redactMentions rewrites in each table. */
 interface JsonTexts {
   events: 'payload';
   mail_outbox: 'facts';
@@ -92,55 +92,43 @@ interface JsonTexts {
 }
 
 /**
- * Outbox events and webhook deliveries that mention any of `strings`, with those strings replaced (JSON walked, so
- * the payloads stay valid); answers and errors recorded for those deliveries are cleared, since a receiver may have
- * echoed the payload. `replace` maps each personal string to what stands in its place.
+ * Take the person back out of every stored payload that names them, found by reference: the events whose mentions
+ * name them (and every webhook delivery made from those events) and the mail about them waiting for or sent to
+ * others. In each, only the slots that name a person are rewritten (mentions.ts); answers recorded for those
+ * deliveries are cleared, since a receiver may have echoed the payload. Nothing else is read, so no other person's
+ * or publication's payload can change. Answers the ids of the mail messages that named them.
  */
-export async function redactPayloads(trx: Db, replace: Map<string, string>): Promise<number> {
-  const needles = [...replace.keys()].filter((s) => s.length >= 3);
-  if (needles.length === 0) return 0;
-  const redact = (text: string) => JSON.stringify(walk(JSON.parse(text) as unknown, needles, replace));
+export async function redactMentions(trx: Db, accountId: number, person: Person): Promise<{ touched: number; mailIds: number[] }> {
+  const eventIds = (await eventsNaming(trx, accountId)).map((r) => r.event_id);
+  const mailIds = (await mailNaming(trx, accountId)).map((r) => r.mail_id);
   let touched = 0;
-  /** The rows of `table` whose JSON text in `column` mentions a needle, redacted; `afterUpdate` runs per row changed. */
-  const redactColumn = async <T extends keyof JsonTexts>(table: T, column: JsonTexts[T], afterUpdate?: (id: number) => Promise<unknown>) => {
-    // Seen as one shape (its id, this text): the three typed tables share no query Kysely can type generically.
-    const db = trx as unknown as Kysely<Record<string, { id: number; text: string }>>;
+  // Seen as one shape (its id, this text): the three typed tables share no query Kysely can type generically.
+  const db = trx as unknown as Kysely<Record<string, { id: number; text: string }>>;
+  const redactRows = async <T extends keyof JsonTexts>(table: T, column: JsonTexts[T], key: 'id' | 'event_id', ids: number[], afterUpdate?: (id: number) => Promise<unknown>) => {
     const name: string = table;
-    const text = sql.ref<string>(column);
-    const rows = await db
-      .selectFrom(name)
-      .select(['id', text.as('text')])
-      .where((eb) => eb.or(needles.map((n) => sql<boolean>`${text} like ${likeEscaped(n)} escape '\\'`)))
-      .execute();
-    for (const r of rows) {
-      const redacted = redact(r.text);
-      if (redacted === r.text) continue;
-      await db.updateTable(name).set(sql.ref(column), redacted).where('id', '=', r.id).execute();
-      await afterUpdate?.(r.id);
-      touched++;
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db.selectFrom(name).select(['id', sql.ref<string>(column).as('text')]).where(sql.ref<number>(key), 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) {
+        const redacted = JSON.stringify(redactPerson(JSON.parse(r.text) as unknown, person));
+        if (redacted === r.text) continue;
+        await db.updateTable(name).set(sql.ref(column), redacted).where('id', '=', r.id).execute();
+        await afterUpdate?.(r.id);
+        touched++;
+      }
     }
   };
-  await redactColumn('events', 'payload');
-  // Mail waiting for someone else that mentions them (a publisher told of their work): its facts, redacted.
-  await redactColumn('mail_outbox', 'facts');
-  await redactColumn('webhook_deliveries', 'body', (id) =>
+  await redactRows('events', 'payload', 'id', eventIds);
+  await redactRows('webhook_deliveries', 'body', 'event_id', eventIds, (id) =>
     trx.updateTable('webhook_attempts').set({ response_body: '', error: null }).where('delivery_id', '=', id).execute(),
   );
-  return touched;
+  // Mail about them written to someone else (a publisher told who took its request): its facts.
+  await redactRows('mail_outbox', 'facts', 'id', mailIds);
+  return { touched, mailIds };
 }
 
-function walk(value: unknown, needles: string[], replace: Map<string, string>): unknown {
-  if (typeof value === 'string') {
-    const whole = replace.get(value);
-    if (whole !== undefined) return whole;
-    let out = value;
-    for (const n of needles) if (out.includes(n)) out = out.split(n).join(replace.get(n)!);
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => walk(v, needles, replace));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, needles, replace)]));
-  return value;
-}
+/** The mail written to the account itself (its rows go with the account; their files too). */
+export const mailTo = async (db: Db, accountId: number) =>
+  (await db.selectFrom('mail_outbox').select('id').where('account_id', '=', accountId).execute()).map((r) => r.id);
 
 /** Failed log-in counts keyed by the address's hash (login-throttle.ts). */
 export async function forgetThrottle(trx: Db, emailHash: string): Promise<void> {
@@ -188,6 +176,8 @@ export const ERASED_TABLES = [
   'panel_entries',
   'change_openings',
   'events',
+  'event_mentions',
+  'mail_mentions',
   'webhooks',
   'webhook_deliveries',
   'webhook_attempts',
