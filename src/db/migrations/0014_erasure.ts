@@ -4,7 +4,7 @@
 // rewritten here into the committed form, and the log restarts from the rewritten entries under a new origin (the
 // old tree's nodes and checkpoints are dropped; docs/decisions.md, "The log moves to committed entries").
 import { createHmac, randomBytes } from 'node:crypto';
-import { canonicalJson } from '../../domain/changes/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';
 

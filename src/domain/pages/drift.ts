@@ -4,7 +4,7 @@
 // webhook surfaces and the change log, all in the registering transaction. Docs: docs/decisions.md, "Page versions".
 import { sql } from 'kysely';
 import { appendChange, type PublicPublisher } from '../changes/change-log.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { appendEvent } from '../events/outbox.js';
 import { textStillAppears } from './page-text.js';
 import { parsePageUrl } from './url-keys.js';

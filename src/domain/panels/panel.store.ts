@@ -1,7 +1,7 @@
 // All SQL about panel statements, their versions and their panellists.
 import { type Expression, expressionBuilder } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 export const findStatementBySlug = (db: Db, slug: string) =>
   db.selectFrom('panel_statements').selectAll().where('slug', '=', slug).executeTakeFirst();

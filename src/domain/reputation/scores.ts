@@ -1,4 +1,6 @@
 // Reputation (SPEC §13): documented, deterministic, pure. Stores call these; nothing else computes a score.
+import type { Level } from '../../db/vocabulary.js';
+
 export const ROLE_WEIGHTS: Record<string, number> = {
   author: 10,
   fact_check: 8,
@@ -46,7 +48,7 @@ export function topicAuthority(trust: number, weightedSum: number): number {
   return round2(trust * (1 - Math.exp(-weightedSum / 20)));
 }
 
-export type Level = 'newcomer' | 'contributor' | 'trusted' | 'expert';
+export type { Level };
 
 export function level(input: { accepted: number; trust: number; panellist: boolean }): Level {
   if (input.panellist || (input.trust >= 0.9 && input.accepted >= 25)) return 'expert';
