@@ -1,5 +1,5 @@
 // The tables as Kysely sees them. Timestamps are ISO 8601 UTC strings (`2026-11-21T10:00:00.000Z`) on both
-// databases: one representation, sortable as text, no driver-specific Date handling (docs/decisions.md).
+// databases: one representation, sortable as text, no driver-specific Date handling (docs/decisions/text-timestamps-and-integer-booleans.md).
 // Booleans are integers 0/1 for the same reason.
 import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { ChangeKind, DisabledReason, EventType, Level } from './vocabulary.js';
@@ -106,7 +106,7 @@ export interface PagesTable {
   topic: string;
   created_at: string;
   updated_at: string;
-  /** sha256 of the page's normalised text (docs/decisions.md), when known; never the text itself. */
+  /** sha256 of the page's normalised text (docs/decisions/page-versions-and-drift.md), when known; never the text itself. */
   content_hash: string | null;
   content_seen_at: string | null;
   /** When the text last changed; null until it first does. */

@@ -24,7 +24,7 @@ export function trustScore(accepted: number, rejected: number): number {
 }
 
 /**
- * Work one publication accepted for one person counts with diminishing returns (issue 31; docs/decisions.md), so
+ * Work one publication accepted for one person counts with diminishing returns (issue 31; docs/decisions/reputation-counters.md), so
  * one publication cannot make an expert: the k-th of their contributions on its pages, in the order they were
  * accepted, counts in full up to the 3rd, then as one accepted work at half its role's weight (rounded down) up to
  * the 9th, and not at all after. Nine accepted works from one publication stay below `trusted` (10).
