@@ -72,7 +72,7 @@ export const EnvSchema = Type.Object({
   FEED_STREAMS_MAX: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
   // The SMTP server mail goes through, as a URL: smtp://user:pass@host:587 (STARTTLS when offered) or
   // smtps://…:465. Unset (the embedded default), nothing is sent: each message is an .eml file under DATA_DIR/mail/
-  // and its subject and link are logged (docs/decisions.md, issue 33).
+  // and its subject and link are logged (docs/decisions/mail-outbox.md).
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   // The From of every mail: an address, or "Name <address>". Its domain should publish SPF/DKIM for the SMTP server.
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 300 })),
@@ -145,7 +145,7 @@ export interface Config {
   witnessName: string | undefined;
   /**
    * scrypt cost of new password hashes, as log2 N. Not a setting: always 17 (N = 2^17, current guidance) from the
-   * environment; only testConfig lowers it, because tests make hundreds of accounts (docs/decisions.md).
+   * environment; only testConfig lowers it, because tests make hundreds of accounts (docs/decisions/password-hashing.md).
    */
   scryptLogN: number;
   metricsPort: number | undefined;

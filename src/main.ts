@@ -56,7 +56,7 @@ const HELP = `Usage: credence <verb> [options]
                                        check a transparency log from its public API: the whole log, or
                                        consistency with a saved checkpoint; --save keeps today's checkpoint
 
-Settings come from the environment; see the README.`;
+Settings come from the environment; see docs/configuration.md.`;
 
 async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
@@ -397,7 +397,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
 
 /** `credence backup FILE`: an online copy of the embedded database, written under a temporary name then renamed. */
 async function backup(config: Config, file: string): Promise<void> {
-  if (config.databaseUrl) throw new UsageError('backup copies the embedded database; on PostgreSQL use pg_dump (see the README)');
+  if (config.databaseUrl) throw new UsageError('backup copies the embedded database; on PostgreSQL use pg_dump (see docs/operations.md)');
   const source = path.join(config.dataDir, 'credence.sqlite');
   if (!existsSync(source)) throw new UsageError(`no database at ${source} (is DATA_DIR right?)`);
   if (existsSync(file)) throw new UsageError(`${file} exists; give a new file name`);

@@ -1,79 +1,117 @@
-// The layering of STYLE habit 7, kept by a test rather than by memory: nothing under src/domain imports http/,
-// surfaces/ or jobs/ (arrows point down only), and no module imports itself back through another. Tests beside the
-// code are left out: they may drive a rule through the layers above it.
+// The layering of docs/ARCHITECTURE.md (STYLE habit 7: arrows point down only, no import circles) is kept by
+// dependency-cruiser under `npm run lint`, with the rules of .dependency-cruiser.cjs. These tests show the rules
+// bite: the source tree passes them, and a small tree with one import that reaches up, or closes a circle, fails.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
 
-const SRC = path.resolve(import.meta.dirname, '../src');
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+const DEPCRUISE = path.join(ROOT, 'node_modules/.bin/depcruise');
 
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(full);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
-  });
+interface Outcome {
+  ok: boolean;
+  rules: string[];
+  output: string;
 }
 
-// `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')`; type-only imports count too, since
-// they tie the lower layer's code to the upper one's shapes all the same.
-const SPECIFIER = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+/**
+ * Runs depcruise over `src` in `cwd` with the project's rules, as `npm run lint` does: whether it exited 0, and the
+ * names of the rules broken (from its `error <rule>: …` lines).
+ */
+async function cruise(cwd: string): Promise<Outcome> {
+  const args = ['src', '--config', CONFIG];
+  const run = promisify(execFile)(DEPCRUISE, args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+  const { output, ok } = await run.then(
+    (r) => ({ output: r.stdout, ok: true }),
+    (e: { stdout?: string }) => ({ output: e.stdout ?? '', ok: false }),
+  );
+  const rules = [...new Set([...output.matchAll(/^\s*error ([\w-]+):/gm)].map((m) => m[1]!))].sort();
+  return { ok, rules, output };
+}
 
-function importsOf(file: string): { spec: string; resolved: string | null; typeOnly: boolean }[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const out: { spec: string; resolved: string | null; typeOnly: boolean }[] = [];
-  for (const m of text.matchAll(SPECIFIER)) {
-    const spec = (m[1] ?? m[2] ?? m[3])!;
-    const typeOnly = /^\s*(?:import|export)\s+type\s/.test(m[0]);
-    const resolved = spec.startsWith('.') ? path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts') : null;
-    out.push({ spec, resolved, typeOnly });
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A throwaway tree: `files` maps a path under it to the module's text. */
+function tree(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-layers-'));
+  dirs.push(dir);
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext' } }));
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
   }
-  return out;
+  return dir;
 }
 
-const files = sourceFiles(SRC);
-const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
+const LOW = 'export const low = 1;\n';
 
-describe('layering', () => {
-  it('finds the source files and their imports', () => {
-    expect(files.length).toBeGreaterThan(50);
-    expect(importsOf(path.join(SRC, 'app.ts')).length).toBeGreaterThan(3);
+describe('layering (dependency-cruiser)', () => {
+  it('passes on the source tree', async () => {
+    const r = await cruise(ROOT);
+    expect(r.rules).toEqual([]);
+    expect(r.ok).toBe(true);
   });
 
-  it('keeps src/domain free of http/, surfaces/ and jobs/', () => {
-    const upward = files
-      .filter((f) => rel(f).startsWith('domain/'))
-      .flatMap((f) =>
-        importsOf(f)
-          .filter((i) => i.resolved && /^(http|surfaces|jobs)\//.test(rel(i.resolved)))
-          .map((i) => `${rel(f)} imports ${i.spec}`),
-      );
-    expect(upward).toEqual([]);
-  });
-
-  it('has no import cycle among modules (type-only imports aside)', () => {
-    const graph = new Map(
-      files.map((f) => [
-        rel(f),
-        importsOf(f)
-          .filter((i) => i.resolved && !i.typeOnly && fs.existsSync(i.resolved))
-          .map((i) => rel(i.resolved!)),
-      ]),
+  it('passes on a tree whose imports point down', async () => {
+    const r = await cruise(
+      tree({
+        'src/db/schema.ts': LOW,
+        'src/domain/rule.ts': "import { low } from '../db/schema.js';\nexport const rule = low;\n",
+        'src/http/errors.ts': "import { rule } from '../domain/rule.js';\nexport const e = rule;\n",
+      }),
     );
-    const cycles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const stack: string[] = [];
-    const visit = (node: string) => {
-      state.set(node, 'open');
-      stack.push(node);
-      for (const next of graph.get(node) ?? []) {
-        if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
-        else if (!state.has(next)) visit(next);
-      }
-      stack.pop();
-      state.set(node, 'done');
-    };
-    for (const node of graph.keys()) if (!state.has(node)) visit(node);
-    expect(cycles).toEqual([]);
+    expect(r.rules).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+
+  it('fails on the domain importing http/', async () => {
+    const r = await cruise(
+      tree({
+        'src/http/errors.ts': LOW,
+        'src/domain/rule.ts': "import { low } from '../http/errors.js';\nexport const rule = low;\n",
+      }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.rules).toEqual(['domain-below-http']);
+  });
+
+  it('fails on db/ importing the domain, even for a type', async () => {
+    const r = await cruise(
+      tree({
+        'src/domain/vocabulary.ts': "export type Kind = 'a' | 'b';\n",
+        'src/db/schema.ts': "import type { Kind } from '../domain/vocabulary.js';\nexport type Row = { kind: Kind };\n",
+      }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.rules).toEqual(['db-at-the-bottom']);
+  });
+
+  it('fails on a surface importing a job', async () => {
+    const r = await cruise(
+      tree({
+        'src/jobs/relay.ts': LOW,
+        'src/surfaces/web/page.ts': "import { low } from '../../jobs/relay.js';\nexport const page = low;\n",
+      }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.rules).toEqual(['surfaces-below-processes']);
+  });
+
+  it('fails on an import circle within one layer', async () => {
+    const r = await cruise(
+      tree({
+        'src/http/bodies.ts': "import type { Config } from './route-config.js';\nexport type Body = Config['body'];\n",
+        'src/http/route-config.ts': "import type { Body } from './bodies.js';\nexport interface Config { body?: 'small'; other?: Body }\n",
+      }),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.rules).toEqual(['no-circular']);
   });
 });

@@ -93,7 +93,7 @@ describe('hooks', () => {
   it('has one onSend hook of its own, the answer headers, besides Fastify’s for HEAD: cached answers are written past Fastify’s send', () => {
     // Warm lookups, records and embeds leave Fastify's send (http/wire.ts), so an onSend hook would silently skip the
     // busiest routes. The answer headers' hook is the one they do the work of themselves (security-headers.ts); one
-    // added to the app must find another way, or that decision must be revisited (docs/decisions.md, "Cached
+    // added to the app must find another way, or that decision must be revisited (docs/decisions/cached-answers-as-bytes.md, "Cached
     // answers are written as their bytes").
     const lines = t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
     const onSend = lines.filter((line) => line.includes('(onSend)')).map((line) => line.replace(/^[\s│├└─]*/, ''));

@@ -2621,7 +2621,7 @@ export interface operations {
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 summary: string;
                             }[];
-                            /** @description Interests the account declared (issue 36), ended ones included */
+                            /** @description Interests the account declared, ended ones included */
                             declared_interests: {
                                 /** Format: date-time */
                                 declared_at: string;
@@ -4982,7 +4982,7 @@ export interface operations {
                      * @description YYYY-MM-DD, after the issue date
                      */
                     revisit_by: string;
-                    /** @description The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
+                    /** @description The pages the statement relies on, by URL. When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
                     sources?: string[];
                     /** @description Lower-cased, spaces become hyphens */
                     topic: string;
@@ -5050,7 +5050,7 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
-                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            /** @description Flags raised on this version: `reopen_triggers` as facts */
                             review: {
                                 flags: {
                                     /** Format: date-time */
@@ -5070,7 +5070,7 @@ export interface operations {
                             };
                             /** Format: date */
                             revisit_by: string;
-                            /** @description The pages this version cites (issue 36) */
+                            /** @description The pages this version cites */
                             sources: string[];
                             /**
                              * @description `issued` for the current version
@@ -5144,7 +5144,7 @@ export interface operations {
                      * @description YYYY-MM-DD, after the issue date
                      */
                     revisit_by: string;
-                    /** @description The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
+                    /** @description The pages the statement relies on, by URL. When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review. */
                     sources?: string[];
                     /** @description Lower-cased, spaces become hyphens */
                     topic: string;
@@ -5212,7 +5212,7 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
-                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            /** @description Flags raised on this version: `reopen_triggers` as facts */
                             review: {
                                 flags: {
                                     /** Format: date-time */
@@ -5232,7 +5232,7 @@ export interface operations {
                             };
                             /** Format: date */
                             revisit_by: string;
-                            /** @description The pages this version cites (issue 36) */
+                            /** @description The pages this version cites */
                             sources: string[];
                             /**
                              * @description `issued` for the current version
@@ -5387,7 +5387,7 @@ export interface operations {
                                 published_at: string;
                                 reason: string;
                                 /**
-                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
                                  */
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -5913,7 +5913,7 @@ export interface operations {
                                 };
                                 /** @description An integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;
-                                /** @description On `contribution.accepted` (since issue 31): who asserted it, how its person agreed */
+                                /** @description On `contribution.accepted` (since consent was asked): who asserted it, how its person agreed */
                                 provenance?: {
                                     /**
                                      * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
@@ -5941,7 +5941,7 @@ export interface operations {
                                  */
                                 withdrawn_at?: string;
                             };
-                            /** @description The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased */
+                            /** @description The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased */
                             contributor?: {
                                 /** @description base64(HMAC-SHA256(opening, canonical JSON of the contributor)) */
                                 commitment: string;
@@ -5949,7 +5949,7 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
-                            /** @description On `panel.flagged` (issue 36): why the statement’s version needs review */
+                            /** @description On `panel.flagged`: why the statement’s version needs review */
                             flag?: {
                                 /** Format: date-time */
                                 flagged_at: string;
@@ -5974,14 +5974,14 @@ export interface operations {
                                 /** Format: uri */
                                 record?: string;
                             };
-                            /** @description On `page.notice` (issue 36): the notice as the publisher gave it */
+                            /** @description On `page.notice`: the notice as the publisher gave it */
                             notice?: {
                                 /** Format: date */
                                 date: string;
                                 id: number;
                                 reason: string;
                                 /**
-                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
                                  */
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -6222,7 +6222,7 @@ export interface operations {
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                                 summary: string;
                             }[];
-                            /** @description What the person declared might sway their work, holding now (issue 36) */
+                            /** @description What the person declared might sway their work, holding now */
                             interests: {
                                 /** Format: date-time */
                                 declared_at: string;
@@ -6652,7 +6652,7 @@ export interface operations {
                                 published_at: string;
                                 reason: string;
                                 /**
-                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
                                  */
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -6714,7 +6714,7 @@ export interface operations {
                 "application/json": {
                     /** @description Usernames of the page’s authors; each becomes an accepted `author` contribution */
                     authors?: string[];
-                    /** @description The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space one space, trimmed; docs/decisions.md). Work accepted afterwards applies to this version; a different one later marks it as done on an older version. One of `content_hash`, `text`, `fetch`. */
+                    /** @description The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space one space, trimmed; docs/decisions/page-versions-and-drift.md). Work accepted afterwards applies to this version; a different one later marks it as done on an older version. One of `content_hash`, `text`, `fetch`. */
                     content_hash?: string;
                     /** @description `true`: the service fetches the page itself (on a verified domain, public addresses only) to learn its text */
                     fetch?: boolean;
@@ -6730,7 +6730,7 @@ export interface operations {
                 } | {
                     /** @description Usernames of the page’s authors; each becomes an accepted `author` contribution */
                     authors?: string[];
-                    /** @description The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space one space, trimmed; docs/decisions.md). Work accepted afterwards applies to this version; a different one later marks it as done on an older version. One of `content_hash`, `text`, `fetch`. */
+                    /** @description The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space one space, trimmed; docs/decisions/page-versions-and-drift.md). Work accepted afterwards applies to this version; a different one later marks it as done on an older version. One of `content_hash`, `text`, `fetch`. */
                     content_hash?: string;
                     /** @description `true`: the service fetches the page itself (on a verified domain, public addresses only) to learn its text */
                     fetch?: boolean;
@@ -6758,7 +6758,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                             authors?: {
                                 /**
                                  * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -6787,7 +6787,7 @@ export interface operations {
                             url?: string;
                         } | {
                             results: {
-                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                                 authors?: {
                                     /**
                                      * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -6838,7 +6838,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                             authors?: {
                                 /**
                                  * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -6915,7 +6915,7 @@ export interface operations {
                     /** @description Why, in the words readers will see */
                     reason: string;
                     /**
-                     * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                     * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                      * @enum {string}
                      */
                     type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -6967,7 +6967,7 @@ export interface operations {
                                 published_at: string;
                                 reason: string;
                                 /**
-                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
                                  */
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -7132,7 +7132,7 @@ export interface operations {
                                 published_at: string;
                                 reason: string;
                                 /**
-                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
                                  */
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -7268,7 +7268,7 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
-                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work */
                                 interests?: {
                                     /** Format: date-time */
                                     declared_at: string;
@@ -7564,7 +7564,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                             authors?: {
                                 /**
                                  * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -7593,7 +7593,7 @@ export interface operations {
                             url?: string;
                         } | {
                             results: {
-                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                                 authors?: {
                                     /**
                                      * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -7644,7 +7644,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                             authors?: {
                                 /**
                                  * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -8101,7 +8101,7 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
-                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work */
                                 interests?: {
                                     /** Format: date-time */
                                     declared_at: string;
@@ -8247,7 +8247,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions.md)
+                     * @description Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions/linked-data.md)
                      * @enum {string}
                      */
                     verdict?: "false" | "mostly_false" | "mixed" | "mostly_true" | "true";
@@ -8286,7 +8286,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions.md)
+                     * @description Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions/linked-data.md)
                      * @enum {string}
                      */
                     verdict?: "false" | "mostly_false" | "mixed" | "mostly_true" | "true";
@@ -8306,7 +8306,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             results: {
-                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                                 authors?: {
                                     /**
                                      * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -8357,7 +8357,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31) */
+                            /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
                             authors?: {
                                 /**
                                  * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
@@ -8434,7 +8434,7 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
-                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work */
                                 interests?: {
                                     /** Format: date-time */
                                     declared_at: string;
@@ -8556,7 +8556,7 @@ export interface operations {
                         data: {
                             claim_reviewed: string | null;
                             contributor: {
-                                /** @description In a publisher’s inbox: what the contributor declared might sway their work (issue 36) */
+                                /** @description In a publisher’s inbox: what the contributor declared might sway their work */
                                 interests?: {
                                     /** Format: date-time */
                                     declared_at: string;
@@ -9273,7 +9273,7 @@ export interface operations {
                             id: number;
                             reason: string;
                             /**
-                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                              * @enum {string}
                              */
                             type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";

@@ -679,7 +679,7 @@ export interface operations {
                                 };
                                 /** @description An integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;
-                                /** @description On `contribution.accepted` (since issue 31): who asserted it, how its person agreed */
+                                /** @description On `contribution.accepted` (since consent was asked): who asserted it, how its person agreed */
                                 provenance?: {
                                     /**
                                      * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
@@ -707,7 +707,7 @@ export interface operations {
                                  */
                                 withdrawn_at?: string;
                             };
-                            /** @description The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased */
+                            /** @description The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased */
                             contributor?: {
                                 /** @description base64(HMAC-SHA256(opening, canonical JSON of the contributor)) */
                                 commitment: string;
@@ -715,7 +715,7 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                             domain?: string;
-                            /** @description On `panel.flagged` (issue 36): why the statement’s version needs review */
+                            /** @description On `panel.flagged`: why the statement’s version needs review */
                             flag?: {
                                 /** Format: date-time */
                                 flagged_at: string;
@@ -740,14 +740,14 @@ export interface operations {
                                 /** Format: uri */
                                 record?: string;
                             };
-                            /** @description On `page.notice` (issue 36): the notice as the publisher gave it */
+                            /** @description On `page.notice`: the notice as the publisher gave it */
                             notice?: {
                                 /** Format: date */
                                 date: string;
                                 id: number;
                                 reason: string;
                                 /**
-                                 * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
                                  */
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -873,7 +873,7 @@ export interface operations {
                         }[];
                         /** @description Numeric id, as a string */
                         id: string;
-                        /** @description What the person declared might sway their work, holding now (issue 36) */
+                        /** @description What the person declared might sway their work, holding now */
                         interests: {
                             /** Format: date-time */
                             declared_at: string;
@@ -1607,7 +1607,7 @@ export interface operations {
                             published_at: string;
                             reason: string;
                             /**
-                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                              * @enum {string}
                              */
                             type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -1715,7 +1715,7 @@ export interface operations {
                             }[];
                             question: string;
                             reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
-                            /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                            /** @description Flags raised on this version: `reopen_triggers` as facts */
                             review: {
                                 flags: {
                                     /** Format: date-time */
@@ -1735,7 +1735,7 @@ export interface operations {
                             };
                             /** Format: date */
                             revisit_by: string;
-                            /** @description The pages this version cites (issue 36) */
+                            /** @description The pages this version cites */
                             sources: string[];
                             /**
                              * @description `issued` for the current version
@@ -1843,7 +1843,7 @@ export interface operations {
                         }[];
                         question: string;
                         reopen_triggers: ("new_study" | "source_corrected" | "alert_extended")[];
-                        /** @description Flags raised on this version (issue 36): `reopen_triggers` as facts */
+                        /** @description Flags raised on this version: `reopen_triggers` as facts */
                         review: {
                             flags: {
                                 /** Format: date-time */
@@ -1863,7 +1863,7 @@ export interface operations {
                         };
                         /** Format: date */
                         revisit_by: string;
-                        /** @description The pages this version cites (issue 36) */
+                        /** @description The pages this version cites */
                         sources: string[];
                         /**
                          * @description `issued` for the current version
@@ -1957,7 +1957,7 @@ export interface operations {
                         } | null;
                         /** @description `ctb_<id>` */
                         id: string;
-                        /** @description The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now (issue 36) */
+                        /** @description The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now */
                         interests: {
                             /** Format: date-time */
                             declared_at: string;
@@ -2173,7 +2173,7 @@ export interface operations {
                             published_at: string;
                             reason: string;
                             /**
-                             * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                             * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                              * @enum {string}
                              */
                             type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
@@ -2811,7 +2811,7 @@ export interface operations {
                         id: number;
                         reason: string;
                         /**
-                         * @description What the notice says happened to the page (docs/decisions.md, "Notices")
+                         * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                          * @enum {string}
                          */
                         type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";

@@ -1,11 +1,8 @@
 // The tables as Kysely sees them. Timestamps are ISO 8601 UTC strings (`2026-11-21T10:00:00.000Z`) on both
-// databases: one representation, sortable as text, no driver-specific Date handling (docs/decisions.md).
+// databases: one representation, sortable as text, no driver-specific Date handling (docs/decisions/text-timestamps-and-integer-booleans.md).
 // Booleans are integers 0/1 for the same reason.
-import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ChangeKind } from '../domain/changes/change-log.js';
-import type { EventType } from '../domain/events/outbox.js';
-import type { Level } from '../domain/reputation/scores.js';
-import type { DISABLED_REASONS } from '../domain/vocabulary.js';
+import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { ChangeKind, DisabledReason, EventType, Level } from './vocabulary.js';
 
 export interface AccountsTable {
   id: Generated<number>;
@@ -109,7 +106,7 @@ export interface PagesTable {
   topic: string;
   created_at: string;
   updated_at: string;
-  /** sha256 of the page's normalised text (docs/decisions.md), when known; never the text itself. */
+  /** sha256 of the page's normalised text (docs/decisions/page-versions-and-drift.md), when known; never the text itself. */
   content_hash: string | null;
   content_seen_at: string | null;
   /** When the text last changed; null until it first does. */
@@ -375,7 +372,7 @@ export interface WebhooksTable {
   enabled: Generated<number>;
   disabled_at: string | null;
   /** `failures` (20 in a row over at least 24 hours) or `owner`. */
-  disabled_reason: (typeof DISABLED_REASONS)[number] | null;
+  disabled_reason: DisabledReason | null;
   consecutive_failures: Generated<number>;
   /** When the current run of failed scheduled attempts began; null while the last one got through. */
   failing_since: string | null;
@@ -662,3 +659,6 @@ export interface MailPreferencesTable {
   kind: string;
   updated_at: string;
 }
+
+/** The database as Kysely sees it: what every store takes. */
+export type Db = Kysely<DB>;

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Dialect, FixedReader } from '../db/client.js';
-import type { DB } from '../db/schema.js';
+import type { DB, Db } from '../db/schema.js';
 import type { ChangeFollower } from './changes/follower.js';
 import type { Clock } from './clock.js';
 import type { RecordCache } from './pages/record-cache.js';
@@ -29,4 +29,5 @@ export interface Deps {
   changes: Pick<ChangeFollower, 'committed' | 'catchUp' | 'onAdvance' | 'position' | 'entriesRead'>;
 }
 
-export type Db = Kysely<DB>;
+/** The database as every store takes it (defined beside the tables, so a store need not import this file). */
+export type { Db };

@@ -65,5 +65,5 @@ export const CLAIM_PREFERENCES = every<ClaimPreference>()(['permit', 'refuse']);
 export const NAMING_STATUSES = every<NamingStatus>()(['published', 'pending', 'declined', 'withdrawn', 'refused', 'limited']);
 /** Decisions on submitted work (SPEC §4). */
 export const DECISIONS = ['accept', 'reject'] as const;
-/** Why a webhook is disabled: 20 failed attempts in a row, or its owner paused it. */
-export const DISABLED_REASONS = ['failures', 'owner'] as const;
+/** Why a webhook is disabled (stored, so kept with the tables' names). */
+export { DISABLED_REASONS } from '../db/vocabulary.js';

@@ -6,12 +6,11 @@
 // their number.
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import { AppError } from './errors.js';
-import { routeConfig } from './route-config.js';
+import { type BodyClass, routeConfig } from './route-config.js';
 import { BATCH_MARK, MAX_DEPTH } from './validation.js';
 
 export { MAX_DEPTH };
-
-export type BodyClass = 'small' | 'standard' | 'large';
+export type { BodyClass };
 
 export interface BodyLimits {
   /** Bytes, as sent (Fastify's `bodyLimit`: answered 413 from Content-Length before reading, or as it arrives). */

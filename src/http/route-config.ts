@@ -2,7 +2,9 @@
 // per request. Fastify's `req.routeOptions` builds a fresh 12-field object on every read (about 2,400 instructions,
 // issue 16), and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { BodyClass } from './bodies.js';
+
+/** What a route may be sent (http/bodies.ts turns each class into its byte and member limits). */
+export type BodyClass = 'small' | 'standard' | 'large';
 
 export interface RouteConfig {
   /** The route's pattern (`/api/v1/pages/lookup`); undefined when no route matched (a 404). */

@@ -8,13 +8,13 @@
 // `default-src 'none'; frame-ancestors 'none'` (nothing an answer could load or be framed by, stricter than the
 // pages'), X-Frame-Options, CORP, HSTS under REQUIRE_HTTPS. The rest of helmet's set governs documents only
 // (COOP, Origin-Agent-Cluster, Referrer-Policy, DNS prefetch, IE8 downloads, Flash policies, the XSS auditor): on an
-// API answer they were 330 bytes of every response for no reader (docs/decisions.md, "API answers carry the API
-// headers"). An answer of the JSON surfaces served as text/html (an embed's `format=jsonld`) is covered too: with
+// API answer they were 330 bytes of every response for no reader (docs/decisions/security-headers.md).
+// An answer of the JSON surfaces served as text/html (an embed's `format=jsonld`) is covered too: with
 // `default-src 'none'` a browser that opened it would load and run nothing.
 //
 // The headers are the same for every answer of a set, so helmet runs once, at start, and each request copies its
 // result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6%
-// of the server's CPU on a warm lookup (docs/decisions.md, "Security headers computed once").
+// of the server's CPU on a warm lookup (docs/decisions/security-headers.md).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { AppError } from './errors.js';
@@ -113,7 +113,7 @@ export function headerSetOf(url: string): 'embed' | 'api' | 'page' {
  * CORS of a public read (issue 30): any site's scripts may read the public record, never with credentials (no
  * `Access-Control-Allow-Credentials`, so a browser sends no cookie and refuses a credentialed answer), and read the
  * headers a reader needs. Added to every answer of a public read's route, its errors (400, 404, 429) included, as
- * one more frozen set: choosing it is the lookup that chooses the security set (docs/decisions.md, "Public reads
+ * one more frozen set: choosing it is the lookup that chooses the security set (docs/decisions/cors-for-public-reads.md, "Public reads
  * are CORS-open").
  */
 export const PUBLIC_READ_CORS: Readonly<Record<string, string>> = Object.freeze({
@@ -204,7 +204,7 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
  * through Fastify, and by `answerHeaders` for those written past it (cached answers, http/wire.ts; the change
  * feed's stream). An error Fastify answers before any hook runs (a malformed URL: app.ts, `frameworkErrors`) is
  * given them there. Copied into every reply as it arrived, then read back out of it, they cost a warm cached answer
- * about 4,500 instructions, 5% (issue 16; docs/decisions.md, "Every answer's own headers written with it").
+ * about 4,500 instructions, 5% (issue 16; docs/decisions/security-headers.md).
  *
  * Written last, over any header of the same name a route set, so no route drops or weakens one by accident; a
  * different set is chosen by path (`headerSetOf`). Given to Fastify's reply headers, never to the raw response:

@@ -57,7 +57,7 @@ const FeedEntry = Type.Object(
         summary: Type.Optional(Type.String({ description: 'On `contribution.accepted`' })),
         accepted_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `contribution.accepted`' })),
         change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
-        provenance: Type.Optional({ ...Provenance, description: 'On `contribution.accepted` (since issue 31): who asserted it, how its person agreed' }),
+        provenance: Type.Optional({ ...Provenance, description: 'On `contribution.accepted` (since consent was asked): who asserted it, how its person agreed' }),
         withdrawn_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `contribution.withdrawn`' })),
         reason: Type.Optional(
           StringEnum(['withdrawn', 'unconfirmed'] as const, {
@@ -69,13 +69,13 @@ const FeedEntry = Type.Object(
     contributor: Type.Optional(
       Type.Object(
         { commitment: Type.String({ contentEncoding: 'base64', description: 'base64(HMAC-SHA256(opening, canonical JSON of the contributor))' }) },
-        { description: 'The person the entry names, committed to (issue 32): `openings["/contributor"]` holds their fields while they have not been erased' },
+        { description: 'The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased' },
       ),
     ),
     notice: Type.Optional(
       Type.Object(
         { id: Type.Integer(), type: NoticeType, date: Type.String({ format: 'date' }), reason: Type.String(), url: Nullable(PageUrl) },
-        { description: 'On `page.notice` (issue 36): the notice as the publisher gave it' },
+        { description: 'On `page.notice`: the notice as the publisher gave it' },
       ),
     ),
     standing: Type.Optional({ ...Standing, description: 'On `page.notice`: the page’s standing after it' }),
@@ -97,7 +97,7 @@ const FeedEntry = Type.Object(
           link: Type.String({ description: 'A path on this site: the correction’s proof, the page’s record, or the statement (`revisit_due`)' }),
           flagged_at: Type.String({ format: 'date-time' }),
         },
-        { description: 'On `panel.flagged` (issue 36): why the statement’s version needs review' },
+        { description: 'On `panel.flagged`: why the statement’s version needs review' },
       ),
     ),
     openings: Openings,

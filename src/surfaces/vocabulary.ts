@@ -36,8 +36,8 @@ import type { AssertedBy, Consent } from '../db/schema.js';
 /** A page record's `status` (SPEC §4): `verified` while the page's host is under a verified domain of its publisher. */
 export const RECORD_STATUSES = ['verified', 'unverified'] as const;
 export const RecordStatus = StringEnum(RECORD_STATUSES);
-/** A notice on a page (issue 36), in Crossmark's words where they fit (docs/decisions.md, "Notices"). */
-export const NoticeType = StringEnum(NOTICE_TYPES, { description: 'What the notice says happened to the page (docs/decisions.md, "Notices")' });
+/** A notice on a page (issue 36), in Crossmark's words where they fit (docs/decisions/page-notices.md). */
+export const NoticeType = StringEnum(NOTICE_TYPES, { description: 'What the notice says happened to the page (docs/decisions/page-notices.md)' });
 /** A page's standing after its notices: `current` unless the newest notice that sets one says otherwise. */
 export const Standing = StringEnum(STANDINGS, {
   description: '`current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`',
@@ -91,7 +91,7 @@ export const NamingStatus = StringEnum(NAMING_STATUSES, {
 /** A change-feed entry's (and a transparency-log entry's) `kind`; docs/changes.md describes each. */
 export const ChangeKind = StringEnum(CHANGE_KINDS);
 
-/** A fact check's verdict on the five-step scale (docs/decisions.md). */
+/** A fact check's verdict on the five-step scale (docs/decisions/linked-data.md). */
 export const Verdict = Type.Object({
   value: Type.Integer({ minimum: 1, maximum: 5, description: '1 (false) to 5 (true)' }),
   name: VerdictName,

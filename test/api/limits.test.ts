@@ -151,7 +151,7 @@ describe('every way into a surface', () => {
 
   // The surface's credential and limit are one hook for everything under its prefix (http/surface.ts): a HEAD route
   // (made by Fastify from the GET), an unknown path and a wrong method must each be identified and counted like a
-  // GET, whatever shape that hook takes (a per-route one was tried: docs/decisions.md).
+  // GET, whatever shape that hook takes (a per-route one was tried: docs/decisions/route-config-read-once.md).
   for (const [prefix, policy, known] of [
     ['/api/v1', 'api-ip', '/api/v1/publishers'],
     ['/v1', 'v1-ip', RECORD],

@@ -2,7 +2,7 @@
 // words, links to what changed, a live Server-Sent Events stream that resumes with Last-Event-ID; and the record
 // cache dropping only what an entry touches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/domain/changes/canonical-json.js';
+import { canonicalJson } from '../../src/db/canonical-json.js';
 import type { OpenedChange } from '../../src/domain/changes/change.store.js';
 import type { MemoryRecordCache } from '../../src/domain/pages/record-cache.js';
 import { feedStreamsOf } from '../../src/surfaces/changes.streams.js';

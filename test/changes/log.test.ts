@@ -1,7 +1,7 @@
 // The change log (issue 11): every public change appends one immutable entry in its own transaction; seq is
 // gapless from 1 and the body is the entry's canonical JSON, with nothing private in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/domain/changes/canonical-json.js';
+import { canonicalJson } from '../../src/db/canonical-json.js';
 import { createStatement } from '../../src/domain/panels/panel.service.js';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
 import { openBody } from '../transparency/commitments.js';

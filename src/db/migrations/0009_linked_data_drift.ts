@@ -10,7 +10,7 @@ export async function up(db: AnyDb, _dialect: Dialect): Promise<void> {
     await db.schema.alterTable(table).addColumn('quote_prefix', 'text').execute();
     await db.schema.alterTable(table).addColumn('quote_suffix', 'text').execute();
     await db.schema.alterTable(table).addColumn('claim', 'text').execute();
-    // 1 (false) to 5 (true): docs/decisions.md, the verdict scale.
+    // 1 (false) to 5 (true): docs/decisions/linked-data.md, the verdict scale.
     await db.schema.alterTable(table).addColumn('verdict', 'integer').execute();
   }
   // The page's current version: sha256 of its normalised text, when the service last learnt it, and when the

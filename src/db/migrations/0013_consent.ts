@@ -56,7 +56,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
 
   // Existing named authorships were never agreed to: marked `not_asked` here, then taken off the public record
   // through the domain's own path when the service starts (a claim to confirm, and a public entry saying so:
-  // docs/decisions.md, "Consent"), so the feed, the log, the caches and the scores all see it.
+  // docs/decisions/consent-to-be-named.md), so the feed, the log, the caches and the scores all see it.
   await db.updateTable('contributions').set({ consent: 'not_asked' }).where('role', '=', 'author').where('submission_id', 'is', null).execute();
   // Every start looks for them (consent.service `retractNotAsked`): a partial index keeps that look one probe, not a
   // scan of every contribution, once there are none left.

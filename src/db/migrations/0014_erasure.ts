@@ -2,9 +2,9 @@
 // until the person is erased; usernames of erased accounts are retired; the erasure list survives in the database.
 // The entries written before this named people in clear, inside bytes the transparency log had hashed: they are
 // rewritten here into the committed form, and the log restarts from the rewritten entries under a new origin (the
-// old tree's nodes and checkpoints are dropped; docs/decisions.md, "The log moves to committed entries").
+// old tree's nodes and checkpoints are dropped; docs/decisions/personal-data-as-commitments.md).
 import { createHmac, randomBytes } from 'node:crypto';
-import { canonicalJson } from '../../domain/changes/canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // Issue 36 (a living record): notices a publisher attaches to one of its pages (retraction, expression of concern,
 // withdrawal, ...), each with its date, reason and optional link to the notice itself. Notices are never edited or
-// deleted: a reinstatement is a new notice, so a page's history stays whole (docs/decisions.md, "Notices").
+// deleted: a reinstatement is a new notice, so a page's history stays whole (docs/decisions/page-notices.md).
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';
 

@@ -130,7 +130,7 @@ export async function signup(deps: Deps, input: SignupInput): Promise<{ username
 }
 
 /**
- * What an unconfirmed account cannot do (decisions.md): be named (as an author, a panel expert or a member), take
+ * What an unconfirmed account cannot do (docs/decisions/sign-up-and-email-confirmation.md): be named (as an author, a panel expert or a member), take
  * requests, submit work, or make API keys. Everything else (signing in, its own pages, its profile) works.
  */
 export async function assertConfirmed(db: Db, accountId: number): Promise<void> {

@@ -1,6 +1,6 @@
 // All SQL about accounts and sessions.
 import type { Dialect } from '../../db/client.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 export async function insertAccount(
   db: Db,

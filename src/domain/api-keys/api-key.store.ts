@@ -1,5 +1,5 @@
 // All SQL about API keys. Reads of one account's keys take the account, so another's cannot be read by mistake.
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 export async function insertApiKey(
   db: Db,

@@ -1,5 +1,5 @@
 // All SQL of the cache tier's purger (jobs/cache-purger.ts): its one row, a lease and a cursor.
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 /**
  * Take the purger's lease for `owner` until `until` when nobody holds it, it ran out (before `now`) or `owner` holds

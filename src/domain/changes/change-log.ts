@@ -1,28 +1,16 @@
 // The change log (issue 11): every change to public data appends one immutable entry in the transaction of the
 // change. Entries are the public face of the change only (docs/changes.md lists each kind's fields); the feed shows
 // them as stored, and every process's record cache follows them (follower.ts).
-import type { Db } from '../deps.js';
-import { canonicalJson } from './canonical-json.js';
+import type { ChangeKind } from '../../db/vocabulary.js';
+import type { Db } from '../../db/schema.js';
+import type { Change } from './change.js';
+import { canonicalJson } from '../../db/canonical-json.js';
 import { type ChangeRow, type OpeningRow, insertChanges, insertOpenings, nextSeq } from './change.store.js';
 import { commit } from './commitments.js';
 import { eventsForPeopleNamed } from '../events/own-webhooks.js';
 
-export type ChangeKind =
-  | 'page.registered'
-  | 'page.updated'
-  | 'page.changed'
-  | 'page.notice'
-  | 'contribution.accepted'
-  | 'contribution.withdrawn'
-  | 'contributor.created'
-  | 'contributor.updated'
-  | 'publisher.created'
-  | 'domain.verified'
-  | 'domain.moved'
-  | 'domain.revoked'
-  | 'panel.issued'
-  | 'contributor.erased'
-  | 'panel.flagged';
+export type { ChangeKind };
+export type { Change, ChangeIds } from './change.js';
 
 /**
  * The fields of an entry that name a person (issue 32): each is committed to in the entry's bytes and opened beside
@@ -30,14 +18,6 @@ export type ChangeKind =
  * A new field that identifies someone belongs here, never in an entry in clear.
  */
 export const PERSONAL_FIELDS = ['contributor'] as const;
-
-/** What an entry touches; the record cache drops the answers that depend on these. */
-export interface ChangeIds {
-  pageId?: number | null;
-  accountId?: number | null;
-  publisherId?: number | null;
-  panelId?: string | null;
-}
 
 // The public shapes entries are made of, so every call site writes the same fields.
 export interface PublicPage {
@@ -59,14 +39,6 @@ export interface PublicContributor {
   contribution_score: number;
   accepted_count: number;
   topics: { topic: string; authority: number }[];
-}
-
-export interface Change {
-  kind: ChangeKind;
-  ids: ChangeIds;
-  /** The public fields of the entry (never a private one); `seq`, `kind` and `created_at` are added here. */
-  data: Record<string, unknown>;
-  now: string;
 }
 
 /** Append one entry inside `trx` (the transaction of the change); returns its seq. */

@@ -1,7 +1,7 @@
 // All SQL about the change log. Appends happen inside the caller's transaction; reads are plain.
 import { PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { ChangeOpeningsTable, ChangesTable } from '../../db/schema.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { Opening } from './commitments.js';
 
 /** A row of the change log as stored (db/schema.ts). */

@@ -4,7 +4,7 @@
 // opening forgets the value for good while every leaf hash, and so every proof, stays as it was; a random key per
 // commitment means nobody can test a guess of the value against it. docs/transparency.md, "Entries".
 import { createHmac, randomBytes } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../db/canonical-json.js';
 
 /** An opening as served beside its entry: the key and the value it opens. */
 export interface Opening {

@@ -5,7 +5,7 @@
 // only while the last complete read of the log is younger than its `staleAfterMs` (1 s): a process that falls
 // behind or cannot read the log drops everything and answers from the database until it has caught up.
 import { performance } from 'node:perf_hooks';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { tag } from '../pages/cache-tags.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import type { MemoryRecordCache } from '../pages/record-cache.js';

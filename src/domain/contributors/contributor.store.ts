@@ -1,6 +1,6 @@
 // Public reads of contributors: reputation, expertise and accepted work. Never selects an email or a hash.
 import { sql } from 'kysely';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
 
 const publicAccount = ['a.id', 'a.username', 'a.name', 'a.summary', 'a.level', 'a.trust_score', 'a.contribution_score', 'a.accepted_count', 'a.created_at'] as const;

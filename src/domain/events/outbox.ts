@@ -1,22 +1,10 @@
 // The outbox (SPEC §10): an event is written in the same transaction as the change that causes it, so it exists
 // exactly when the change committed. Delivery reads this table after commit.
-import type { Db } from '../deps.js';
+import type { EventType } from '../../db/vocabulary.js';
+import type { Db } from '../../db/schema.js';
 import { recordEventMentions } from '../privacy/mentions.store.js';
 
-export type EventType =
-  | 'page.registered'
-  | 'page.changed'
-  | 'page.notice'
-  | 'contribution.submitted'
-  | 'contribution.accepted'
-  | 'contribution.withdrawn'
-  | 'request.taken'
-  | 'submission.received'
-  | 'panel.updated'
-  // A person's own webhooks only (issue 34): asked to confirm a naming; named by the public record; no longer named.
-  | 'contributor.named'
-  | 'contributor.credited'
-  | 'contributor.uncredited';
+export type { EventType };
 
 export async function appendEvent(db: Db, event: NewEvent): Promise<number> {
   const r = await db

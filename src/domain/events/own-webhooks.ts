@@ -2,8 +2,8 @@
 // transaction of their change like every event. Only for people who hold such a webhook: otherwise the outbox would
 // grow by an event per accepted work that nobody listens for. A webhook registered while a change commits may miss
 // that change; like every endpoint it receives what happens after it exists.
-import type { Change } from '../changes/change-log.js';
-import type { Db } from '../deps.js';
+import type { Change } from '../changes/change.js';
+import type { Db } from '../../db/schema.js';
 import type { CreditedFacts, NamedFacts, UncreditedFacts } from '../webhooks/facts.js';
 import { appendEvents, type NewEvent } from './outbox.js';
 

@@ -1,5 +1,5 @@
 // All SQL about declared interests (issue 36). Every read of one person's interests takes the account.
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { InterestKind, InterestSubject } from '../../db/schema.js';
 
 const columns = ['i.id', 'i.account_id', 'i.subject', 'i.name', 'i.publisher_id', 'i.kind', 'i.note', 'i.declared_at', 'i.ended_at', 'p.slug as publisher_slug'] as const;

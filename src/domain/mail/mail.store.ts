@@ -2,7 +2,7 @@
 // an address belongs to an account (account_id), so erasing the account erases them.
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/client.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 export interface OutboxInsert {
   account_id: number;

@@ -1,10 +1,10 @@
 // Work applies to one version of a page (issue 14). When registration brings a new version (a hash, the text, or
 // the text fetched), the page's accepted reviews, fact checks and corrections done on an older version are marked
 // "changed since", a correction whose new text no longer appears is flagged, and `page.changed` goes to both
-// webhook surfaces and the change log, all in the registering transaction. Docs: docs/decisions.md, "Page versions".
+// webhook surfaces and the change log, all in the registering transaction. Docs: docs/decisions/page-versions-and-drift.md.
 import { sql } from 'kysely';
 import { appendChange, type PublicPublisher } from '../changes/change-log.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { appendEvent } from '../events/outbox.js';
 import { textStillAppears } from './page-text.js';
 import { parsePageUrl } from './url-keys.js';

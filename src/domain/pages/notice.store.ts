@@ -1,5 +1,5 @@
 // All SQL about notices on pages (issue 36).
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { NoticeType } from '../../db/schema.js';
 import type { Notice } from './notices.js';
 

@@ -1,4 +1,4 @@
-// A page's version is the sha256 of its normalised text (docs/decisions.md, "Page versions"). The text itself is
+// A page's version is the sha256 of its normalised text (docs/decisions/page-versions-and-drift.md). The text itself is
 // never stored: registration hashes it, checks the page's accepted corrections against it, and forgets it.
 import { createHash } from 'node:crypto';
 

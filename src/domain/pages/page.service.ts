@@ -25,7 +25,7 @@ export interface PageInput {
   title?: string;
   topic?: string;
   authors?: string[];
-  /** The page's version, as sha256 of its normalised text (docs/decisions.md, "Page versions"). */
+  /** The page's version, as sha256 of its normalised text (docs/decisions/page-versions-and-drift.md). */
   content_hash?: string;
   /** The page's text: hashed, checked against the page's corrections, never stored. */
   text?: string;

@@ -1,6 +1,6 @@
 // All SQL about pages and their accepted contributions. Owned reads take the publisher.
 import type { FixedQuery, FixedReader } from '../../db/client.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { AssertedBy, Consent, WorkKind } from '../../db/schema.js';
 import type { Level } from '../reputation/scores.js';
 

@@ -1,7 +1,7 @@
 // A page's trust record as data: the page, its publisher, whether its host is still verified, and every
 // accepted contribution with the public face of its contributor. Surfaces' presenters shape it.
 import type { FixedReader } from '../../db/client.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { verifiedDomainsOf } from '../publishers/publisher.store.js';
 import { type PageRow, type RecordContributionRow, type RecordLoadRow, listAcceptedContributions, loadRecordRows } from './page.store.js';
 import { hostUnderDomain } from './url-keys.js';

@@ -50,7 +50,7 @@ const content = {
     Type.Array(Type.String({ minLength: 1, maxLength: 2048, description: 'An http(s) URL' }), {
       maxItems: 50,
       description:
-        'The pages the statement relies on, by URL (issue 36). When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review.',
+        'The pages the statement relies on, by URL. When one of them is registered with Credence and gets an accepted correction, a retraction or an expression of concern, or its text changes after this version was issued, the version is flagged for review.',
     }),
   ),
 };

@@ -1,7 +1,7 @@
 // All SQL about panel statements, their versions and their panellists.
 import { type Expression, expressionBuilder } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 export const findStatementBySlug = (db: Db, slug: string) =>
   db.selectFrom('panel_statements').selectAll().where('slug', '=', slug).executeTakeFirst();
@@ -141,7 +141,7 @@ export function listEntries(db: Db, versionIds: number[]) {
 }
 
 /**
- * A panellist on the current version of any statement (SPEC §13 `expert`; docs/decisions.md, Panels). The current
+ * A panellist on the current version of any statement (SPEC §13 `expert`; docs/decisions/panel-statements.md). The current
  * version is the one with status `issued`: superseding a version ends its panellists' standing.
  */
 /** Whether an account sits on an issued panel, as an expression (the reputation update returns it with the row). */

@@ -3,7 +3,7 @@
 // after the version was issued, the current version is flagged for review at once, in the transaction of that change:
 // a flag row (reason and link), `panel.updated` to the /v1 webhooks of the topic's publishers, and a `panel.flagged`
 // change-log entry for the feed and every process's cache. Issuing the next version clears it (flags belong to the
-// version they were raised on). docs/decisions.md, "Panels that reopen themselves".
+// version they were raised on). docs/decisions/panel-review-flags.md.
 import { appendChange, type Change } from '../changes/change-log.js';
 import type { Db, Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';

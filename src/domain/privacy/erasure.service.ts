@@ -2,7 +2,7 @@
 // after a backup is restored. Erasure keeps the pages' history (accepted work stays, naming "a former contributor")
 // and forgets the person: their row and everything that was only theirs is deleted, the openings of every log
 // entry about them too (the entries and so every proof stay as they were), and what named them in stored payloads
-// is redacted, found by reference (mentions.ts). docs/decisions.md, "Erasure".
+// is redacted, found by reference (mentions.ts). docs/decisions/erasure.md, docs/decisions/erasure-by-reference.md.
 import { appendFile, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';

@@ -2,7 +2,7 @@
 // something of a person, and how freed space is scrubbed so the database files keep none of it.
 import { createHash } from 'node:crypto';
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { FORMER_CONTRIBUTOR, FORMER_PANEL_MEMBER } from '../accounts/rules.js';
 import { type Person, redactPerson } from './mentions.js';
 import { eventsNaming, mailNaming } from './mentions.store.js';

@@ -1,6 +1,6 @@
 // The rows that say which accounts a stored payload names (mentions.ts has the rule): written in the transaction
 // that writes the payload, read by erasure.
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { namedUsernames } from './mentions.js';
 
 /** The accounts of these usernames (names no account holds are left out). */

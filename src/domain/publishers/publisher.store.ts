@@ -1,7 +1,7 @@
 // All SQL about publishers, their members and their domains.
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/client.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 
 export async function insertPublisher(db: Db, row: { slug: string; name: string; created_at: string }): Promise<number> {
   const r = await db.insertInto('publishers').values(row).returning('id').executeTakeFirstOrThrow();

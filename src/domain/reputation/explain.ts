@@ -2,7 +2,7 @@
 // topic's authority, from the same rows and the same rules the recount uses (reputation.store.ts recomputeScores,
 // scores.ts), so anyone can recompute the numbers from what is shown. Rejected work is private (SPEC: nothing
 // rejected is public): it is shown as a count only, which is all the formula needs.
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { WorkKind } from '../../db/schema.js';
 import { COUNTED_FROM_ONE_PUBLICATION, FULL_FROM_ONE_PUBLICATION, ROLE_WEIGHTS, counted, topicAuthority, trustScore } from './scores.js';
 

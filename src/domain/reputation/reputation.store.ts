@@ -5,9 +5,9 @@
 // the account's history. `recomputeReputation` recounts everything from the rows: the reference the incremental
 // path is tested against, and the path for rare changes (profiles, panel membership).
 import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
-import { canonicalJson } from '../changes/canonical-json.js';
+import { canonicalJson } from '../../db/canonical-json.js';
 import { appendChange, type Change, type PublicContributor } from '../changes/change-log.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { isPanellist, panellistOf } from '../panels/panel.store.js';
 import { counted, level, topicAuthority, trustScore } from './scores.js';
 

@@ -1,4 +1,6 @@
 // Reputation (SPEC §13): documented, deterministic, pure. Stores call these; nothing else computes a score.
+import type { Level } from '../../db/vocabulary.js';
+
 export const ROLE_WEIGHTS: Record<string, number> = {
   author: 10,
   fact_check: 8,
@@ -22,7 +24,7 @@ export function trustScore(accepted: number, rejected: number): number {
 }
 
 /**
- * Work one publication accepted for one person counts with diminishing returns (issue 31; docs/decisions.md), so
+ * Work one publication accepted for one person counts with diminishing returns (issue 31; docs/decisions/reputation-counters.md), so
  * one publication cannot make an expert: the k-th of their contributions on its pages, in the order they were
  * accepted, counts in full up to the 3rd, then as one accepted work at half its role's weight (rounded down) up to
  * the 9th, and not at all after. Nine accepted works from one publication stay below `trusted` (10).
@@ -46,7 +48,7 @@ export function topicAuthority(trust: number, weightedSum: number): number {
   return round2(trust * (1 - Math.exp(-weightedSum / 20)));
 }
 
-export type Level = 'newcomer' | 'contributor' | 'trusted' | 'expert';
+export type { Level };
 
 export function level(input: { accepted: number; trust: number; panellist: boolean }): Level {
   if (input.panellist || (input.trust >= 0.9 && input.accepted >= 25)) return 'expert';

@@ -2,7 +2,7 @@
 // racing for the same move cannot both win.
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { WorkKind } from '../work-kinds.js';
 
 const requestColumns = [

@@ -105,7 +105,7 @@ function checkEvidence(kind: WorkKind, e: Evidence): Evidence {
  * The sources of a stored submission as answers carry them: each written by the rule of `parseSourceUrl`. Rows
  * stored before that rule (issue 30) may hold a source as it was sent (`https://e.example/a b`); it is answered in
  * its WHATWG serialisation, percent-encoded, and one no parser reads as an http(s) URL is left out: an answer never
- * carries a `uri` that is not one (docs/decisions.md, "A source URL").
+ * carries a `uri` that is not one (docs/decisions/source-urls.md).
  */
 export function storedSources(json: string | null): string[] {
   const out: string[] = [];

@@ -1,7 +1,7 @@
 // All SQL about submissions. Reads of owned data take the owner: the contributor for their own work, the
 // publishers for their inbox.
 import { sql } from 'kysely';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { WorkKind } from '../work-kinds.js';
 
 const columns = [

@@ -1,4 +1,4 @@
-// The verdict scale of a fact check (docs/decisions.md): the five-step scale fact-checkers publish as
+// The verdict scale of a fact check (docs/decisions/linked-data.md): the five-step scale fact-checkers publish as
 // ClaimReview ratings, 1 (false) to 5 (true). Stored as the number; each surface names it.
 export const VERDICTS = ['false', 'mostly_false', 'mixed', 'mostly_true', 'true'] as const;
 export type Verdict = (typeof VERDICTS)[number];

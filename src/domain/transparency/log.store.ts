@@ -1,6 +1,6 @@
 // All SQL of the transparency log: the tree's stored nodes, its state row, checkpoints, and reads of `changes`.
 import { sql } from 'kysely';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import { type NodeId, nodeKey } from './merkle.js';
 import type { ChangeKind } from '../changes/change-log.js';
 

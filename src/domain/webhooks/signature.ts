@@ -2,7 +2,7 @@
 // "<unix seconds>.<raw body>", the exact bytes sent. During a rotation both secrets sign, each surface as its
 // document reads (issue 30): /v1's `Service-Signature` is a list by SPEC (`t=…,sha256=<new>,sha256=<old>`, as
 // Stripe's `v1=`), but /api/v1's `X-Service-Signature` is documented as one `sha256=<hex>`, so it carries the
-// current secret's alone and the previous secret's goes in `X-Service-Signature-Previous` (docs/decisions.md).
+// current secret's alone and the previous secret's goes in `X-Service-Signature-Previous` (docs/decisions/webhook-signatures.md).
 import { createHmac, randomBytes } from 'node:crypto';
 import type { WebhookFormat } from './events.js';
 

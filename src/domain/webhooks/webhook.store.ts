@@ -4,7 +4,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { Dialect } from '../../db/client.js';
 import type { DeliveryStatus, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js';
-import type { Db } from '../deps.js';
+import type { Db } from '../../db/schema.js';
 import type { EventType } from '../events/outbox.js';
 import type { WebhookFormat } from './events.js';
 

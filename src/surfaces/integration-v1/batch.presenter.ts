@@ -14,7 +14,7 @@ export const ItemResultData = Type.Object({
   error: Type.Optional(ItemError),
   authors: Type.Optional(
     Type.Array(Type.Object({ username: Type.String(), status: NamingStatus }), {
-      description: 'Registrations: what naming each author did. A named person is shown in public only once they confirm (issue 31)',
+      description: 'Registrations: what naming each author did. A named person is shown in public only once they confirm',
     }),
   ),
 });

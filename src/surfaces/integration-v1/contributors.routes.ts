@@ -42,7 +42,7 @@ const ContributorProfile = Type.Object({
   joined_at: Type.String({ format: 'date-time' }),
   topics: Type.Array(Topic),
   contributions: Type.Array(Work),
-  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now (issue 36)' }),
+  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now' }),
 });
 
 export function presentWork(siteUrl: string, w: WorkRow) {
@@ -136,7 +136,7 @@ export function contributorRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags,
         summary: 'How the contributor’s scores are made: every accepted work with its weight and place, the rejected count, each topic’s sum, the formula',
-        description: 'Recompute `contribution_score`, `trust_score` and each topic’s `authority` from this answer alone (docs/decisions.md, "Scores that explain themselves").',
+        description: 'Recompute `contribution_score`, `trust_score` and each topic’s `authority` from this answer alone (docs/decisions/score-explanations.md).',
         params: Type.Object({ username: Type.String({ maxLength: 100 }) }),
         response: { 200: Ok(ScoreExplanation) },
       },

@@ -37,7 +37,7 @@ export const PageItem = Type.Object(
         maxLength: 64,
         description:
           'The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space ' +
-          'one space, trimmed; docs/decisions.md). Work accepted afterwards applies to this version; a different one later ' +
+          'one space, trimmed; docs/decisions/page-versions-and-drift.md). Work accepted afterwards applies to this version; a different one later ' +
           'marks it as done on an older version. One of `content_hash`, `text`, `fetch`.',
       }),
     ),
@@ -179,7 +179,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Attach a notice to one of the publication’s pages: a retraction, an expression of concern, a reinstatement, …',
         description:
           'Notices are never edited or removed; a reinstatement (409 on a page in good standing) ends a retraction, withdrawal, removal or ' +
-          'expression of concern. The record keeps every contribution and every notice (docs/decisions.md, "Notices"). ' +
+          'expression of concern. The record keeps every contribution and every notice (docs/decisions/page-notices.md). ' +
           'Another publication’s page is 404.',
         params: IdParam,
         querystring: PublisherQuery,

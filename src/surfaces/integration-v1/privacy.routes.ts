@@ -110,7 +110,7 @@ export const AccountExport = Type.Object({
       declared_at: Time,
       ended_at: OptTime,
     }),
-    { description: 'Interests the account declared (issue 36), ended ones included' },
+    { description: 'Interests the account declared, ended ones included' },
   ),
   notices_off: Type.Array(Type.Object({ kind: NoticeKind, since: Time }), { description: 'Kinds of notice mail the account turned off' }),
   mail: Type.Array(

@@ -37,7 +37,7 @@ export const SubmissionItem = Type.Object(
     ),
     verdict: Type.Optional({
       ...VerdictName,
-      description: 'Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions.md)',
+      description: 'Fact checks: the verdict on `claim_reviewed`, on the 1-5 scale `false` … `true` (docs/decisions/linked-data.md)',
     }),
   },
   { additionalProperties: false },

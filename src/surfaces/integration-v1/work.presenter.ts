@@ -70,7 +70,7 @@ export const ApiSubmission = Type.Object({
   contributor: Type.Object({
     username: Type.String(),
     name: Type.String(),
-    interests: Type.Optional(Type.Array(InterestData, { description: 'In a publisher’s inbox: what the contributor declared might sway their work (issue 36)' })),
+    interests: Type.Optional(Type.Array(InterestData, { description: 'In a publisher’s inbox: what the contributor declared might sway their work' })),
   }),
   evidence: Type.Object({
     before: Nullable(Type.String()),

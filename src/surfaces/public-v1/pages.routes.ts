@@ -37,7 +37,7 @@ export function pageRecordRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The page record: every accepted contribution to a page',
         description:
           'With `format=jsonld` or `Accept: application/ld+json`, the record as schema.org JSON-LD (`application/ld+json`): ' +
-          'the page as a NewsArticle with its authors, editors and contributors, corrections and reviews (docs/decisions.md). ' +
+          'the page as a NewsArticle with its authors, editors and contributors, corrections and reviews (docs/decisions/linked-data.md). ' +
           'A page nobody registered, and a registered page with no accepted work yet, have no record: 404.',
         querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, format: Type.Optional(RecordFormat) }),
         response: { 200: V1PageRecord },

@@ -31,7 +31,7 @@ export const V1PanelStatement = Type.Object({
   topic: Type.String(),
   current_version: Type.Integer({ description: 'The statement’s current version' }),
   log: LogLink,
-  sources: Type.Array(Type.String({ format: 'uri' }), { description: 'The pages this version cites (issue 36)' }),
+  sources: Type.Array(Type.String({ format: 'uri' }), { description: 'The pages this version cites' }),
   review: Type.Object(
     {
       needed: Type.Boolean({ description: 'true while a flag stands: the panel should look again; the next version clears it' }),
@@ -47,7 +47,7 @@ export const V1PanelStatement = Type.Object({
         }),
       ),
     },
-    { description: 'Flags raised on this version (issue 36): `reopen_triggers` as facts' },
+    { description: 'Flags raised on this version: `reopen_triggers` as facts' },
   ),
 });
 

@@ -60,7 +60,7 @@ const V1Profile = Type.Object({
       proof_url: ServiceUrl,
     }),
   ),
-  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now (issue 36)' }),
+  interests: Type.Array(InterestData, { description: 'What the person declared might sway their work, holding now' }),
 });
 
 export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {

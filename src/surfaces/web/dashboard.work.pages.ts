@@ -231,7 +231,7 @@ ${record.contributions.map(
 }
 <h3 id="notices">Notices (${record.notices.length})</h3>
 ${notice(req, { notice: 'The notice is on the public record, the embed and the feed.' })}
-<p class="hint">A retraction, an expression of concern, a withdrawal, … as your journal issues them (docs/decisions.md, “Notices”). They are never edited or removed: a reinstatement ends a retraction. Readers of the page see the newest standing first, in every embed.</p>
+<p class="hint">A retraction, an expression of concern, a withdrawal, … as your journal issues them (docs/decisions/page-notices.md). They are never edited or removed: a reinstatement ends a retraction. Readers of the page see the newest standing first, in every embed.</p>
 ${
   record.notices.length === 0
     ? html`<p class="muted">No notices. Standing: current.</p>`

@@ -67,7 +67,7 @@ const Proof = Type.Object({
   }),
   log: LogLink,
   interests: Type.Array(InterestData, {
-    description: 'The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now (issue 36)',
+    description: 'The contributor’s declared interests in this page’s publication or topic: those held when the work was accepted, and those held now',
   }),
 });
 
