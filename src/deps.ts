@@ -8,6 +8,7 @@ import { retractNotAsked } from './domain/consent/consent.service.js';
 import { migrate } from './db/migrate.js';
 import { type Clock, systemClock } from './domain/clock.js';
 import type { Deps } from './domain/deps.js';
+import { Passwords } from './domain/accounts/password.js';
 import { MemoryRecordCache } from './domain/pages/record-cache.js';
 import { type DomainVerifier, systemVerifier } from './domain/publishers/domain-verifier.js';
 import { type PageFetcher, systemPageFetcher } from './domain/pages/page-fetcher.js';
@@ -82,6 +83,7 @@ export async function createRuntime(
       witnessSigningKey: config.witnessSigningKey,
     }),
     pageFetcher: overrides.pageFetcher ?? systemPageFetcher({ allowPrivate: config.webhookAllowPrivate }),
+    passwords: new Passwords(config.scryptLogN),
     changes,
   };
   // Authorships named before consent existed leave the public record until their person confirms (issue 31): done

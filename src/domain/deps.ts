@@ -10,6 +10,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { DomainVerifier } from './publishers/domain-verifier.js';
 import type { LogKeys } from './transparency/signing-key.js';
 import type { PageFetcher } from './pages/page-fetcher.js';
+import type { Passwords } from './accounts/password.js';
 
 export interface Deps {
   db: Kysely<DB>;
@@ -25,6 +26,8 @@ export interface Deps {
   transparency: LogKeys;
   /** Fetches a publisher's own page when it asks (`fetch: true` on registration). */
   pageFetcher: PageFetcher;
+  /** Password hashing and verification, a few at a time in fair lanes (accounts/password.ts). */
+  passwords: Passwords;
   /** This process's reader of the change log; a service calls `committed()` after a transaction that appended. */
   changes: Pick<ChangeFollower, 'committed' | 'catchUp' | 'onAdvance' | 'position' | 'entriesRead'>;
 }

@@ -8,7 +8,6 @@ import * as store from './account.store.js';
 import { isRetiredUsername } from '../privacy/erasure.store.js';
 import { checkThrottle, recordFailure, recordSuccess, throttleKeys } from './login-throttle.js';
 import { revokeAllApiKeys } from '../api-keys/api-key.store.js';
-import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password.js';
 import { normaliseEmail, normaliseTopic, SESSION_DAYS } from './rules.js';
 import { listMemberships } from '../publishers/publisher.store.js';
 import { publicContributor, recomputeReputation } from '../reputation/reputation.store.js';
@@ -46,7 +45,7 @@ export async function createAccount(
 ) {
   const email = normaliseEmail(input.email);
   const username = input.username.toLowerCase();
-  const password_hash = opts.passwordHash ?? (await hashPassword(input.password, deps.config.scryptLogN));
+  const password_hash = opts.passwordHash ?? (await deps.passwords.hash(input.password, 'signup'));
   await assertUsernameFree(deps, username);
   let accountId: number;
   const now = isoNow(deps.clock);
@@ -117,8 +116,8 @@ export async function signup(deps: Deps, input: SignupInput): Promise<{ username
       if (!(err instanceof EmailTaken)) throw err;
     }
   }
-  // The same work as a new account (a password hash), so the answer takes as long.
-  await hashPassword(input.password, deps.config.scryptLogN);
+  // As long as a new account's password hash takes, doing none, so the answer takes as long.
+  await deps.passwords.imitate();
   await assertUsernameFree(deps, username);
   const owner = existing ?? (await store.findAccountByEmail(deps.db, normaliseEmail(input.email)));
   const mayMail = await addressMayGetMail(deps, input.email);
@@ -211,7 +210,7 @@ export async function confirmEmail(deps: Deps, token: string): Promise<{ usernam
 export async function requestEmailChange(deps: Deps, accountId: number, input: { new_email: string; current_password: string }): Promise<void> {
   const account = await store.findAccountById(deps.db, accountId);
   if (!account) throw notFound('Account');
-  if (!(await verifyPassword(input.current_password, account.password_hash))) throw invalid('current_password', 'is not your current password');
+  if (!(await deps.passwords.verify(input.current_password, account.password_hash, `account:${accountId}`))) throw invalid('current_password', 'is not your current password');
   const email = normaliseEmail(input.new_email);
   if (email === account.email) throw invalid('new_email', 'is your current address');
   await accountMayAskForLinks(deps, accountId);
@@ -273,7 +272,7 @@ export async function resetLinkIsLive(deps: Deps, token: string): Promise<boolea
  * too. The link worked because its holder reads the account's mail, so an unconfirmed address is confirmed by it.
  */
 export async function completePasswordReset(deps: Deps, input: { token: string; password: string }): Promise<{ sessions_ended: number }> {
-  const hash = await hashPassword(input.password, deps.config.scryptLogN);
+  const hash = await deps.passwords.hash(input.password, 'reset');
   const now = isoNow(deps.clock);
   let newlyPublic = false;
   const out = await deps.db.transaction().execute(async (trx) => {
@@ -312,16 +311,19 @@ export async function login(deps: Deps, input: { email: string; password: string
   const keys = throttleKeys(email, ip);
   await checkThrottle(deps, keys);
   const account = await store.findAccountByEmail(deps.db, email);
-  // Compare against a dummy hash for an unknown email so the answer takes the same time either way.
-  const ok = await verifyPassword(input.password, account?.password_hash ?? dummyHash(deps.config.scryptLogN));
+  // An unknown email is answered after as long as a verification takes, with no hashing (password.ts).
+  const lane = `ip:${ip}`;
+  let ok = false;
+  if (account) ok = await deps.passwords.verify(input.password, account.password_hash, lane);
+  else await deps.passwords.imitate();
   if (!account || !ok) {
     await recordFailure(deps, keys);
     throw unauthorized('The email or password is wrong');
   }
   await recordSuccess(deps, keys);
   // A hash made at an older cost is replaced now, while the password is at hand.
-  if (needsRehash(account.password_hash, deps.config.scryptLogN)) {
-    await store.setPasswordHash(deps.db, account.id, await hashPassword(input.password, deps.config.scryptLogN), isoNow(deps.clock));
+  if (deps.passwords.needsRehash(account.password_hash)) {
+    await store.setPasswordHash(deps.db, account.id, await deps.passwords.hash(input.password, lane), isoNow(deps.clock));
   }
   const session = await startSession(deps, account.id);
   return { user_id: account.id, username: account.username, ...session };
@@ -341,9 +343,9 @@ export async function changePassword(
 ) {
   const account = await store.findAccountById(deps.db, accountId);
   if (!account) throw notFound('Account');
-  if (!(await verifyPassword(input.current_password, account.password_hash))) throw invalid('current_password', 'is not your current password');
+  if (!(await deps.passwords.verify(input.current_password, account.password_hash, `account:${accountId}`))) throw invalid('current_password', 'is not your current password');
   if (input.new_password === input.current_password) throw invalid('new_password', 'must differ from the current password');
-  const hash = await hashPassword(input.new_password, deps.config.scryptLogN);
+  const hash = await deps.passwords.hash(input.new_password, `account:${accountId}`);
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     await store.setPasswordHash(trx, accountId, hash, now);

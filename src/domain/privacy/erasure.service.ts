@@ -8,7 +8,6 @@ import path from 'node:path';
 import { FORMER_CONTRIBUTOR } from '../accounts/rules.js';
 import { findAccountById, findAccountByUsername } from '../accounts/account.store.js';
 import { checkThrottle, recordFailure, recordSuccess, throttleKeys } from '../accounts/login-throttle.js';
-import { verifyPassword } from '../accounts/password.js';
 import { appendChange } from '../changes/change-log.js';
 import { deleteOpeningsOf } from '../changes/change.store.js';
 import { isoNow } from '../clock.js';
@@ -50,7 +49,7 @@ export async function eraseOwnAccount(deps: Deps, accountId: number, password: s
   if (!account) throw notFound('Account');
   const keys = throttleKeys(account.email, ip);
   await checkThrottle(deps, keys);
-  if (!(await verifyPassword(password, account.password_hash))) {
+  if (!(await deps.passwords.verify(password, account.password_hash, `ip:${ip}`))) {
     await recordFailure(deps, keys);
     throw invalid('password', 'is not your password');
   }
