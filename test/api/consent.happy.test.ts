@@ -106,6 +106,13 @@ describe('a publisher naming an author', () => {
     expect((await lookup(`https://${pub.domain}/permitted`)).body.data.contributors.author).toMatchObject([
       { username: person.username, provenance: { asserted_by: 'publisher', consent: 'standing_permission' } },
     ]);
+
+    // Leaving the publication ends the permission: back as a member, their next naming waits for them again.
+    expect((await person.client.req('DELETE', `/api/v1/account/publishers/${pub.slug}/members/${person.username}`)).status).toBeLessThan(300);
+    expect((await register('after-leaving', [person.username])).authors[0]!.status).toBe('pending');
+    await addMember(pub.owner.client, pub.slug, person);
+    expect((await register('rejoined', [person.username])).authors[0]!.status).toBe('pending');
+    expect((await person.client.get('/api/v1/account/claim-preferences')).body.data).not.toContainEqual(expect.objectContaining({ preference: 'permit' }));
   });
 
   it('confirmClaims publishes every waiting claim (the factory later tests use)', async () => {

@@ -10,6 +10,7 @@ import { hostUnderDomain, parseDomain, parsePageUrl } from '../pages/url-keys.js
 import { randomToken } from '../tokens.js';
 import { TXT_PREFIX, WELL_KNOWN_PATH } from './domain-verifier.js';
 import { listPublisherPages } from '../pages/page.store.js';
+import { deletePreference, preferencesOf } from '../consent/consent.store.js';
 import * as store from './publisher.store.js';
 
 export async function createPublisher(deps: Deps, accountId: number, input: { name: string; slug: string }) {
@@ -128,6 +129,9 @@ export async function removeMember(deps: Deps, accountId: number, slug: string, 
     await store.withdrawInvitationsBy(trx, publisher.id, member.id);
     await store.revokePublisherKeysOf(trx, publisher.id, member.id, now);
     await store.handOverWebhooks(trx, publisher.id, member.id, heir, now);
+    // A standing permission was given as a member: it ends with the membership, and re-joining asks anew. A refusal
+    // is the person's answer to the publication whatever their role, so it stays.
+    if ((await preferencesOf(trx, publisher.id, [member.id])).get(member.id) === 'permit') await deletePreference(trx, member.id, publisher.id);
     return { username: member.username };
   });
 }
