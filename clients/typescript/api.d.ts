@@ -881,7 +881,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Choose a new password with a reset link; every session of the account ends */
+        /** Choose a new password with a reset link; every session of the account ends, and its API keys unless `revoke_api_keys` is false */
         post: operations["postAuthPasswordResetComplete"];
         delete?: never;
         options?: never;
@@ -5712,6 +5712,11 @@ export interface operations {
             content: {
                 "application/json": {
                     password: string;
+                    /**
+                     * @description Also revoke every API key of the account: on by default, since a reset is how a stolen account is taken back; false keeps integrations working
+                     * @default true
+                     */
+                    revoke_api_keys?: boolean;
                     token: string;
                 };
             };
@@ -5728,6 +5733,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            api_keys_revoked: number;
                             sessions_ended: number;
                         };
                         /** @constant */

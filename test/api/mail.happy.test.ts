@@ -162,15 +162,37 @@ describe('password reset', () => {
     expect(sent.map((m) => m.to)).toEqual([u.email]);
     expect(sent[0]!.subject).toBe('Reset your Credence password');
     const token = linkToken(sent[0]!, 'https://credence.test/reset-password');
-    expect((await anon.get(`/reset-password?token=${token}`)).status).toBe(200);
+    const form = await anon.get(`/reset-password?token=${token}`);
+    expect(form.status).toBe(200);
+    // The form offers to revoke the account's API keys, ticked.
+    expect(form.text).toMatch(/<input type="checkbox" name="revoke_api_keys" value="true" checked/);
+    const key = await u.client.post('/api/v1/account/api-keys', { name: 'made by whoever held the account' });
+    expect(key.status, key.text).toBe(201);
 
     const done = await anon.post('/api/v1/auth/password-reset/complete', { token, password: 'a brand new password' });
     expect(done.status, done.text).toBe(200);
     expect(done.body.data.sessions_ended).toBeGreaterThanOrEqual(1);
+    // Revoked by default: a key made by whoever held the account does not outlive the new password.
+    expect(done.body.data.api_keys_revoked).toBe(1);
+    expect((await anon.as(key.body.data.key).get('/api/v1/whoami')).body.data?.authenticated ?? false).toBe(false);
     expect((await u.client.get('/api/v1/whoami')).status).toBe(401);
     expect((await anon.post('/api/v1/auth/password-reset/complete', { token, password: 'yet another password' })).status).toBe(404);
     expect((await anon.get(`/reset-password?token=${token}`)).status).toBe(404);
     await logIn(u.email, 'a brand new password');
+  });
+
+  it('keeps the API keys when asked to', async () => {
+    const u = await signup(t);
+    const key = await u.client.post('/api/v1/account/api-keys', { name: 'the CMS' });
+    expect(key.status, key.text).toBe(201);
+    await sender.tick();
+    expect((await anon.post('/api/v1/auth/password-reset', { email: u.email })).status).toBe(202);
+    await sender.tick();
+    const token = linkToken(smtp.to(u.email).find((m) => m.subject === 'Reset your Credence password')!, 'https://credence.test/reset-password');
+    const done = await anon.post('/api/v1/auth/password-reset/complete', { token, password: 'a brand new password', revoke_api_keys: false });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.data.api_keys_revoked).toBe(0);
+    expect((await anon.as(key.body.data.key).get('/api/v1/whoami')).body.data.authenticated).toBe(true);
   });
 
   it('refuses a link older than an hour', async () => {

@@ -269,9 +269,14 @@ export async function resetLinkIsLive(deps: Deps, token: string): Promise<boolea
 
 /**
  * A reset link, used: the new password is set, every session of the account ends, and every other reset link
- * too. The link worked because its holder reads the account's mail, so an unconfirmed address is confirmed by it.
+ * too; unless `revoke_api_keys` is false, every API key of the account is revoked as well (a reset is how a stolen
+ * account is taken back, and keys made by whoever held it would outlive the new password). The link worked because
+ * its holder reads the account's mail, so an unconfirmed address is confirmed by it.
  */
-export async function completePasswordReset(deps: Deps, input: { token: string; password: string }): Promise<{ sessions_ended: number }> {
+export async function completePasswordReset(
+  deps: Deps,
+  input: { token: string; password: string; revoke_api_keys?: boolean },
+): Promise<{ sessions_ended: number; api_keys_revoked: number }> {
   const hash = await deps.passwords.hash(input.password, 'reset');
   const now = isoNow(deps.clock);
   let newlyPublic = false;
@@ -281,13 +286,14 @@ export async function completePasswordReset(deps: Deps, input: { token: string; 
     await store.setPasswordHash(trx, link.account_id, hash, now);
     const ended = await store.endSessions(trx, link.account_id, now);
     await mailStore.voidTokens(trx, link.account_id, 'reset', now);
+    const revoked = input.revoke_api_keys === false ? 0 : await revokeAllApiKeys(trx, link.account_id, now);
     const account = await store.findAccountById(trx, link.account_id);
     if (account && !account.email_confirmed_at) {
       await store.confirmEmail(trx, account.id, now);
       await appendChange(trx, { kind: 'contributor.created', ids: { accountId: account.id }, data: { contributor: await publicContributor(trx, account.id) }, now });
       newlyPublic = true;
     }
-    return { sessions_ended: ended };
+    return { sessions_ended: ended, api_keys_revoked: revoked };
   });
   if (newlyPublic) await deps.changes.committed();
   return out;

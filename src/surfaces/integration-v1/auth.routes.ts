@@ -44,7 +44,16 @@ export const EMAIL_CHANGE_MESSAGE = 'A link to confirm the new address is on its
 const TokenBody = Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) }, { additionalProperties: false });
 export const ResetRequestBody = Type.Object({ email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }) }, { additionalProperties: false });
 export const ResetCompleteBody = Type.Object(
-  { token: Type.String({ minLength: 10, maxLength: 200 }), password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) },
+  {
+    token: Type.String({ minLength: 10, maxLength: 200 }),
+    password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
+    revoke_api_keys: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Also revoke every API key of the account: on by default, since a reset is how a stolen account is taken back; false keeps integrations working',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export const EmailChangeBody = Type.Object(
@@ -156,9 +165,9 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [optional],
       schema: {
         tags: ['auth'],
-        summary: 'Choose a new password with a reset link; every session of the account ends',
+        summary: 'Choose a new password with a reset link; every session of the account ends, and its API keys unless `revoke_api_keys` is false',
         body: ResetCompleteBody,
-        response: { 200: Ok(Type.Object({ sessions_ended: Type.Integer() })) },
+        response: { 200: Ok(Type.Object({ sessions_ended: Type.Integer(), api_keys_revoked: Type.Integer() })) },
         errors: ['404'],
       },
     },

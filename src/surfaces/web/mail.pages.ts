@@ -13,7 +13,7 @@ import { csrfField } from './layout.js';
 import { field, pageContext, readForm, sendPage, str } from './kit.js';
 
 const validReset = itemValidator<{ email: string }>(ResetRequestBody);
-const validComplete = itemValidator<{ token: string; password: string }>(ResetCompleteBody);
+const validComplete = itemValidator<{ token: string; password: string; revoke_api_keys?: boolean }>(ResetCompleteBody);
 
 /** What each notice kind is called on the pages. */
 export const NOTICE_LABELS: Record<string, string> = {
@@ -103,6 +103,8 @@ ${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomp
 <p class="lede">Every session of the account ends: log in again with the new password.</p>
 <form method="post" action="/reset-password" class="stack" novalidate>${csrfField(ctx)}<input type="hidden" name="token" value="${token}">
 ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: 'At least 10 characters', error: error || undefined })}
+<div><label class="check"><input type="checkbox" name="revoke_api_keys" value="true" checked aria-describedby="reset-keys-hint"> Also revoke every API key of my account</label>
+<p class="hint" id="reset-keys-hint">Keep this on if someone else may have used your account: keys they made would outlive the new password. Turn it off to keep your integrations working.</p></div>
 <div><button type="submit">Set the password</button></div></form>`,
       },
       status,
@@ -120,7 +122,8 @@ ${field({ name: 'password', label: 'New password', type: 'password', required: t
 
   app.post('/reset-password', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
-    const values = { token: str(form.token), password: str(form.password) };
+    // A checkbox left unticked sends nothing: only a ticked one revokes the keys.
+    const values = { token: str(form.token), password: str(form.password), revoke_api_keys: str(form.revoke_api_keys) === 'true' };
     const checked = validComplete(values);
     if (!checked.ok) return resetPage(req, reply, values.token, 'At least 10 characters.', 400);
     try {
@@ -129,7 +132,7 @@ ${field({ name: 'password', label: 'New password', type: 'password', required: t
       if (err instanceof DomainError && statusOf(err) === 404) return deadLink(req, reply);
       throw err;
     }
-    return message(req, reply, 'Password changed', 'Your new password is set and every session has ended. Log in with it.');
+    return message(req, reply, 'Password changed', values.revoke_api_keys ? 'Your new password is set, every session has ended and every API key of the account is revoked. Log in with it.' : 'Your new password is set and every session has ended. Log in with it.');
   });
 
   // Unsubscribing: the page asks; the RFC 8058 one-click POST (and the page's own button) turns the kind off.
