@@ -65,7 +65,7 @@ export const EnvSchema = Type.Object({
   // Each cached route remembers as many request lines, to answer them again before validation (http/request-lines.ts).
   RECORD_CACHE_ENTRIES: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
   // Live change-feed streams (Server-Sent Events on GET /v1/changes and /api/v1/changes) one caller may hold open at
-  // once in this process: per account when signed in (a key or a session), else per address. Each open stream holds
+  // once in this process: against its address and, when signed in (a key or a session), its account too. Each open stream holds
   // a socket and a share of every change's fan-out, so one caller must not hold them all (issue 30).
   FEED_STREAMS_PER_CLIENT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Live streams this process holds open at once, whoever asks: the backstop behind the per-caller cap.
@@ -155,7 +155,7 @@ export interface Config {
   workers: number;
   shutdownTimeoutMs: number;
   recordCacheEntries: number;
-  /** Live change-feed streams per caller (account, else address) and in all, in this process. */
+  /** Live change-feed streams per caller (its address, and its account when signed in) and in all, in this process. */
   feedStreamsPerClient: number;
   feedStreamsMax: number;
   /** The cache tier's nodes to purge (CACHE_PURGE_URLS); empty: no tier, no surrogate keys. */

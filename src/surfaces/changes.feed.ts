@@ -176,7 +176,7 @@ const eventOf =
  * caller's place is taken before anything is written, so a refusal is an ordinary answer in the surface's envelope.
  */
 function streamFeed(streams: FeedStreams, req: FastifyRequest, reply: FastifyReply, after: number, words: FeedWords, filter: FeedFilter | null): void {
-  const release = streams.admit(FeedStreams.clientOf(req));
+  const release = streams.admit(FeedStreams.clientsOf(req));
   try {
     reply.hijack();
     const raw = reply.raw;

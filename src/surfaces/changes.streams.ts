@@ -1,7 +1,8 @@
-// The live streams of the change feed, one registry per process, shared by both surfaces (issue 30):
+// The live streams of the change feed, one registry per process, shared by both surfaces:
 //
-// - Caps: a caller holds at most `feedStreamsPerClient` streams at once (per account when signed in, with a key or
-//   a session; else per address), answered 429 in the surface's envelope; and the process holds at most
+// - Caps: a caller holds at most `feedStreamsPerClient` streams at once, counted against its address and, when signed
+//   in (a key or a session), its account too: one budget each, shared, so signing in adds no streams to an
+//   address's and changing address adds none to an account's. Answered 429 in the surface's envelope; and the process holds at most
 //   `feedStreamsMax` in all (503), the backstop when many callers ask at once.
 // - Fan-out: the change follower reads each committed entry once and hands it here; each entry is presented once
 //   per surface's words and the same bytes are written to every stream that is caught up. A stream reads the log
@@ -73,19 +74,19 @@ export class FeedStreams {
     return n;
   }
 
-  /** Who a stream counts against: the account when signed in (any key or session of it), else the address. */
-  static clientOf(req: FastifyRequest): string {
-    return req.principal.kind === 'anonymous' ? `ip:${req.ip}` : `account:${req.principal.accountId}`;
+  /** Whom a stream counts against: the address, and the account when signed in (any key or session of it). */
+  static clientsOf(req: FastifyRequest): string[] {
+    return req.principal.kind === 'anonymous' ? [`ip:${req.ip}`] : [`ip:${req.ip}`, `account:${req.principal.accountId}`];
   }
 
   /**
-   * Take a place for a new stream of `client`, or throw the refusal (429 for the caller's cap, 503 for the
-   * process's). Call before anything is written, so the refusal goes out in the surface's envelope.
+   * Take a place for a new stream counted against each of `clients`, or throw the refusal (429 when any of them is
+   * at the caller's cap, 503 for the process's). Call before anything is written, so the refusal goes out in the
+   * surface's envelope.
    */
-  admit(client: string): () => void {
+  admit(clients: string[]): () => void {
     const { feedStreamsPerClient, feedStreamsMax } = this.deps.config;
-    const held = this.perClient.get(client) ?? 0;
-    if (held >= feedStreamsPerClient) {
+    if (clients.some((c) => (this.perClient.get(c) ?? 0) >= feedStreamsPerClient)) {
       throw new AppError(
         429,
         'rate_limited',
@@ -99,16 +100,18 @@ export class FeedStreams {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       });
     }
-    this.perClient.set(client, held + 1);
+    for (const c of clients) this.perClient.set(c, (this.perClient.get(c) ?? 0) + 1);
     this.admitted++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.admitted--;
-      const n = (this.perClient.get(client) ?? 1) - 1;
-      if (n <= 0) this.perClient.delete(client);
-      else this.perClient.set(client, n);
+      for (const c of clients) {
+        const n = (this.perClient.get(c) ?? 1) - 1;
+        if (n <= 0) this.perClient.delete(c);
+        else this.perClient.set(c, n);
+      }
     };
   }
 

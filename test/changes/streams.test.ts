@@ -143,6 +143,20 @@ describe('caps on live streams', () => {
     expect(bad.status).toBe(401);
   });
 
+  it('shares one budget between an address and the account signed in from it', async () => {
+    for (const s of opened) s.close();
+    await until(() => feedStreamsOf(t.runtime.deps)!.open === 0);
+    const ip = randomIp();
+    const user = await signup(t);
+    const mine = [await open('/api/v1/changes', ip), await open('/v1/changes', ip), await open('/api/v1/changes', ip)];
+    expect(mine.map((s) => s.status)).toEqual([200, 200, 200]);
+    // Signing in from an address at its cap opens nothing more there.
+    const signedIn = await open('/api/v1/changes', ip, { authorization: `Bearer ${user.token}` });
+    expect(signedIn.status).toBe(429);
+    // The account's own budget was not spent by that refusal: from another address it opens streams.
+    expect((await open('/api/v1/changes', randomIp(), { authorization: `Bearer ${user.token}` })).status).toBe(200);
+  });
+
   it('refuses any stream past the process’s cap with 503 and Retry-After, in the envelope', async () => {
     const registry = feedStreamsOf(t.runtime.deps)!;
     while (registry.open < 10) expect((await open('/api/v1/changes', randomIp())).status).toBe(200);
