@@ -1,5 +1,6 @@
 // Write calls take one object or up to 500 (SPEC §9). Each item is validated and applied on its own; a failed
 // item carries its error and the others go on.
+import { performance } from 'node:perf_hooks';
 import { DomainError } from './errors.js';
 
 export type BatchItem<T> = { index: number; ok: true; value: T } | { index: number; ok: false; error: DomainError };
@@ -41,13 +42,30 @@ export function summarise(results: ItemResult[]): Record<ItemStatus, number> {
   return summary;
 }
 
-/** Apply `fn` to each valid item in order; a DomainError it throws fails that item only. */
+/**
+ * Work in slices: call the function it returns between units of a long job; once `budgetMs` of work has passed since
+ * the last pause it waits for the event loop's next turn, so other requests (and /livez) are answered meanwhile. A
+ * batch of 500 pages with their text held the loop 0.8-1.6 s without it. Safe inside a transaction: SQLite's write
+ * connection stays held by this job (others wait for it as before), reads use their own connection.
+ */
+export function slicer(budgetMs = 10): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < budgetMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
+/** Apply `fn` to each valid item in order, in slices; a DomainError it throws fails that item only. */
 export async function applyEach<T>(
   items: BatchItem<T>[],
   fn: (value: T, index: number) => Promise<ItemOutcome>,
 ): Promise<ItemResult[]> {
   const out: ItemResult[] = [];
+  const slice = slicer();
   for (const item of items) {
+    await slice();
     if (!item.ok) {
       out.push({ index: item.index, status: 'failed', error: item.error });
       continue;

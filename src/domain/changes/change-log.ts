@@ -1,6 +1,7 @@
 // The change log (issue 11): every change to public data appends one immutable entry in the transaction of the
 // change. Entries are the public face of the change only (docs/changes.md lists each kind's fields); the feed shows
 // them as stored, and every process's record cache follows them (follower.ts).
+import { slicer } from '../batch.js';
 import type { ChangeKind } from '../../db/vocabulary.js';
 import type { Db } from '../../db/schema.js';
 import type { Change } from './change.js';
@@ -67,7 +68,9 @@ export const takeSeqs = (trx: Db): Promise<number> => nextSeq(trx);
 export async function appendChangesFrom(trx: Db, first: number, changes: Change[]): Promise<number[]> {
   const rows: ChangeRow[] = [];
   const openings: OpeningRow[] = [];
-  changes.forEach((change, i) => {
+  const slice = slicer();
+  for (const [i, change] of changes.entries()) {
+    await slice();
     const seq = first + i;
     const data: Record<string, unknown> = { ...change.data };
     for (const field of PERSONAL_FIELDS) {
@@ -89,7 +92,7 @@ export async function appendChangesFrom(trx: Db, first: number, changes: Change[
       panel_id: change.ids.panelId ?? null,
       body: canonicalJson({ ...data, seq, kind: change.kind, created_at: change.now }),
     });
-  });
+  }
   await insertChanges(trx, rows);
   await insertOpenings(trx, openings);
   const seqs = rows.map((r) => r.seq);

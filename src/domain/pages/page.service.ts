@@ -3,7 +3,7 @@ import { enqueueMails } from '../mail/mail.service.js';
 import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, applyEach } from '../batch.js';
+import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, applyEach, slicer } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
@@ -149,7 +149,9 @@ async function upsertPages(
   const newAuthors: { key: string; accountId: number }[] = [];
   // Change-log entries, item by item as if sent one by one (docs/changes.md): the page as that item left it.
   const pageEntries: { key: string; kind: 'page.registered' | 'page.updated'; title: string; topic: string; url: string }[] = [];
+  const slice = slicer();
   for (const item of items) {
+    await slice();
     const key = item.url.lookupKey;
     const found = existing.get(key);
     if (found && found.publisher_id !== publisherId) {
