@@ -39,6 +39,11 @@ add_action(
 Credence_Registration::init();
 Credence_Front::init();
 Credence_Webhook::init();
+// A key saved anywhere (the settings page, WP-CLI, a deploy script) is tested at once with whoami.
+add_action( 'update_option_credence_api_key', array( 'Credence_Admin', 'test_key' ) );
+add_action( 'add_option_credence_api_key', array( 'Credence_Admin', 'test_key' ) );
+add_action( 'update_option_credence_service_url', array( 'Credence_Admin', 'test_key' ) );
+add_action( 'add_option_credence_service_url', array( 'Credence_Admin', 'test_key' ) );
 if ( is_admin() ) {
 	Credence_Admin::init();
 }

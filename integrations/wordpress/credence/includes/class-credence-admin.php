@@ -22,8 +22,6 @@ final class Credence_Admin {
 		add_action( 'admin_post_credence_decide', array( __CLASS__, 'decide' ) );
 		add_action( 'wp_ajax_credence_import', array( __CLASS__, 'import_step' ) );
 		add_action( 'admin_notices', array( __CLASS__, 'notices' ) );
-		add_action( 'update_option_credence_api_key', array( __CLASS__, 'test_key' ) );
-		add_action( 'add_option_credence_api_key', array( __CLASS__, 'test_key' ) );
 	}
 
 	public static function menus() {
