@@ -60,7 +60,8 @@ async function relay(target: number) {
     new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       sockets.clear();
-      server ? server.close(() => resolve()) : resolve();
+      if (server) server.close(() => resolve());
+      else resolve();
       server = null;
     });
   await up();
@@ -70,7 +71,7 @@ async function relay(target: number) {
 interface Answer {
   status: number;
   text: string;
-  json: () => any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: () => any;
 }
 
 describe.skipIf(why !== null)('the WordPress plugin against a real Credence', () => {
