@@ -68,6 +68,11 @@ async function relay(target: number) {
   return { port, up, down };
 }
 
+interface Lookup {
+  data: { id: number; registered: boolean; title: string | null; topic: string | null };
+}
+const lookupOf = (base: string, url: string): Promise<Lookup> => fetch(`${base}/api/v1/pages/lookup?url=${encodeURIComponent(url)}`).then((r) => r.json() as Promise<Lookup>);
+
 interface Answer {
   status: number;
   text: string;
@@ -194,7 +199,7 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
     expect(res.status, res.text + phpOut).toBe(201);
     postUrl = res.json().link;
     expect(postUrl).toBe(`http://${HOST}:${wpPort}/measles-cases-rise/`);
-    const lookup = await fetch(`${t.baseUrl}/api/v1/pages/lookup?url=${encodeURIComponent(postUrl)}`).then((r) => r.json());
+    const lookup = await lookupOf(t.baseUrl, postUrl);
     expect(lookup.data).toMatchObject({ registered: true, title: 'Measles cases rise', topic: 'health' });
     pageId = lookup.data.id;
     const claims = await pub.api.get(`/api/v1/publisher-auth/claims?page_id=${pageId}`);
@@ -240,13 +245,13 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
     expect(page.text).toContain('Flu season starts');
     expect(page.text).toContain('/api/v1/embed/by-url?'); // the embed's own script, fetched by the reader's browser
     await link.up();
-    const before = await fetch(`${t.baseUrl}/api/v1/pages/lookup?url=${encodeURIComponent(url)}`).then((r) => r.json());
+    const before = await lookupOf(t.baseUrl, url);
     expect(before.data.registered).toBe(false);
     // Five minutes pass: the retry is due; WP-Cron runs it when wp-cron.php is requested, as a system cron would.
     await wpPhp("wp_unschedule_hook('credence_retry_queue'); wp_schedule_event(time() - 1, 'credence_five_minutes', 'credence_retry_queue');");
     const cron = await wp('GET', '/wp-cron.php');
     expect(cron.status).toBe(200);
-    const after = await fetch(`${t.baseUrl}/api/v1/pages/lookup?url=${encodeURIComponent(url)}`).then((r) => r.json());
+    const after = await lookupOf(t.baseUrl, url);
     expect(after.data).toMatchObject({ registered: true, title: 'Flu season starts' });
     expect(JSON.parse(await wpPhp("echo wp_json_encode(get_option('credence_queue'));"))).toEqual([]);
   });
