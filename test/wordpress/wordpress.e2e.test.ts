@@ -218,6 +218,12 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
     const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page.text);
     expect(ld, page.text.slice(0, 2000)).not.toBeNull();
     expect(JSON.stringify(JSON.parse(ld![1]!))).toContain('Measles cases rise');
+    // The editor's Credence box says who confirmed; the work page offers a request form of its own.
+    const postId = Number(/wp-json\/wp\/v2\/posts\/(\d+)/.exec(page.text)?.[1] ?? (await wp('GET', `/wp-json/wp/v2/posts?slug=measles-cases-rise`)).json()[0].id);
+    const box = await wpPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php'; wp_set_current_user(1); Credence_Admin::meta_box(get_post(${postId})); $_GET['post'] = ${postId}; Credence_Admin::work_page();`);
+    expect(box).toContain(`<li data-state="confirmed">${author.username}: confirmed</li>`);
+    expect(box).toContain('name="request_type"');
+    expect(box).toContain('No submitted work is waiting for a decision.');
   });
 
   it('a signed webhook is accepted and a forged or stale one refused', async () => {

@@ -162,13 +162,7 @@ final class Credence_Admin {
 		if ( ! current_user_can( 'edit_post', $post->ID ) ) {
 			return;
 		}
-		echo '<h4>' . esc_html__( 'Ask for work', 'credence' ) . '</h4><form method="post" action="' . esc_url( admin_url( 'admin-post.php' ) ) . '">';
-		wp_nonce_field( 'credence_request_' . $post->ID );
-		echo '<input type="hidden" name="action" value="credence_request"><input type="hidden" name="post_id" value="' . esc_attr( $post->ID ) . '">';
-		echo '<select name="request_type"><option value="reviewer">' . esc_html__( 'A review', 'credence' ) . '</option><option value="fact_checker">' . esc_html__( 'A fact check', 'credence' ) . '</option><option value="editor">' . esc_html__( 'An edit', 'credence' ) . '</option><option value="source">' . esc_html__( 'Sources', 'credence' ) . '</option></select>';
-		echo '<textarea name="brief" rows="2" class="widefat" placeholder="' . esc_attr__( 'What should they look at?', 'credence' ) . '"></textarea>';
-		echo '<button class="button" formaction="' . esc_url( admin_url( 'admin-post.php' ) ) . '">' . esc_html__( 'Open the request', 'credence' ) . '</button></form>';
-		echo '<p><a href="' . esc_url( admin_url( 'edit.php?page=credence-work&post=' . $post->ID ) ) . '">' . esc_html__( 'Submitted work on this post', 'credence' ) . '</a></p>';
+		echo '<p><a href="' . esc_url( admin_url( 'edit.php?page=credence-work&post=' . $post->ID ) ) . '">' . esc_html__( 'Ask for work, or decide on submitted work', 'credence' ) . '</a></p>';
 	}
 
 	public static function open_request() {
@@ -186,7 +180,7 @@ final class Credence_Admin {
 		);
 		$res = Credence_Client::from_options()->request( 'POST', '/requests', $item );
 		self::flash( is_wp_error( $res ) ? $res->get_error_message() : __( 'The request is open in Credence’s marketplace.', 'credence' ), ! is_wp_error( $res ) );
-		wp_safe_redirect( get_edit_post_link( $post_id, 'url' ) );
+		wp_safe_redirect( admin_url( 'edit.php?page=credence-work&post=' . $post_id ) );
 		exit;
 	}
 
@@ -203,6 +197,16 @@ final class Credence_Admin {
 			return;
 		}
 		$url = $post_id ? get_permalink( $post_id ) : null;
+		if ( $post_id && current_user_can( 'edit_post', $post_id ) ) {
+			/* translators: %s: the post's title */
+			echo '<h2>' . esc_html( sprintf( __( 'Ask for work on “%s”', 'credence' ), get_the_title( $post_id ) ) ) . '</h2><form method="post" action="' . esc_url( admin_url( 'admin-post.php' ) ) . '">';
+			wp_nonce_field( 'credence_request_' . $post_id );
+			echo '<input type="hidden" name="action" value="credence_request"><input type="hidden" name="post_id" value="' . esc_attr( $post_id ) . '">';
+			echo '<select name="request_type"><option value="reviewer">' . esc_html__( 'A review', 'credence' ) . '</option><option value="fact_checker">' . esc_html__( 'A fact check', 'credence' ) . '</option><option value="editor">' . esc_html__( 'An edit', 'credence' ) . '</option><option value="source">' . esc_html__( 'Sources', 'credence' ) . '</option></select> ';
+			echo '<input type="text" name="brief" class="regular-text" placeholder="' . esc_attr__( 'What should they look at?', 'credence' ) . '"> ';
+			submit_button( __( 'Open the request', 'credence' ), 'secondary', 'submit', false );
+			echo '</form><h2>' . esc_html__( 'Submitted work', 'credence' ) . '</h2>';
+		}
 		$any = false;
 		foreach ( (array) $res['data'] as $work ) {
 			if ( $url && untrailingslashit( $work['page']['url'] ) !== untrailingslashit( $url ) ) {

@@ -1,4 +1,5 @@
 // The Credence record block: dynamic, rendered in PHP (Credence_Front::render_block); no build step.
+/* global window */
 ( function ( blocks, element, i18n ) {
 	var el = element.createElement;
 	var __ = i18n.__;
