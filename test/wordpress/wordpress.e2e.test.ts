@@ -1,0 +1,264 @@
+// The WordPress plugin end to end: Debian's WordPress under PHP's built-in server, a fresh MariaDB database, and a
+// real Credence (the in-process harness) behind a TCP relay the test can cut, to play the service going down.
+// Skipped, saying why, when PHP, WordPress or MariaDB are absent (CI sets CREDENCE_WORDPRESS_REQUIRED=1: it fails
+// instead); run once, on the SQLite run, since the plugin sees only HTTP.
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/cluster.js';
+import { type TestApp, startTestApp } from '../harness.js';
+import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+
+const WP_SOURCE = '/usr/share/wordpress';
+const PLUGIN = path.resolve('integrations/wordpress/credence');
+const HOST = 'wp-e2e.example';
+const SECRET = `whsec_${randomBytes(32).toString('hex')}`;
+
+function missing(): string | null {
+  try {
+    execFileSync('php', ['-r', 'exit(extension_loaded("mysqli") ? 0 : 1);']);
+  } catch {
+    return 'php-cli with php-mysql (mysqli) is not installed';
+  }
+  if (!fs.existsSync(path.join(WP_SOURCE, 'wp-settings.php'))) return `Debian's wordpress package is not installed (${WP_SOURCE})`;
+  try {
+    execFileSync('mysql', ['-h127.0.0.1', '-uroot', '-e', 'select 1'], { stdio: 'ignore' });
+  } catch {
+    return 'MariaDB is not answering at 127.0.0.1:3306 as root without a password';
+  }
+  return null;
+}
+
+const why = process.env.DATABASE_URL ? 'the PostgreSQL run (the plugin sees only HTTP; it runs once, on SQLite)' : missing();
+if (why && process.env.CREDENCE_WORDPRESS_REQUIRED === '1' && !process.env.DATABASE_URL) throw new Error(`WordPress end-to-end test cannot run: ${why}`);
+if (why) console.warn(`[wordpress e2e] skipped: ${why}`);
+
+/** A relay to the harness's port that can be cut (connections refused) and restored on the same port. */
+async function relay(target: number) {
+  const port = await freePort();
+  let server: net.Server | null = null;
+  const sockets = new Set<net.Socket>();
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = net.createServer((c) => {
+        const u = net.connect(target, '127.0.0.1');
+        sockets.add(c).add(u);
+        c.pipe(u).pipe(c);
+        const end = () => (c.destroy(), u.destroy());
+        c.on('error', end).on('close', end);
+        u.on('error', end).on('close', end);
+      });
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+      if (server) server.close(() => resolve());
+      else resolve();
+      server = null;
+    });
+  await up();
+  return { port, up, down };
+}
+
+interface Lookup {
+  data: { id: number; registered: boolean; title: string | null; topic: string | null };
+}
+const lookupOf = (base: string, url: string): Promise<Lookup> => fetch(`${base}/api/v1/pages/lookup?url=${encodeURIComponent(url)}`).then((r) => r.json() as Promise<Lookup>);
+
+interface Answer {
+  status: number;
+  text: string;
+  json: () => any;
+}
+
+describe.skipIf(why !== null)('the WordPress plugin against a real Credence', () => {
+  let t: TestApp;
+  let pub: TestPublisher;
+  let author: TestUser;
+  let link: Awaited<ReturnType<typeof relay>>;
+  let dir: string;
+  let db: string;
+  let wpPort: number;
+  let php: ChildProcess;
+  let phpOut = '';
+  let appPassword: string;
+
+  /** WordPress, reached at 127.0.0.1 under its public name (the Host header), as a reader's browser would. */
+  function wp(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: wpPort, method, path: p, headers: { Host: `${HOST}:${wpPort}`, ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers } }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, json: () => JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(data);
+    });
+  }
+  const authed = () => ({ Authorization: `Basic ${Buffer.from(`admin:${appPassword}`).toString('base64')}` });
+
+  /** Run PHP inside the WordPress install (after wp-load.php), returning what it prints. Asynchronously: the
+   * in-process Credence it may call answers on this event loop. */
+  async function wpPhp(code: string, before = ''): Promise<string> {
+    const file = path.join(dir, `run-${randomBytes(4).toString('hex')}.php`);
+    fs.writeFileSync(file, `<?php\n$_SERVER['HTTP_HOST'] = '${HOST}:${wpPort}';\n${before}\nrequire __DIR__ . '/wp-load.php';\n${code}\n`);
+    try {
+      return (await promisify(execFile)('php', [file], { cwd: dir, encoding: 'utf8' })).stdout;
+    } finally {
+      fs.rmSync(file);
+    }
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    pub = await publisher(t, { domain: HOST });
+    author = await signup(t);
+    link = await relay(Number(new URL(t.baseUrl).port));
+
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-wp-'));
+    execFileSync('cp', ['-rL', `${WP_SOURCE}/.`, dir]);
+    fs.rmSync(path.join(dir, '.htaccess'), { force: true });
+    fs.cpSync(PLUGIN, path.join(dir, 'wp-content/plugins/credence'), { recursive: true });
+    // Debian ships no theme in the wordpress package: the smallest classic theme that prints head, content and footer.
+    const theme = path.join(dir, 'wp-content/themes/plain');
+    fs.mkdirSync(theme, { recursive: true });
+    fs.writeFileSync(path.join(theme, 'style.css'), '/*\nTheme Name: Plain\n*/\n');
+    fs.writeFileSync(path.join(theme, 'index.php'), '<!doctype html><html><head><?php wp_head(); ?></head><body><?php while ( have_posts() ) { the_post(); the_title( "<h1>", "</h1>" ); the_content(); } wp_footer(); ?></body></html>\n');
+    fs.writeFileSync(path.join(dir, 'router.php'), "<?php\n$f = __DIR__ . parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);\nif ($_SERVER['REQUEST_URI'] !== '/' && is_file($f)) { return false; }\nif (is_dir($f) && is_file($f . '/index.php')) { require $f . '/index.php'; return; }\nrequire __DIR__ . '/index.php';\n");
+
+    db = `credence_wp_${randomBytes(4).toString('hex')}`;
+    execFileSync('mysql', ['-h127.0.0.1', '-uroot', '-e', `CREATE DATABASE ${db}`]);
+    wpPort = await freePort();
+    const salts = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'].map((k) => `define('${k}', '${randomBytes(24).toString('hex')}');`).join('\n');
+    fs.writeFileSync(
+      path.join(dir, 'wp-config.php'),
+      `<?php
+define('DB_NAME', '${db}'); define('DB_USER', 'root'); define('DB_PASSWORD', ''); define('DB_HOST', '127.0.0.1:3306');
+define('DB_CHARSET', 'utf8mb4'); define('DB_COLLATE', '');
+${salts}
+$table_prefix = 'wp_';
+define('WP_HOME', 'http://${HOST}:${wpPort}'); define('WP_SITEURL', 'http://${HOST}:${wpPort}');
+define('WP_ENVIRONMENT_TYPE', 'local'); define('DISABLE_WP_CRON', true); define('WP_DEBUG', false);
+define('WP_CONTENT_DIR', __DIR__ . '/wp-content');
+if (!defined('ABSPATH')) define('ABSPATH', __DIR__ . '/');
+require_once ABSPATH . 'wp-settings.php';
+`,
+    );
+    const out = await wpPhp(`add_filter('pre_wp_mail', '__return_false');
+require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+require_once ABSPATH . 'wp-admin/includes/plugin.php';
+$r = wp_install('Credence e2e', 'admin', 'admin@wp-e2e.example', true, '', 'admin-password-' . wp_generate_password(12, false));
+switch_theme('plain');
+update_option('permalink_structure', '/%postname%/');
+$err = activate_plugin('credence/credence.php');
+if (is_wp_error($err)) { echo 'ACTIVATE:' . $err->get_error_message(); exit(1); }
+update_option('credence_api_key', '${pub.key}');
+update_option('credence_service_url', 'http://127.0.0.1:${link.port}');
+update_option('credence_webhook_secret', '${SECRET}');
+update_option('credence_topic_map', array('category:uncategorized' => 'health'));
+update_user_meta($r['user_id'], 'credence_username', '${author.username}');
+[$password] = WP_Application_Passwords::create_new_application_password($r['user_id'], array('name' => 'e2e'));
+echo wp_json_encode(array('password' => $password, 'connection' => get_option('credence_connection')));`, "define('WP_INSTALLING', true);");
+    expect(out).toContain('{');
+    const installed = JSON.parse(out.slice(out.indexOf('{')));
+    appPassword = installed.password;
+    // Saving the key asked Credence who it is (whoami), and said so in words.
+    expect(installed.connection).toEqual({ ok: true, message: expect.stringContaining(`Connected to Credence as The ${pub.slug}`) });
+
+    php = spawn('php', ['-S', `127.0.0.1:${wpPort}`, '-t', dir, path.join(dir, 'router.php')], { cwd: dir, env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    php.stdout!.on('data', (d: Buffer) => (phpOut += d.toString()));
+    php.stderr!.on('data', (d: Buffer) => (phpOut += d.toString()));
+    for (let i = 0; i < 100; i++) {
+      if (await wp('GET', '/wp-json/').then((r) => r.status === 200, () => false)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    php?.kill('SIGKILL');
+    if (db) execFileSync('mysql', ['-h127.0.0.1', '-uroot', '-e', `DROP DATABASE IF EXISTS ${db}`]);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await link?.down();
+    await t?.close();
+  });
+
+  let postUrl: string;
+  let pageId: number;
+
+  it('publishing a post registers it in Credence with its author as a claim', async () => {
+    const res = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Measles cases rise', content: '<p>Cases rose in <b>three</b> counties.</p>', status: 'publish' }, authed());
+    expect(res.status, res.text + phpOut).toBe(201);
+    postUrl = res.json().link;
+    expect(postUrl).toBe(`http://${HOST}:${wpPort}/measles-cases-rise/`);
+    const lookup = await lookupOf(t.baseUrl, postUrl);
+    expect(lookup.data).toMatchObject({ registered: true, title: 'Measles cases rise', topic: 'health' });
+    pageId = lookup.data.id;
+    const claims = await pub.api.get(`/api/v1/publisher-auth/claims?page_id=${pageId}`);
+    expect(claims.body.data).toEqual([expect.objectContaining({ username: author.username, state: 'pending' })]);
+  });
+
+  it('the author confirms; the post shows the embed and the record’s JSON-LD', async () => {
+    const mine = await author.client.get('/api/v1/account/claims?state=pending');
+    const claim = (mine.body.data as { id: number }[])[0]!;
+    expect((await author.client.post(`/api/v1/account/claims/${claim.id}/confirm`)).status).toBe(200);
+    await t.runtime.deps.changes.committed();
+    const page = await wp('GET', new URL(postUrl).pathname);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('class="credence-embed"');
+    expect(page.text).toContain(author.username);
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page.text);
+    expect(ld, page.text.slice(0, 2000)).not.toBeNull();
+    expect(JSON.stringify(JSON.parse(ld![1]!))).toContain('Measles cases rise');
+    // The editor's Credence box says who confirmed; the work page offers a request form of its own.
+    const postId = Number(/wp-json\/wp\/v2\/posts\/(\d+)/.exec(page.text)?.[1] ?? (await wp('GET', `/wp-json/wp/v2/posts?slug=measles-cases-rise`)).json()[0].id);
+    const box = await wpPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php'; wp_set_current_user(1); Credence_Admin::meta_box(get_post(${postId})); $_GET['post'] = ${postId}; Credence_Admin::work_page();`);
+    expect(box).toContain(`<li data-state="confirmed">${author.username}: confirmed</li>`);
+    expect(box).toContain('name="request_type"');
+    expect(box).toContain('No submitted work is waiting for a decision.');
+  });
+
+  it('a signed webhook is accepted and a forged or stale one refused', async () => {
+    const body = JSON.stringify({ id: 1, event: 'page.registered', created: new Date().toISOString(), data: { page: { id: pageId, url: postUrl, title: 'Measles cases rise', record_url: 'https://credence.test/records/1' } } });
+    const sign = (ts: string, key = SECRET) => `sha256=${createHmac('sha256', key).update(`${ts}.${body}`).digest('hex')}`;
+    const now = String(Math.floor(Date.now() / 1000));
+    const ok = await wp('POST', '/wp-json/credence/v1/webhook', body, { 'X-Service-Timestamp': now, 'X-Service-Signature': sign(now), 'X-Service-Event': 'page.registered' });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json().post).toBeGreaterThan(0);
+    const forged = await wp('POST', '/wp-json/credence/v1/webhook', body, { 'X-Service-Timestamp': now, 'X-Service-Signature': sign(now, 'whsec_guess') });
+    expect(forged.status).toBe(401);
+    const old = String(Math.floor(Date.now() / 1000) - 600);
+    const stale = await wp('POST', '/wp-json/credence/v1/webhook', body, { 'X-Service-Timestamp': old, 'X-Service-Signature': sign(old) });
+    expect(stale.status).toBe(401);
+    expect(stale.json().message).toContain('five minutes');
+  });
+
+  it('with Credence down a post still publishes and is shown; WP-Cron registers it once Credence is back', async () => {
+    await link.down();
+    const res = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Flu season starts', content: '<p>Early.</p>', status: 'publish' }, authed());
+    expect(res.status, res.text).toBe(201);
+    const url: string = res.json().link;
+    const page = await wp('GET', new URL(url).pathname);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Flu season starts');
+    expect(page.text).toContain('/api/v1/embed/by-url?'); // the embed's own script, fetched by the reader's browser
+    await link.up();
+    const before = await lookupOf(t.baseUrl, url);
+    expect(before.data.registered).toBe(false);
+    // Five minutes pass: the retry is due; WP-Cron runs it when wp-cron.php is requested, as a system cron would.
+    await wpPhp("wp_unschedule_hook('credence_retry_queue'); wp_schedule_event(time() - 1, 'credence_five_minutes', 'credence_retry_queue');");
+    const cron = await wp('GET', '/wp-cron.php');
+    expect(cron.status).toBe(200);
+    const after = await lookupOf(t.baseUrl, url);
+    expect(after.data).toMatchObject({ registered: true, title: 'Flu season starts' });
+    expect(JSON.parse(await wpPhp("echo wp_json_encode(get_option('credence_queue'));"))).toEqual([]);
+  });
+});
