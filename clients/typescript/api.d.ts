@@ -1504,7 +1504,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -1538,7 +1538,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `page_not_verified`, `session_required`, or `https_required` without HTTPS */
+        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6772,7 +6772,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -6801,7 +6801,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -6852,7 +6852,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7578,7 +7578,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7607,7 +7607,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -7658,7 +7658,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8320,7 +8320,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -8371,7 +8371,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8702,7 +8702,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8726,7 +8726,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;

@@ -6,6 +6,7 @@ import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from 
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { assertNoInterestIn } from '../interests/interest.service.js';
+import { assertNotAuthorOf } from '../consent/conflicts.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
@@ -114,6 +115,8 @@ export async function takeRequest(deps: Deps, accountId: number, id: number) {
     if (!r) throw notFound('Request');
     // A declared interest in the publication rules its requests out (issue 36).
     await assertNoInterestIn(trx, accountId, r.publisher_id);
+    // Nobody checks a page they are named an author of.
+    await assertNotAuthorOf(trx, accountId, r.page_id, r.kind);
     await lockAccount(trx, deps.dialect, accountId);
     if (r.status === 'open' && (await store.countHeldWithoutWork(trx, accountId)) >= cap) {
       throw new DomainError('conflict', `You hold ${cap} requests without submitted work, the most an account may; submit work on one or release one first`, [
