@@ -40,7 +40,8 @@ export const EnvSchema = Type.Object({
   ACCOUNT_RATE_LIMIT_MULTIPLE: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
   // Active (not revoked, not expired) API keys one account may hold; one more is refused with 409.
   API_KEYS_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
-  // Requests one account may hold at once (taken, no work submitted yet); one more take is refused with 409. Without
+  // Requests one account may hold at once (taken, work pending on them included: a place frees when the publisher
+  // decides the work, or the take is released, expires or is cancelled); one more take is refused with 409. Without
   // a cap one fresh account could take every open request of the marketplace.
   REQUESTS_HELD_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Author claims (issue 31) one publication may have waiting on one person at once, and make in a day: naming
