@@ -40,7 +40,12 @@ export const EnvSchema = Type.Object({
   ACCOUNT_RATE_LIMIT_MULTIPLE: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
   // Active (not revoked, not expired) API keys one account may hold; one more is refused with 409.
   API_KEYS_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
-  // Requests one account may hold at once (taken, no work submitted yet); one more take is refused with 409. Without
+  // Publications one account may own at once (creating one, or becoming an owner by invitation, promotion or
+  // transfer); one more is refused with 409. Owning many publications buys no reputation (publications sharing an
+  // owner or member are one source), and the cap bounds how far one person's publications reach.
+  PUBLICATIONS_OWNED_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Requests one account may hold at once (taken, work pending on them included: a place frees when the publisher
+  // decides the work, or the take is released, expires or is cancelled); one more take is refused with 409. Without
   // a cap one fresh account could take every open request of the marketplace.
   REQUESTS_HELD_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Author claims (issue 31) one publication may have waiting on one person at once, and make in a day: naming
@@ -125,6 +130,7 @@ export interface Config {
   /** An account's bucket is this many times a key's (ACCOUNT_RATE_LIMIT_MULTIPLE). */
   accountRateLimitMultiple: number;
   apiKeysPerAccount: number;
+  publicationsOwnedPerAccount: number;
   requestsHeldPerAccount: number;
   requestTakeHours: number;
   /** CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY. */
@@ -224,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiAnonRateLimit: { capacity, rate },
     accountRateLimitMultiple: e.ACCOUNT_RATE_LIMIT_MULTIPLE === undefined ? 2 : Number(e.ACCOUNT_RATE_LIMIT_MULTIPLE),
     apiKeysPerAccount: e.API_KEYS_PER_ACCOUNT === undefined ? 20 : Number(e.API_KEYS_PER_ACCOUNT),
+    publicationsOwnedPerAccount: e.PUBLICATIONS_OWNED_PER_ACCOUNT === undefined ? 5 : Number(e.PUBLICATIONS_OWNED_PER_ACCOUNT),
     requestsHeldPerAccount: e.REQUESTS_HELD_PER_ACCOUNT === undefined ? 3 : Number(e.REQUESTS_HELD_PER_ACCOUNT),
     requestTakeHours: e.REQUEST_TAKE_HOURS === undefined ? 72 : Number(e.REQUEST_TAKE_HOURS),
     claimLimits: {

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'key_revoked'
   | 'key_expired'
   | 'forbidden'
+  | 'conflict_of_interest'
   | 'page_not_verified'
   | 'session_required'
   | 'not_found'
@@ -28,6 +29,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'key_revoked',
   'key_expired',
   'forbidden',
+  'conflict_of_interest',
   'page_not_verified',
   'session_required',
   'not_found',

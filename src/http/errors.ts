@@ -24,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   key_revoked: 401,
   key_expired: 401,
   forbidden: 403,
+  conflict_of_interest: 403,
   page_not_verified: 403,
   session_required: 403,
   https_required: 403,

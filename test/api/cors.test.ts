@@ -10,7 +10,7 @@ let w: World;
 const ORIGIN = { origin: 'https://reader.example' };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ publicationsOwnedPerAccount: 100_000 });
   w = await makeWorld(t);
 });
 afterAll(async () => t?.close());

@@ -100,7 +100,7 @@ describe('two processes on one database', { timeout: 180_000 }, () => {
   let env: ProcessEnv;
   const servers: ServeProcess[] = [];
   beforeAll(async () => {
-    env = await processEnv('members', { LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+    env = await processEnv('members', { LOG_LEVEL: 'warn', RATE_LIMIT_ALLOWLIST: '127.0.0.1', PUBLICATIONS_OWNED_PER_ACCOUNT: '1000' });
     // One after the other: the first applies the migrations.
     servers.push(await startServe(env.env));
     servers.push(await startServe(env.env));

@@ -1,6 +1,6 @@
 // Issue 30: the marketplace could be emptied. A fresh account took all 24 open requests, and takes never expired.
-// Now an account holds at most REQUESTS_HELD_PER_ACCOUNT requests without submitted work (409 `conflict` naming the
-// limit), and a take without work runs out after REQUEST_TAKE_HOURS: the request reopens, the specialist is told on
+// Now an account holds at most REQUESTS_HELD_PER_ACCOUNT requests, work pending on them included (409 `conflict`
+// naming the limit; submitting junk on each frees no place, the publisher's decision does), and a take without work runs out after REQUEST_TAKE_HOURS: the request reopens, the specialist is told on
 // /me and the publisher on its dashboard. The sweep runs in `serve` (jobs/take-expiry.ts) on the service's clock,
 // and is safe to run twice or on several instances at once. Both databases (DATABASE_URL picks PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ async function signedIn(u: TestUser): Promise<FormClient> {
 }
 
 describe('a cap on the requests one account holds', () => {
-  it('takes three, refuses the fourth with 409 naming the limit; submitted work or a release frees a place', async () => {
+  it('takes three, refuses the fourth with 409 naming the limit; a release frees a place', async () => {
     const ids = [await openRequest(), await openRequest(), await openRequest(), await openRequest(), await openRequest()];
     const u = await signup(t);
     for (const id of ids.slice(0, 3)) expect((await take(u, id)).status).toBe(200);
@@ -49,13 +49,41 @@ describe('a cap on the requests one account holds', () => {
     expect(refused.body.error.message).toContain('hold 3 requests');
     expect(await status(ids[3]!)).toEqual({ status: 'open', taken_by: null });
 
-    expect((await submit(u, ids[0]!)).status).toBe(201);
+    expect((await u.client.post(`/api/v1/review-requests/${ids[1]}/release`)).status).toBe(200);
     expect((await take(u, ids[3]!)).status).toBe(200);
     expect((await take(u, ids[4]!)).status).toBe(409);
-    expect((await u.client.post(`/api/v1/review-requests/${ids[1]}/release`)).status).toBe(200);
-    expect((await take(u, ids[4]!)).status).toBe(200);
     // Someone else is not held back by it.
     expect((await take(await signup(t), ids[1]!)).status).toBe(200);
+  });
+
+  it('counts a take whose work is pending: junk submitted on each frees nothing; the publisher deciding frees the place', async () => {
+    const ids = await Promise.all(Array.from({ length: 5 }, () => openRequest()));
+    const u = await signup(t);
+    const junk = (id: number) => u.client.post('/api/v1/submissions', { request_id: id, summary: 'x', evidence: { reason: 'x', sources: [] } });
+    const subs: number[] = [];
+    for (const id of ids.slice(0, 3)) {
+      expect((await take(u, id)).status).toBe(200);
+      const s = await junk(id);
+      expect(s.status, s.text).toBe(201);
+      subs.push(s.body.data.id);
+    }
+    const refused = await take(u, ids[3]!);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'conflict', details: [{ field: 'limit' }] } });
+    expect(await status(ids[3]!)).toEqual({ status: 'open', taken_by: null });
+
+    // Rejected: the request reopens and the place frees.
+    expect((await p.api.post('/api/v1/submissions/decide', { submission_id: subs[0], decision: 'reject' })).status).toBe(200);
+    expect((await take(u, ids[3]!)).status).toBe(200);
+    expect((await take(u, ids[4]!)).status).toBe(409);
+    // Accepted: the request is fulfilled and the place frees.
+    expect((await p.api.post('/api/v1/submissions/decide', { submission_id: subs[1], decision: 'accept' })).status).toBe(200);
+    expect((await take(u, ids[4]!)).status).toBe(200);
+    // Withdrawn: the request reopens and the place frees.
+    const more = await openRequest();
+    expect((await take(u, more)).status).toBe(409);
+    expect((await u.client.post(`/api/v1/submissions/${subs[2]}/withdraw`)).status).toBe(200);
+    expect((await take(u, more)).status).toBe(200);
   });
 
   it('holds when takes arrive at once, and says so on /me/requests', async () => {
@@ -69,7 +97,7 @@ describe('a cap on the requests one account holds', () => {
     const open = ids.filter((_, i) => all[i]!.status === 409)[0]!;
     const page = await b.post(`/me/requests/${open}/take`, {});
     expect(page.status).toBe(409);
-    expect(page.text).toContain('hold 3 requests without submitted work');
+    expect(page.text).toContain('You hold 3 requests, the most an account may');
   });
 });
 

@@ -229,3 +229,26 @@ export function listContributionsOf(db: Db, accountId: number) {
 export function listNotAsked(db: Db, limit: number) {
   return db.selectFrom('contributions').select(['id', 'account_id']).where('consent', '=', 'not_asked').orderBy('id').limit(limit).execute();
 }
+
+/**
+ * Whether the person is named as an author of the page: a claim on it pending or confirmed, or an authorship on its
+ * record (a withdrawn one has left `contributions`, a declined or withdrawn claim names nobody).
+ */
+export async function isNamedAuthor(db: Db, pageId: number, accountId: number): Promise<boolean> {
+  const claim = await db
+    .selectFrom('author_claims')
+    .select('id')
+    .where('page_id', '=', pageId)
+    .where('account_id', '=', accountId)
+    .where('state', 'in', ['pending', 'confirmed'])
+    .executeTakeFirst();
+  if (claim) return true;
+  const authorship = await db
+    .selectFrom('contributions')
+    .select('id')
+    .where('page_id', '=', pageId)
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'author')
+    .executeTakeFirst();
+  return authorship !== undefined;
+}

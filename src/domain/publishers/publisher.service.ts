@@ -2,7 +2,7 @@
 import { enqueueMail } from '../mail/mail.service.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
-import { findAccountByUsername } from '../accounts/account.store.js';
+import { findAccountByUsername, lockAccount } from '../accounts/account.store.js';
 import { isoNow } from '../clock.js';
 import { appendChange } from '../changes/change-log.js';
 import type { Deps } from '../deps.js';
@@ -13,11 +13,27 @@ import { listPublisherPages } from '../pages/page.store.js';
 import { deletePreference, preferencesOf } from '../consent/consent.store.js';
 import * as store from './publisher.store.js';
 
+/**
+ * 409 naming the limit when the account already owns PUBLICATIONS_OWNED_PER_ACCOUNT publications: counted under the
+ * account's lock, inside the transaction that would make it an owner, so two at once cannot pass it.
+ */
+async function assertMayOwnAnother(trx: Trx, deps: Deps, accountId: number, who: 'you' | string): Promise<void> {
+  await lockAccount(trx, deps.dialect, accountId);
+  const cap = deps.config.publicationsOwnedPerAccount;
+  if ((await store.countOwned(trx, accountId)) < cap) return;
+  throw new DomainError(
+    'conflict',
+    who === 'you' ? `You own ${cap} publications, the most an account may; hand one over first` : `${who} owns ${cap} publications, the most an account may`,
+    [{ field: 'limit', message: `at most ${cap} publications owned by one account (PUBLICATIONS_OWNED_PER_ACCOUNT)` }],
+  );
+}
+
 export async function createPublisher(deps: Deps, accountId: number, input: { name: string; slug: string }) {
   const now = isoNow(deps.clock);
   const slug = input.slug.toLowerCase();
   try {
     return await deps.db.transaction().execute(async (trx) => {
+      await assertMayOwnAnother(trx, deps, accountId, 'you');
       const id = await store.insertPublisher(trx, { slug, name: input.name.trim(), created_at: now });
       await store.saveMember(trx, { publisher_id: id, account_id: accountId, role: 'owner', created_at: now }, 'set-role');
       await appendChange(trx, { kind: 'publisher.created', ids: { publisherId: id }, data: { publisher: { slug, name: input.name.trim() } }, now });
@@ -96,6 +112,7 @@ export async function addMember(
         await keepAnOwner(trx, publisher.id, member.id);
         await store.withdrawInvitationsBy(trx, publisher.id, member.id);
       }
+      if (existing.role !== 'owner' && input.role === 'owner') await assertMayOwnAnother(trx, deps, member.id, member.username);
       await store.saveMember(trx, { publisher_id: publisher.id, account_id: member.id, role: input.role, created_at: now }, 'set-role');
       return { status: 'member' as const, member: view };
     }
@@ -143,6 +160,7 @@ export async function transferOwnership(deps: Deps, accountId: number, slug: str
     const membership = member ? await store.findMembership(trx, publisher.id, member.id) : undefined;
     if (!member || !membership) throw invalid('username', `${username} is not a member of this publication; invite them first`);
     if (member.id === accountId) throw invalid('username', 'is you: name another member');
+    if (membership.role !== 'owner') await assertMayOwnAnother(trx, deps, member.id, member.username);
     const now = isoNow(deps.clock);
     await store.saveMember(trx, { publisher_id: publisher.id, account_id: member.id, role: 'owner', created_at: now }, 'set-role');
     await store.saveMember(trx, { publisher_id: publisher.id, account_id: accountId, role: 'editor', created_at: now }, 'set-role');
@@ -184,6 +202,8 @@ export async function acceptInvitation(deps: Deps, accountId: number, id: number
     await store.deleteInvitationById(trx, accountId, id);
     const inviter = await store.findMembership(trx, current.publisher_id, current.invited_by);
     if (inviter?.role !== 'owner') return false;
+    const already = await store.findMembership(trx, current.publisher_id, accountId);
+    if (current.role === 'owner' && !already) await assertMayOwnAnother(trx, deps, accountId, 'you');
     await store.saveMember(trx, { publisher_id: current.publisher_id, account_id: accountId, role: current.role, created_at: now }, 'keep');
     return current.role;
   });

@@ -303,3 +303,14 @@ export async function ownedPublisherIds(db: Db, accountId: number): Promise<numb
   const rows = await db.selectFrom('publisher_members').select('publisher_id').where('account_id', '=', accountId).where('role', '=', 'owner').execute();
   return rows.map((r) => r.publisher_id);
 }
+
+/** Publications the account owns now. */
+export async function countOwned(db: Db, accountId: number): Promise<number> {
+  const r = await db
+    .selectFrom('publisher_members')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -4,6 +4,7 @@
 // rejected is public): it is shown as a count only, which is all the formula needs.
 import type { Db } from '../../db/schema.js';
 import type { WorkKind } from '../../db/schema.js';
+import { sourcesOf } from './reputation.store.js';
 import { COUNTED_FROM_ONE_PUBLICATION, FULL_FROM_ONE_PUBLICATION, ROLE_WEIGHTS, counted, topicAuthority, trustScore } from './scores.js';
 
 export interface ExplainedWork {
@@ -12,12 +13,12 @@ export interface ExplainedWork {
   accepted_at: string;
   page: { id: number; url: string; title: string; topic: string };
   publisher: { slug: string; name: string };
-  /** Its place among the person's accepted work on that publication's pages, in the order accepted. */
+  /** Its place among the person's accepted work from that publication's source (it and the publications sharing an owner or member with it), in the order accepted. */
   position: number;
   role_weight: number;
   /** What it adds to the contribution score and to its topic's weighted sum. */
   weight: number;
-  /** What it adds to the accepted count (1, or 0 past the 9th from one publication). */
+  /** What it adds to the accepted count (1, or 0 past the 9th from one source). */
   accepted: number;
 }
 
@@ -34,7 +35,7 @@ export interface ScoreExplanation {
 export const SCORE_FORMULA = {
   role_weights: ROLE_WEIGHTS,
   diminishing_returns:
-    `Work one publication accepted for one person, in the order accepted: the 1st to ${FULL_FROM_ONE_PUBLICATION}th count in full; ` +
+    `Work one source accepted for one person (a publication with every publication it shares an owner or member with, directly or through others), in the order accepted: the 1st to ${FULL_FROM_ONE_PUBLICATION}th count in full; ` +
     `the ${FULL_FROM_ONE_PUBLICATION + 1}th to ${COUNTED_FROM_ONE_PUBLICATION}th count as one accepted work at half the role's weight, rounded down; later ones count nothing`,
   contribution_score: 'the sum of `weight` over `work`',
   trust_score:
@@ -62,10 +63,13 @@ export async function explainScores(db: Db, accountId: number): Promise<ScoreExp
       .where('status', '=', 'rejected')
       .executeTakeFirstOrThrow(),
   ]);
+  // Counted per source: publications sharing an owner or member are one (reputation.store.ts `sourcesOf`).
+  const { sourceOf } = await sourcesOf(db, [...new Set(rows.map((r) => r.publisher_id))]);
   const place = new Map<number, number>();
   const work: ExplainedWork[] = rows.map((r) => {
-    const k = (place.get(r.publisher_id) ?? 0) + 1;
-    place.set(r.publisher_id, k);
+    const source = sourceOf(r.publisher_id);
+    const k = (place.get(source) ?? 0) + 1;
+    place.set(source, k);
     const c = counted(r.role, k);
     return {
       id: r.id,

@@ -9,7 +9,7 @@ import { canonicalJson } from '../../db/canonical-json.js';
 import { appendChange, type Change, type PublicContributor } from '../changes/change-log.js';
 import type { Db } from '../../db/schema.js';
 import { isPanellist, panellistOf } from '../panels/panel.store.js';
-import { counted, level, topicAuthority, trustScore } from './scores.js';
+import { counted, independentSources, level, topicAuthority, trustScore } from './scores.js';
 
 /** One account's change in counters. Topic '' (a page without a topic) counts towards no topic. */
 export interface ReputationChange {
@@ -36,30 +36,78 @@ export function acceptedWork(accountId: number, role: string, topic: string, pos
   };
 }
 
-/** The next position of a person's accepted work on a publication's pages, for each work a call accepts in turn. */
+/** The next position of a person's accepted work from a publication's source, for each work a call accepts in turn. */
 export type Positions = (accountId: number, publisherId: number) => number;
 
+/** How far the search for linked publications goes (publications in one source); past it, the rest are left out. */
+const SOURCE_SEARCH_MAX = 10_000;
+
 /**
- * Where new accepted work comes in each person's order per publication (by acceptance: contribution ids), counting
- * what is stored (one grouped read) and what the call counted before. Call before inserting the new rows.
+ * The sources of these publications (scores.ts `independentSources`): every publication linked to one of them by a
+ * shared owner or member, directly or through others, found by walking the present memberships out from them.
+ * Returns each publication's source and every publication of those sources.
+ */
+export async function sourcesOf(db: Db, publisherIds: number[]): Promise<{ sourceOf: (publisherId: number) => number; publications: number[] }> {
+  const seenPubs = new Set(publisherIds);
+  const seenAccounts = new Set<number>();
+  const memberships: { publisher_id: number; account_id: number }[] = [];
+  let frontier = [...seenPubs];
+  while (frontier.length > 0 && seenPubs.size < SOURCE_SEARCH_MAX) {
+    const next: number[] = [];
+    for (let i = 0; i < frontier.length; i += 500) {
+      const members = await db
+        .selectFrom('publisher_members')
+        .select(['publisher_id', 'account_id'])
+        .where('publisher_id', 'in', frontier.slice(i, i + 500))
+        .execute();
+      const fresh = [...new Set(members.map((m) => m.account_id))].filter((a) => !seenAccounts.has(a));
+      for (const a of fresh) seenAccounts.add(a);
+      for (let j = 0; j < fresh.length; j += 500) {
+        const linked = await db
+          .selectFrom('publisher_members')
+          .select(['publisher_id', 'account_id'])
+          .where('account_id', 'in', fresh.slice(j, j + 500))
+          .execute();
+        memberships.push(...linked);
+        for (const l of linked) {
+          if (!seenPubs.has(l.publisher_id)) {
+            seenPubs.add(l.publisher_id);
+            next.push(l.publisher_id);
+          }
+        }
+      }
+    }
+    frontier = next;
+  }
+  return { sourceOf: independentSources(memberships), publications: [...seenPubs] };
+}
+
+/**
+ * Where new accepted work comes in each person's order per source (by acceptance: contribution ids), counting what
+ * is stored (one grouped read) and what the call counted before. Call before inserting the new rows.
  */
 export async function workPositions(db: Db, pairs: { accountId: number; publisherId: number }[]): Promise<Positions> {
   const counts = new Map<string, number>();
   const accountIds = [...new Set(pairs.map((p) => p.accountId))];
-  const publisherIds = [...new Set(pairs.map((p) => p.publisherId))];
+  const { sourceOf, publications } = await sourcesOf(db, [...new Set(pairs.map((p) => p.publisherId))]);
   for (let i = 0; i < accountIds.length; i += 500) {
-    const rows = await db
-      .selectFrom('contributions as c')
-      .innerJoin('pages as p', 'p.id', 'c.page_id')
-      .select((eb) => ['c.account_id', 'p.publisher_id', eb.fn.countAll<number>().as('n')])
-      .where('c.account_id', 'in', accountIds.slice(i, i + 500))
-      .where('p.publisher_id', 'in', publisherIds)
-      .groupBy(['c.account_id', 'p.publisher_id'])
-      .execute();
-    for (const r of rows) counts.set(`${r.account_id}:${r.publisher_id}`, Number(r.n));
+    for (let j = 0; j < publications.length; j += 500) {
+      const rows = await db
+        .selectFrom('contributions as c')
+        .innerJoin('pages as p', 'p.id', 'c.page_id')
+        .select((eb) => ['c.account_id', 'p.publisher_id', eb.fn.countAll<number>().as('n')])
+        .where('c.account_id', 'in', accountIds.slice(i, i + 500))
+        .where('p.publisher_id', 'in', publications.slice(j, j + 500))
+        .groupBy(['c.account_id', 'p.publisher_id'])
+        .execute();
+      for (const r of rows) {
+        const key = `${r.account_id}:${sourceOf(r.publisher_id)}`;
+        counts.set(key, (counts.get(key) ?? 0) + Number(r.n));
+      }
+    }
   }
   return (accountId, publisherId) => {
-    const key = `${accountId}:${publisherId}`;
+    const key = `${accountId}:${sourceOf(publisherId)}`;
     const next = (counts.get(key) ?? 0) + 1;
     counts.set(key, next);
     return next;
@@ -278,8 +326,8 @@ async function recomputeScores(db: Db, accountIds: number[], now: string): Promi
     const account = await db.selectFrom('accounts').select(['topics', 'username']).where('id', '=', accountId).executeTakeFirst();
     // Erased people's work counts for no one (issue 32).
     if (!account || account.username === FORMER_CONTRIBUTOR.username) continue;
-    // Each work in the order it was accepted (ids), counted by its place among the person's work on its
-    // publication's pages (SPEC §13's diminishing returns).
+    // Each work in the order it was accepted (ids), counted by its place among the person's work from its
+    // publication's source (SPEC §13's diminishing returns; publications sharing an owner or member are one source).
     const rows = await db
       .selectFrom('contributions as c')
       .innerJoin('pages as p', 'p.id', 'c.page_id')
@@ -287,10 +335,12 @@ async function recomputeScores(db: Db, accountIds: number[], now: string): Promi
       .where('c.account_id', '=', accountId)
       .orderBy('c.id')
       .execute();
+    const { sourceOf } = await sourcesOf(db, [...new Set(rows.map((r) => r.publisher_id))]);
     const place = new Map<number, number>();
     const work = rows.map((r) => {
-      const k = (place.get(r.publisher_id) ?? 0) + 1;
-      place.set(r.publisher_id, k);
+      const source = sourceOf(r.publisher_id);
+      const k = (place.get(source) ?? 0) + 1;
+      place.set(source, k);
       return { topic: r.topic, ...counted(r.role, k) };
     });
     const rejected = await db

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contributionScore, level, topicAuthority, trustScore } from './scores.js';
+import { contributionScore, independentSources, level, topicAuthority, trustScore } from './scores.js';
 
 describe('reputation', () => {
   it('trust is the Wilson lower bound, two decimals', () => {
@@ -23,5 +23,23 @@ describe('reputation', () => {
     expect(level({ accepted: 10, trust: 0.8, panellist: false })).toBe('trusted');
     expect(level({ accepted: 25, trust: 0.9, panellist: false })).toBe('expert');
     expect(level({ accepted: 0, trust: 0, panellist: true })).toBe('expert');
+  });
+});
+
+describe('independent sources', () => {
+  it('joins publications sharing an account, transitively, named by the least id, whatever the row order', () => {
+    const rows = [
+      { publisher_id: 7, account_id: 1 },
+      { publisher_id: 3, account_id: 2 },
+      { publisher_id: 9, account_id: 1 },
+      { publisher_id: 9, account_id: 2 },
+      { publisher_id: 5, account_id: 4 },
+    ];
+    for (const order of [rows, [...rows].reverse()]) {
+      const source = independentSources(order);
+      expect([7, 3, 9].map(source)).toEqual([3, 3, 3]);
+      expect(source(5)).toBe(5);
+      expect(source(11)).toBe(11);
+    }
   });
 });

@@ -24,10 +24,12 @@ export function trustScore(accepted: number, rejected: number): number {
 }
 
 /**
- * Work one publication accepted for one person counts with diminishing returns (issue 31; docs/decisions/reputation-counters.md), so
- * one publication cannot make an expert: the k-th of their contributions on its pages, in the order they were
+ * Work one source accepted for one person counts with diminishing returns (issue 31; docs/decisions/reputation-counters.md), so
+ * one source cannot make an expert. A source is a publication together with every publication it shares an owner
+ * or member with, directly or through others (`independentSources`; docs/decisions/reputation-independent-sources.md):
+ * owning more publications buys nothing. The k-th of their contributions on its pages, in the order they were
  * accepted, counts in full up to the 3rd, then as one accepted work at half its role's weight (rounded down) up to
- * the 9th, and not at all after. Nine accepted works from one publication stay below `trusted` (10).
+ * the 9th, and not at all after. Nine accepted works from one source stay below `trusted` (10).
  */
 export const FULL_FROM_ONE_PUBLICATION = 3;
 export const COUNTED_FROM_ONE_PUBLICATION = 9;
@@ -37,6 +39,37 @@ export function counted(role: string, k: number): { accepted: number; weight: nu
   if (k <= FULL_FROM_ONE_PUBLICATION) return { accepted: 1, weight };
   if (k <= COUNTED_FROM_ONE_PUBLICATION) return { accepted: 1, weight: Math.floor(weight / 2) };
   return { accepted: 0, weight: 0 };
+}
+
+/**
+ * Which source each publication belongs to, from who belongs to which (owners and members): publications sharing an
+ * account are one source, transitively (a union of linked publications). A source is named by its least publication
+ * id, so the answer does not depend on the order of the rows. Publications without a row are their own source.
+ */
+export function independentSources(memberships: { publisher_id: number; account_id: number }[]): (publisherId: number) => number {
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    let root = x;
+    while ((parent.get(root) ?? root) !== root) root = parent.get(root)!;
+    // Path compression: each visited publication points at the root.
+    for (let y = x; y !== root; ) {
+      const next = parent.get(y)!;
+      parent.set(y, root);
+      y = next;
+    }
+    return root;
+  };
+  const firstOf = new Map<number, number>();
+  for (const m of memberships) {
+    const first = firstOf.get(m.account_id);
+    if (first === undefined) {
+      firstOf.set(m.account_id, m.publisher_id);
+      continue;
+    }
+    const [a, b] = [find(first), find(m.publisher_id)];
+    if (a !== b) parent.set(Math.max(a, b), Math.min(a, b));
+  }
+  return find;
 }
 
 export function contributionScore(roles: string[]): number {

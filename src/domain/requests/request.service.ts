@@ -6,6 +6,7 @@ import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from 
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { assertNoInterestIn } from '../interests/interest.service.js';
+import { assertNotAuthorOf } from '../consent/conflicts.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
@@ -103,10 +104,11 @@ function stateConflict(r: store.RequestRow, action: string): DomainError {
 }
 
 /**
- * Take an open request. An account holds at most REQUESTS_HELD_PER_ACCOUNT requests without work submitted on them
- * (issue 30: one fresh account took every open request of the marketplace): one more is 409 naming the limit,
- * counted under the account's lock so that takes at once cannot pass it. A take lasts REQUEST_TAKE_HOURS without
- * work (`expireStaleTakes`).
+ * Take an open request. An account holds at most REQUESTS_HELD_PER_ACCOUNT requests at once, those with work pending
+ * on them included (one fresh account took every open request of the marketplace; another submitted junk on each to
+ * free its place): one more is 409 naming the limit, counted under the account's lock so that takes at once cannot
+ * pass it. A place frees when the publisher decides the work, or the take is released, expires or is cancelled. A take
+ * lasts REQUEST_TAKE_HOURS without work (`expireStaleTakes`).
  */
 export async function takeRequest(deps: Deps, accountId: number, id: number) {
   // A take shows the taker's username in the marketplace, and leads only to submitting work (issue 33).
@@ -119,10 +121,12 @@ export async function takeRequest(deps: Deps, accountId: number, id: number) {
     if (!r) throw notFound('Request');
     // A declared interest in the publication rules its requests out (issue 36).
     await assertNoInterestIn(trx, accountId, r.publisher_id);
+    // Nobody checks a page they are named an author of.
+    await assertNotAuthorOf(trx, accountId, r.page_id, r.kind);
     await lockAccount(trx, deps.dialect, accountId);
-    if (r.status === 'open' && (await store.countHeldWithoutWork(trx, accountId)) >= cap) {
-      throw new DomainError('conflict', `You hold ${cap} requests without submitted work, the most an account may; submit work on one or release one first`, [
-        { field: 'limit', message: `at most ${cap} requests held without submitted work (REQUESTS_HELD_PER_ACCOUNT)` },
+    if (r.status === 'open' && (await store.countHeld(trx, accountId)) >= cap) {
+      throw new DomainError('conflict', `You hold ${cap} requests, the most an account may; a place frees when the publisher decides your work on one, or when you release one`, [
+        { field: 'limit', message: `at most ${cap} requests held at once, work pending on them included (REQUESTS_HELD_PER_ACCOUNT)` },
       ]);
     }
     if (!(await store.moveRequest(trx, id, ['open'], { status: 'taken', taken_by: accountId, taken_at: now, updated_at: now }))) {

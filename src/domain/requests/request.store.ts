@@ -123,14 +123,17 @@ const noPendingWork = (eb: ExpressionBuilder<DB, 'requests'>) =>
     ),
   );
 
-/** Requests the account holds without work submitted on them: what the cap counts. */
-export async function countHeldWithoutWork(db: Db, accountId: number): Promise<number> {
+/**
+ * Requests the account holds: what the cap counts. A take with work pending on it still counts (submitting junk must
+ * not free a place); the place frees when the publisher decides the work (accepting fulfils the request, rejecting
+ * reopens it), or the take is released, expires or is cancelled: each moves the request out of `taken`.
+ */
+export async function countHeld(db: Db, accountId: number): Promise<number> {
   const r = await db
     .selectFrom('requests')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('taken_by', '=', accountId)
     .where('status', '=', 'taken')
-    .where(noPendingWork)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -5,6 +5,7 @@ import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
 import { flagCitingStatements } from '../panels/review-flags.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
+import { assertNotAuthorOf } from '../consent/conflicts.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
@@ -123,6 +124,8 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
     // A declared interest in the publication rules its pages out (issue 36).
     await assertNoInterestIn(deps.db, accountId, page.publisher_id);
+    // Nor does anyone check a page they are named an author of.
+    await assertNotAuthorOf(deps.db, accountId, page.id, kind);
     const evidence = checkEvidence(kind, input.evidence);
     checkClaim(kind, input);
     if (input.quote && !input.quote.exact.trim()) throw invalid('quote.exact', 'must not be empty');
@@ -287,6 +290,8 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       const earlier = tried.get(s.id);
       if (earlier) throw alreadyDecided({ id: s.id, status: earlier.input.decision === 'accept' ? 'accepted' : 'rejected' });
       if (s.status !== 'pending') throw alreadyDecided(s);
+      // Named an author since submitting: the work cannot join the record as a check of their own page.
+      if (input.decision === 'accept') await assertNotAuthorOf(trx, s.account_id, s.page_id, s.kind, 'contributor');
       tried.set(s.id, { input, s: { ...s } });
       return { status: 'updated', id: s.id, contributionId: null };
     });
