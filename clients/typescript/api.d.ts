@@ -273,7 +273,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which kinds of notice mail the account gets (a session or a contributor key: a publisher key acts for its publication only) */
+        /** Which kinds of notice mail the account gets */
         get: operations["getAccountNotices"];
         put?: never;
         post?: never;
