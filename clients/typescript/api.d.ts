@@ -8874,7 +8874,7 @@ export interface operations {
                             proof_url: string;
                             /** @enum {string} */
                             role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
-                            submission_id: number | null;
+                            submission_id: number;
                             summary: string;
                         };
                         page: {

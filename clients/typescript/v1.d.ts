@@ -2527,7 +2527,7 @@ export interface operations {
                         };
                         /** @description Contributor username (profile slug) */
                         contributor: string;
-                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work; `ctb_<id>` for an authorship, which has no submission */
+                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work */
                         id: string;
                         /** Format: uri */
                         proof_url: string;
@@ -2541,10 +2541,10 @@ export interface operations {
                         /** @description One line: what the work changes */
                         summary: string;
                         /**
-                         * @description The kind of work (`author` for an authorship its person confirmed)
+                         * @description The kind of work
                          * @enum {string}
                          */
-                        type: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                        type: "review" | "fact_check" | "edit" | "correction" | "source";
                     };
                     /**
                      * Format: date-time
@@ -2598,7 +2598,7 @@ export interface operations {
                     contribution: {
                         /** @description Contributor username (profile slug) */
                         contributor: string;
-                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work; `ctb_<id>` for an authorship, which has no submission */
+                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work */
                         id: string;
                         /**
                          * @description `pending`, `accepted` or `withdrawn` (`rejected` work sends no event)
@@ -2608,10 +2608,10 @@ export interface operations {
                         /** @description One line: what the work changes */
                         summary: string;
                         /**
-                         * @description The kind of work (`author` for an authorship its person confirmed)
+                         * @description The kind of work
                          * @enum {string}
                          */
-                        type: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                        type: "review" | "fact_check" | "edit" | "correction" | "source";
                     };
                     /**
                      * Format: date-time

@@ -8,13 +8,13 @@ import { appendChangesFrom, type Change, type PublicContributor, type PublicPubl
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { conflict, DomainError, forbidden, notFound } from '../errors.js';
-import { appendEvent, type NewEvent } from '../events/outbox.js';
+import { appendEvent } from '../events/outbox.js';
 import { insertAuthors } from '../pages/page.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
 import { findPublisherBySlug, listMemberships } from '../publishers/publisher.store.js';
 import { acceptedWork, applyReputationChanges, publicContributor, recomputeReputation, workPositions } from '../reputation/reputation.store.js';
 import type { ClaimPreference, ClaimState } from '../../db/schema.js';
-import type { AuthorshipFacts, WithdrawnFacts } from '../webhooks/facts.js';
+import type { WithdrawnFacts } from '../webhooks/facts.js';
 import * as store from './consent.store.js';
 
 /** What naming an author did, as the publisher sees it in the registration's answer. */
@@ -125,17 +125,6 @@ export function authorshipEntry(
   };
 }
 
-/** The publication's event for an authorship `authorshipEntry` published (the same facts, as webhooks carry them). */
-export function authorshipEvent(entry: Change): NewEvent {
-  const d = entry.data as { page: { id: number; url: string; title: string }; contribution: { id: number; accepted_at: string; provenance: Provenance }; contributor: { username: string; name: string } };
-  const facts: AuthorshipFacts = {
-    authorship: { contribution_id: d.contribution.id, accepted_at: d.contribution.accepted_at, consent: d.contribution.provenance.consent as AuthorshipFacts['authorship']['consent'] },
-    contributor: d.contributor,
-    page: d.page,
-  };
-  return { type: 'contribution.accepted', publisherId: entry.ids.publisherId ?? null, pageId: d.page.id, payload: facts, now: entry.now };
-}
-
 /** The claims of the signed-in person, newest first (at most 200), optionally of one state. */
 export async function listMyClaims(deps: Deps, accountId: number, state?: 'pending' | 'confirmed' | 'declined' | 'withdrawn') {
   return store.listClaimsOf(deps.db, accountId, state);
@@ -162,7 +151,6 @@ export async function confirmClaim(deps: Deps, accountId: number, id: number) {
     const publisher = { slug: claim.publisher_slug, name: claim.publisher_name };
     const entry = authorshipEntry(a, claim.publisher_id, publisher, ids.get(`${a.pageId}:${accountId}`)!, 'confirmed', contributors.get(accountId)!, now);
     await appendChangesFrom(trx, first, [entry, ...contributorEntries]);
-    await appendEvent(trx, authorshipEvent(entry));
   });
   await deps.changes.committed();
   return ownClaim(deps.db, accountId, id);

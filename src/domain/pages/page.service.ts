@@ -17,7 +17,7 @@ import { type PageRecord, buildRecords, loadRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
 import { applyVersion, type NewVersion } from './drift.js';
 import { contentHashOf } from './page-text.js';
-import { authorshipEntry, authorshipEvent, type ClaimLimits, Namings, type NamingStatus } from '../consent/consent.service.js';
+import { authorshipEntry, type ClaimLimits, Namings, type NamingStatus } from '../consent/consent.service.js';
 import { insertClaims } from '../consent/consent.store.js';
 
 export interface PageInput {
@@ -298,7 +298,6 @@ async function upsertPages(
     ...contributorEntries,
   ];
   await appendChangesFrom(trx, first, entries);
-  if (authorshipEntries.length > 0) await appendEvents(trx, authorshipEntries.map(authorshipEvent));
   if (moved.size > 0) await recomputeReputation(trx, [...moved], now);
   return outcomes;
 }

@@ -22,19 +22,6 @@ export interface SubmissionFacts {
   page: PageFacts;
 }
 
-/**
- * An authorship now public: its person confirmed the publication's claim, or a standing permission of theirs
- * published it at once. Sent as `contribution.accepted` (seed 001: cached attribution blocks should be refreshed);
- * there is no submission behind it.
- */
-export interface AuthorshipFacts {
-  authorship: { contribution_id: number; accepted_at: string; consent: 'confirmed' | 'standing_permission' };
-  contributor: { username: string; name: string };
-  page: PageFacts;
-}
-
-export const isAuthorship = (f: AcceptedFacts | AuthorshipFacts): f is AuthorshipFacts => 'authorship' in f;
-
 export interface AcceptedFacts extends SubmissionFacts {
   contribution: { id: number; role: WorkKind; accepted_at: string; change: { from: string | null; to: string | null } | null };
 }

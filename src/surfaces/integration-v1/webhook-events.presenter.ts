@@ -5,7 +5,7 @@ import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
-import { type AcceptedFacts, type AuthorshipFacts, type CreditedFacts, isAuthorship, type NamedFacts, type PageFacts, type PageRegisteredFacts, type SubmissionFacts, type UncreditedFacts } from '../../domain/webhooks/facts.js';
+import type { AcceptedFacts, CreditedFacts, NamedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts, UncreditedFacts } from '../../domain/webhooks/facts.js';
 import { Nullable } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { LogLink, presentLogLink } from '../log-link.js';
@@ -35,7 +35,7 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
           id: Type.Integer({ description: 'The public contribution' }),
           role: WorkRole,
           summary: Type.String(),
-          submission_id: Nullable(Type.Integer({ description: 'The accepted submission; null for an authorship its person confirmed (no submission behind it)' })),
+          submission_id: Type.Integer(),
           contributor: Contributor,
           accepted_at: Type.String({ format: 'date-time' }),
           change: Nullable(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Corrections: the text before and after' })),
@@ -283,24 +283,7 @@ export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown
       });
     }
     case 'contribution.accepted': {
-      const facts = e.facts as AcceptedFacts | AuthorshipFacts;
-      if (isAuthorship(facts)) {
-        const a = facts.authorship;
-        return envelope({
-          page: page(siteUrl, facts.page),
-          contribution: {
-            id: a.contribution_id,
-            role: 'author',
-            summary: 'Wrote this page',
-            submission_id: null,
-            contributor: { username: facts.contributor.username, name: facts.contributor.name },
-            accepted_at: a.accepted_at,
-            change: null,
-            proof_url: proofUrl(siteUrl, a.contribution_id),
-          },
-        });
-      }
-      const f = facts;
+      const f = e.facts as AcceptedFacts;
       const c = f.contribution;
       return envelope({
         page: page(siteUrl, f.page),

@@ -5,11 +5,11 @@ import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
-import { type AcceptedFacts, type AuthorshipFacts, isAuthorship, type PanelUpdatedFacts, type RequestTakenFacts, type SubmissionFacts, type WithdrawnFacts } from '../../domain/webhooks/facts.js';
+import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts, WithdrawnFacts } from '../../domain/webhooks/facts.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { contributionRef, proofUrl, recordUrl } from '../urls.js';
-import { DriftingRole, NoticeType, PageUrl, RequestableKind, RequestStatus, ServiceUrl, Standing, SubmissionStatus, WorkRole } from '../vocabulary.js';
+import { DriftingRole, NoticeType, PageUrl, RequestableKind, RequestStatus, ServiceUrl, Standing, SubmissionStatus } from '../vocabulary.js';
 
 /** A submission as the /v1 webhooks name it: the contribution proposed, `sub_<id>` through its whole life. */
 export const submissionRef = (id: number) => `sub_${id}`;
@@ -20,8 +20,8 @@ const Base = {
 };
 
 const Contribution = {
-  id: Type.String({ description: '`sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work; `ctb_<id>` for an authorship, which has no submission' }),
-  type: { ...WorkRole, description: 'The kind of work (`author` for an authorship its person confirmed)' },
+  id: Type.String({ description: '`sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work' }),
+  type: { ...RequestableKind, description: 'The kind of work' },
   contributor: Type.String({ description: 'Contributor username (profile slug)' }),
   status: { ...SubmissionStatus, description: '`pending`, `accepted` or `withdrawn` (`rejected` work sends no event)' },
   summary: Type.String({ description: 'One line: what the work changes' }),
@@ -171,26 +171,7 @@ export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown 
       return { event: e.type, created: e.createdAt, page: f.page.url, contribution: contribution(f, status) };
     }
     case 'contribution.accepted': {
-      const facts = e.facts as AcceptedFacts | AuthorshipFacts;
-      if (isAuthorship(facts)) {
-        const a = facts.authorship;
-        return {
-          event: e.type,
-          created: e.createdAt,
-          page: facts.page.url,
-          contribution: {
-            id: contributionRef(a.contribution_id),
-            type: 'author',
-            contributor: facts.contributor.username,
-            status: 'accepted',
-            summary: 'Wrote this page',
-            accepted: a.accepted_at.slice(0, 10),
-            record_id: contributionRef(a.contribution_id),
-            proof_url: proofUrl(siteUrl, a.contribution_id),
-          },
-        };
-      }
-      const f = facts;
+      const f = e.facts as AcceptedFacts;
       const c = f.contribution;
       return {
         event: e.type,
