@@ -12,7 +12,6 @@ import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { registerPages } from '../pages/page.service.js';
-import { assertHolds } from '../publishers/holdings.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import type { WorkKind } from '../work-kinds.js';
 import * as store from './request.store.js';
@@ -35,17 +34,13 @@ async function pageFor(deps: Deps, publisherId: number, input: RequestInput) {
     const page = await findPageById(deps.db, input.article_ref_id);
     // Another publisher's page is indistinguishable from a missing one.
     if (!page || page.publisher_id !== publisherId) throw notFound(`Page ${input.article_ref_id}`);
-    await assertHolds(deps.db, publisherId, page.url);
     return page;
   }
   if (input.url === undefined) throw new DomainError('missing_parameter', 'url or article_ref_id is required', [{ field: 'url', message: 'url or article_ref_id is required' }]);
   const url = parsePageUrl(input.url);
   if (!url) throw invalidUrl();
   const existing = await findPageByLookupKey(deps.db, url.lookupKey);
-  if (existing && existing.publisher_id === publisherId) {
-    await assertHolds(deps.db, publisherId, existing.url);
-    return existing;
-  }
+  if (existing && existing.publisher_id === publisherId) return existing;
   // A page first named by a request takes the request's topic, so work on it counts in that topic.
   const value = { url: input.url, ...(input.topic ? { topic: input.topic } : {}) };
   const [result] = await registerPages(deps, publisherId, [{ index: 0, ok: true, value }]);

@@ -2,7 +2,7 @@
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
 import { enqueueMails } from '../mail/mail.service.js';
 import { assertConfirmed } from '../accounts/account.service.js';
-import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { flagCitingStatements } from '../panels/review-flags.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { assertNotAuthorOf } from '../consent/conflicts.js';
@@ -15,7 +15,6 @@ import { appendEvent, appendEvents } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
 import { parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
 import { moveRequest, findRequest } from '../requests/request.store.js';
-import { holdings } from '../publishers/holdings.js';
 import { acceptedWork, applyReputationChanges, rejectedWork, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
 import type { WorkKind } from '../work-kinds.js';
 import * as store from './submission.store.js';
@@ -279,13 +278,10 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
     type Found = NonNullable<ReturnType<typeof found.get>>;
     // First pass: the checks that need no write; the first decision on a submission in the batch is the one tried.
     const tried = new Map<number, { input: DecisionInput; s: Found }>();
-    const holds = await holdings(trx, publisherIds);
     const checked = await applyEach(items, async (input) => {
       const s = found.get(input.submission_id);
       // Work on another publisher's page is indistinguishable from work that does not exist.
       if (!s || !publisherIds.includes(s.publisher_id)) throw notFound(`Submission ${input.submission_id}`);
-      // A page on a site the publication no longer holds is no longer its to decide for.
-      if (!holds(s.publisher_id, s.page_url)) throw pageNotVerified(parsePageUrl(s.page_url)?.host ?? s.page_url);
       if (s.account_id === deciderId) throw forbidden('Nobody decides their own submission');
       const earlier = tried.get(s.id);
       if (earlier) throw alreadyDecided({ id: s.id, status: earlier.input.decision === 'accept' ? 'accepted' : 'rejected' });
