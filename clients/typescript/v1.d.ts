@@ -353,7 +353,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The publisher or a teammate accepts the contribution
+         * The publisher or a teammate accepts the contribution, or a person named as the page’s author confirms it (`type` `author`, `id` `ctb_<id>`)
          * @description Sent to the publisher’s /v1 endpoint (POST /api/v1/account/webhooks with `format: "v1"`). At least once, in order.
          */
         post: operations["webhookContributionAccepted"];
@@ -2527,7 +2527,7 @@ export interface operations {
                         };
                         /** @description Contributor username (profile slug) */
                         contributor: string;
-                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work */
+                        /** @description `sub_<id>` for submitted work (as on `submitted`), `ctb_<id>` for an authorship */
                         id: string;
                         /** Format: uri */
                         proof_url: string;
@@ -2540,11 +2540,8 @@ export interface operations {
                         status: "pending" | "accepted" | "rejected" | "withdrawn";
                         /** @description One line: what the work changes */
                         summary: string;
-                        /**
-                         * @description The kind of work
-                         * @enum {string}
-                         */
-                        type: "review" | "fact_check" | "edit" | "correction" | "source";
+                        /** @description The kind of work; `author` for an authorship */
+                        type: ("review" | "fact_check" | "edit" | "correction" | "source") | "author";
                     };
                     /**
                      * Format: date-time
