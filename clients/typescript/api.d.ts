@@ -1524,7 +1524,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -1558,7 +1558,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `page_not_verified`, `session_required`, or `https_required` without HTTPS */
+        /** @description `forbidden`, `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6792,7 +6792,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -6821,7 +6821,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -6872,7 +6872,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7598,7 +7598,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7627,7 +7627,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -7678,7 +7678,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8340,7 +8340,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -8391,7 +8391,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8722,7 +8722,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8746,7 +8746,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;

@@ -492,7 +492,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -524,7 +524,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `page_not_verified`, `session_required`, or `https_required` without HTTPS */
+        /** @description `forbidden`, `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
