@@ -1345,10 +1345,30 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The publisher accepted work on a page; its public trust record changed, so cached attribution blocks should be refreshed
+         * The publisher accepted work on a page, or a person named as its author confirmed it (or a standing permission of theirs published it at once); its public trust record changed, so cached attribution blocks should be refreshed
          * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
          */
         post: operations["webhookContributionAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contribution.withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Work left the publisher’s pages: a pending submission its contributor withdrew, or published work the named person took their name back from (its public trust record changed, so cached attribution blocks should be refreshed)
+         * @description Sent to account webhooks that selected it (POST /account/webhooks). At least once, in order per endpoint.
+         */
+        post: operations["webhookContributionWithdrawn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1504,7 +1524,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -1538,7 +1558,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, or `https_required` without HTTPS */
+        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4269,7 +4289,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
+                    /** @description Event names. api_v1: contribution.accepted, contribution.withdrawn, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
                     events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                     /**
                      * @description `api_v1` (default), `v1` (the /v1 scheme; one per publisher), or `contributor`: your own webhook, told of what names you, whichever publication did it (no publisher)
@@ -4508,7 +4528,7 @@ export interface operations {
                 "application/json": {
                     /** @description `true` re-enables: the failure count starts again at 0 and held deliveries resume. `false` pauses */
                     enabled?: boolean;
-                    /** @description Event names. api_v1: contribution.accepted, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
+                    /** @description Event names. api_v1: contribution.accepted, contribution.withdrawn, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
                     events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
                     /** @description `true`: a new secret, returned in this response only; the old one keeps signing for 24 hours */
                     rotate_secret?: boolean;
@@ -6359,7 +6379,7 @@ export interface operations {
                             work: {
                                 /** Format: date-time */
                                 accepted_at: string;
-                                /** @description 1, or 0 past the 9th from one publication */
+                                /** @description 1, or 0 past the 9th from one source (a publication and those sharing an owner or member with it) */
                                 counts_as_accepted: number;
                                 /** @description The contribution: an integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;
@@ -6778,7 +6798,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -6807,7 +6827,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -6858,7 +6878,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7584,7 +7604,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7613,7 +7633,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -7664,7 +7684,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8326,7 +8346,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -8377,7 +8397,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8708,7 +8728,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8732,7 +8752,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -8874,7 +8894,7 @@ export interface operations {
                             proof_url: string;
                             /** @enum {string} */
                             role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
-                            submission_id: number;
+                            submission_id: number | null;
                             summary: string;
                         };
                         page: {
@@ -8888,6 +8908,79 @@ export interface operations {
                     };
                     /** @constant */
                     event: "contribution.accepted";
+                    /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else, a 3xx included, is retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: retried on the schedule (docs/webhooks.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookContributionWithdrawn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every retry; use it to drop repeats */
+                "X-Service-Delivery": string;
+                /** @description The event name */
+                "X-Service-Event": "contribution.withdrawn";
+                /** @description `sha256=<hex>`, exactly one: HMAC-SHA256 keyed with the signing secret (the whole `whsec_…` string) over `<timestamp>.<raw body>`, compared in constant time. Always made with the current secret, also during a rotation. */
+                "X-Service-Signature": string;
+                /** @description Only for 24 hours after a secret rotation: `sha256=<hex>`, the same signature made with the previous secret, for a receiver that has not switched to the new one yet. Accept the request when either header matches a secret you hold. */
+                "X-Service-Signature-Previous"?: string;
+                /** @description Unix time in seconds; refuse one more than five minutes from your clock */
+                "X-Service-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    created: string;
+                    data: {
+                        page: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            /** Format: uri */
+                            url: string;
+                        };
+                        withdrawn: {
+                            contribution_id: number | null;
+                            contributor: {
+                                name: string;
+                                username: string;
+                            };
+                            /** @enum {string} */
+                            role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                            submission_id: number | null;
+                            summary: string;
+                            /**
+                             * @description `contributor` (the person withdrew), or `consent_migration` (an authorship named before people confirmed their names, off the record until they do)
+                             * @enum {string}
+                             */
+                            withdrawn_by: "contributor" | "consent_migration";
+                        };
+                    };
+                    /** @constant */
+                    event: "contribution.withdrawn";
                     /** @description The event id; also in `X-Service-Delivery`, the same on every retry */
                     id: number;
                 };

@@ -353,7 +353,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The publisher or a teammate accepts the contribution
+         * The publisher or a teammate accepts the contribution, or a person named as the page’s author confirms it (`type` `author`, `id` `ctb_<id>`)
          * @description Sent to the publisher’s /v1 endpoint (POST /api/v1/account/webhooks with `format: "v1"`). At least once, in order.
          */
         post: operations["webhookContributionAccepted"];
@@ -492,7 +492,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -524,7 +524,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, or `https_required` without HTTPS */
+        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -997,7 +997,7 @@ export interface operations {
                         work: {
                             /** Format: date-time */
                             accepted_at: string;
-                            /** @description 1, or 0 past the 9th from one publication */
+                            /** @description 1, or 0 past the 9th from one source (a publication and those sharing an owner or member with it) */
                             counts_as_accepted: number;
                             /** @description The contribution: an integer on /api/v1, `ctb_<id>` on /v1 */
                             id: number | string;
@@ -2527,7 +2527,7 @@ export interface operations {
                         };
                         /** @description Contributor username (profile slug) */
                         contributor: string;
-                        /** @description `sub_<id>`: the same id on `submitted`, `accepted` and `withdrawn` of one piece of work */
+                        /** @description `sub_<id>` for submitted work (as on `submitted`), `ctb_<id>` for an authorship */
                         id: string;
                         /** Format: uri */
                         proof_url: string;
@@ -2540,11 +2540,8 @@ export interface operations {
                         status: "pending" | "accepted" | "rejected" | "withdrawn";
                         /** @description One line: what the work changes */
                         summary: string;
-                        /**
-                         * @description The kind of work
-                         * @enum {string}
-                         */
-                        type: "review" | "fact_check" | "edit" | "correction" | "source";
+                        /** @description The kind of work; `author` for an authorship */
+                        type: ("review" | "fact_check" | "edit" | "correction" | "source") | "author";
                     };
                     /**
                      * Format: date-time

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'conflict_of_interest'
   | 'page_not_verified'
   | 'session_required'
+  | 'publisher_key_scope'
   | 'not_found'
   | 'already_decided'
   | 'conflict'
@@ -32,6 +33,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'conflict_of_interest',
   'page_not_verified',
   'session_required',
+  'publisher_key_scope',
   'not_found',
   'already_decided',
   'conflict',
@@ -76,6 +78,9 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const unauthorized = (message = 'A valid API key or session token is required') => new DomainError('unauthorized', message);
 export const sessionRequired = () =>
   new DomainError('session_required', 'This route needs a session token; API keys cannot manage an account');
+/** A publisher key registers its publication's pages, opens requests on them and decides work, and nothing else (seed 001 §5.2). */
+export const publisherKeyScope = () =>
+  new DomainError('publisher_key_scope', 'This is a publisher key: it registers its publication’s pages, opens requests and decides work, nothing else. Use a contributor key or a session');
 export const pageNotVerified = (host: string) => new DomainError('page_not_verified', `${host} is not a verified site on this account`);
 export const rateLimited = (retryAfterSeconds: number) =>
   new DomainError('rate_limited', `Too many requests; retry in ${retryAfterSeconds} s`, undefined, retryAfterSeconds);

@@ -8,7 +8,7 @@ import type { Deps } from '../domain/deps.js';
 import { requireMember } from '../domain/publishers/publisher.service.js';
 import { listMemberships } from '../domain/publishers/publisher.store.js';
 import { API_KEY_PREFIX, SESSION_PREFIX } from '../domain/tokens.js';
-import { DomainError, forbidden, sessionRequired, unauthorized } from './errors.js';
+import { DomainError, forbidden, publisherKeyScope, sessionRequired, unauthorized } from './errors.js';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -159,14 +159,12 @@ export async function actingPublisher(deps: Deps, req: FastifyRequest, slug?: st
   ]);
 }
 
-/** Contributor actions (take, submit, withdraw): a session or a contributor key; a publisher key acts for its
- * publisher only (SPEC §5). */
+/** A person's own actions and settings (take, submit, withdraw, mail settings): a session or a contributor key; a
+ * publisher key acts for its publisher only (SPEC §5, seed 001 §5.2): 403 `publisher_key_scope`. */
 export const contributorCaller: Guard = guard(async (req) => {
   rejectBadCredential(req);
   if (req.principal.kind === 'anonymous') throw unauthorized();
-  if (req.principal.kind === 'key' && req.principal.publisherId !== null) {
-    throw forbidden('This is a publisher key; it acts for its publisher only. Use a contributor key or a session');
-  }
+  if (req.principal.kind === 'key' && req.principal.publisherId !== null) throw publisherKeyScope();
 });
 
 /** Publications a publisher read or decision may cover: a key's own; a session's named one, or all of its own. */

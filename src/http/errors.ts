@@ -12,6 +12,7 @@ export {
   missing,
   notFound,
   pageNotVerified,
+  publisherKeyScope,
   sessionRequired,
   unauthorized,
 } from '../domain/errors.js';
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict_of_interest: 403,
   page_not_verified: 403,
   session_required: 403,
+  publisher_key_scope: 403,
   https_required: 403,
   not_found: 404,
   already_decided: 409,

@@ -225,11 +225,11 @@ function securityCases(route: RouteSpec) {
     }
 
     if (route.auth === 'contributor') {
-      it('403 forbidden with a publisher key (Bearer)', async () => {
-        expectError(await refused({ token: w.pub.key }), 403, 'forbidden');
+      it('403 publisher_key_scope with a publisher key (Bearer)', async () => {
+        expectError(await refused({ token: w.pub.key }), 403, 'publisher_key_scope');
       });
-      it('403 forbidden with a publisher key (X-API-Key)', async () => {
-        expectError(await refused({ token: w.pub.key, asHeader: 'x-api-key' }), 403, 'forbidden');
+      it('403 publisher_key_scope with a publisher key (X-API-Key)', async () => {
+        expectError(await refused({ token: w.pub.key, asHeader: 'x-api-key' }), 403, 'publisher_key_scope');
       });
     }
 
@@ -604,3 +604,13 @@ function safeJson(text: string | undefined): any {
     return undefined;
   }
 }
+
+// Seed 001 §5.2: a publisher's key registers its pages, opens requests on them and accepts work, "nothing else".
+describe('a publisher key reaches only its publisher’s actions', () => {
+  it('cannot read or change the owner’s mail settings (403 publisher_key_scope)', async () => {
+    expectApiError(await w.pub.api.get('/api/v1/account/notices'), 403, 'publisher_key_scope');
+    expectApiError(await w.pub.api.patch('/api/v1/account/notices', { named_on_page: false }), 403, 'publisher_key_scope');
+    // The owner's session still can.
+    expect((await w.owner.client.get('/api/v1/account/notices')).status).toBe(200);
+  });
+});

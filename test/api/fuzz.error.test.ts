@@ -28,6 +28,7 @@ const CODES = [
   'forbidden',
   'page_not_verified',
   'session_required',
+  'publisher_key_scope',
   'not_found',
   'already_decided',
   'conflict',

@@ -137,8 +137,8 @@ export const ROUTES: RouteSpec[] = [
     body: (w) => ({ new_email: `moving-${unique()}@mail.test`, current_password: w.owner.password }),
   },
   { method: 'POST', path: '/api/v1/account/email/confirmation', auth: 'session', ok: [202] },
-  { method: 'GET', path: '/api/v1/account/notices', auth: 'signedIn', ok: [200] },
-  { method: 'PATCH', path: '/api/v1/account/notices', auth: 'signedIn', ok: [200], body: () => ({ named_on_page: true, webhook_disabled: true }) },
+  { method: 'GET', path: '/api/v1/account/notices', auth: 'contributor', ok: [200] },
+  { method: 'PATCH', path: '/api/v1/account/notices', auth: 'contributor', ok: [200], body: () => ({ named_on_page: true, webhook_disabled: true }) },
   { method: 'POST', path: '/api/v1/auth/logout', auth: 'session', ok: [200], endsSession: true },
   { method: 'POST', path: '/api/v1/auth/logout-everywhere', auth: 'session', ok: [200], endsSession: true },
   {

@@ -427,6 +427,7 @@ describe('the OpenAPI documents', () => {
     );
     expect(Object.keys(apiDoc.webhooks).sort()).toEqual([
       'contribution.accepted',
+      'contribution.withdrawn',
       'contributor.credited',
       'contributor.named',
       'contributor.uncredited',

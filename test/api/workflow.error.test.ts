@@ -150,7 +150,7 @@ describe('who may do what', () => {
     const reqId = await request();
     const take = await pubA.api.post(`/api/v1/review-requests/${reqId}/take`);
     expect(take.status).toBe(403);
-    expect(take.body.error.code).toBe('forbidden');
+    expect(take.body.error.code).toBe('publisher_key_scope');
     const submit = await pubA.api.post('/api/v1/submissions', { url: `https://${pubA.domain}/s/1`, role: 'review', summary: 's', evidence: { reason: 'r', sources: [] } });
     expect(submit.status).toBe(403);
   });

@@ -8,13 +8,13 @@ import { appendChangesFrom, type Change, type PublicContributor, type PublicPubl
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { conflict, DomainError, forbidden, notFound } from '../errors.js';
-import { appendEvent } from '../events/outbox.js';
+import { appendEvent, appendEvents, type NewEvent } from '../events/outbox.js';
 import { insertAuthors } from '../pages/page.store.js';
 import { requireMember } from '../publishers/publisher.service.js';
 import { findPublisherBySlug, listMemberships } from '../publishers/publisher.store.js';
 import { acceptedWork, applyReputationChanges, publicContributor, recomputeReputation, workPositions } from '../reputation/reputation.store.js';
 import type { ClaimPreference, ClaimState } from '../../db/schema.js';
-import type { WithdrawnFacts } from '../webhooks/facts.js';
+import type { AuthorshipFacts, WithdrawnFacts } from '../webhooks/facts.js';
 import * as store from './consent.store.js';
 
 /** What naming an author did, as the publisher sees it in the registration's answer. */
@@ -125,6 +125,27 @@ export function authorshipEntry(
   };
 }
 
+/**
+ * The publication's `contribution.accepted` event of a published authorship, beside its change-log entry: its public
+ * trust record changed, so its webhooks refresh cached attribution blocks (seed 001 §6).
+ */
+export function authorshipEvent(
+  a: Authorship,
+  publisherId: number,
+  contributionId: number,
+  consent: 'confirmed' | 'standing_permission',
+  contributor: PublicContributor,
+  now: string,
+): NewEvent {
+  const facts: AuthorshipFacts = {
+    authorship: { consent },
+    contribution: { id: contributionId, role: 'author', summary: 'Wrote this page', accepted_at: now },
+    contributor: { username: contributor.username, name: contributor.name },
+    page: { id: a.pageId, url: a.url, title: a.title },
+  };
+  return { type: 'contribution.accepted', publisherId, pageId: a.pageId, payload: facts, now };
+}
+
 /** The claims of the signed-in person, newest first (at most 200), optionally of one state. */
 export async function listMyClaims(deps: Deps, accountId: number, state?: 'pending' | 'confirmed' | 'declined' | 'withdrawn') {
   return store.listClaimsOf(deps.db, accountId, state);
@@ -149,7 +170,9 @@ export async function confirmClaim(deps: Deps, accountId: number, id: number) {
     const first = await takeSeqs(trx);
     const ids = await insertAuthors(trx, [{ page_id: a.pageId, account_id: accountId, summary: 'Wrote this page', log_seq: first, consent: 'confirmed' }], now);
     const publisher = { slug: claim.publisher_slug, name: claim.publisher_name };
-    const entry = authorshipEntry(a, claim.publisher_id, publisher, ids.get(`${a.pageId}:${accountId}`)!, 'confirmed', contributors.get(accountId)!, now);
+    const contributionId = ids.get(`${a.pageId}:${accountId}`)!;
+    const entry = authorshipEntry(a, claim.publisher_id, publisher, contributionId, 'confirmed', contributors.get(accountId)!, now);
+    await appendEvents(trx, [authorshipEvent(a, claim.publisher_id, contributionId, 'confirmed', contributors.get(accountId)!, now)]);
     await appendChangesFrom(trx, first, [entry, ...contributorEntries]);
   });
   await deps.changes.committed();

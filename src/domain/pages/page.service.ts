@@ -17,7 +17,7 @@ import { type PageRecord, buildRecords, loadRecords } from './record.js';
 import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
 import { applyVersion, type NewVersion } from './drift.js';
 import { contentHashOf } from './page-text.js';
-import { authorshipEntry, type ClaimLimits, Namings, type NamingStatus } from '../consent/consent.service.js';
+import { authorshipEntry, authorshipEvent, type ClaimLimits, Namings, type NamingStatus } from '../consent/consent.service.js';
 import { insertClaims } from '../consent/consent.store.js';
 
 export interface PageInput {
@@ -280,6 +280,15 @@ async function upsertPages(
     now,
   );
   // Published now only by a standing permission of the person's (a confirmation publishes on its own path).
+  await appendEvents(
+    trx,
+    newAuthors.map((a) => {
+      const pageId = idOf(a.key);
+      const p = pages.get(a.key)!;
+      const authorship = { pageId, url: p.url, title: p.title, topic: p.topic, accountId: a.accountId };
+      return authorshipEvent(authorship, publisherId, authorshipIds.get(`${pageId}:${a.accountId}`)!, 'standing_permission', contributors.get(a.accountId)!, now);
+    }),
+  );
   const authorshipEntries = newAuthors.map((a): Change => {
     const pageId = idOf(a.key);
     const p = pages.get(a.key)!;

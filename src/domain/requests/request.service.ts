@@ -2,7 +2,8 @@
 // the publisher opens and cancels; accepting work fulfils (submission.service).
 import { assertConfirmed } from '../accounts/account.service.js';
 import { enqueueMail, noticeToOwners } from '../mail/mail.service.js';
-import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
+import { holdsDomainOf } from '../publishers/publisher.store.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { assertNoInterestIn } from '../interests/interest.service.js';
@@ -25,6 +26,12 @@ export interface RequestInput {
   brief?: string | undefined;
 }
 
+/** A publication acts only on pages whose domain it holds now: a page of a domain moved away is 403 `page_not_verified`. */
+async function heldPage<P extends { host: string }>(deps: Deps, publisherId: number, page: P): Promise<P> {
+  if (!(await holdsDomainOf(deps.db, publisherId, page.host))) throw pageNotVerified(page.host);
+  return page;
+}
+
 /** The caller publisher's page for a URL (registered first when new) or an id. */
 async function pageFor(deps: Deps, publisherId: number, input: RequestInput) {
   if (input.url !== undefined && input.article_ref_id !== undefined) {
@@ -34,13 +41,13 @@ async function pageFor(deps: Deps, publisherId: number, input: RequestInput) {
     const page = await findPageById(deps.db, input.article_ref_id);
     // Another publisher's page is indistinguishable from a missing one.
     if (!page || page.publisher_id !== publisherId) throw notFound(`Page ${input.article_ref_id}`);
-    return page;
+    return heldPage(deps, publisherId, page);
   }
   if (input.url === undefined) throw new DomainError('missing_parameter', 'url or article_ref_id is required', [{ field: 'url', message: 'url or article_ref_id is required' }]);
   const url = parsePageUrl(input.url);
   if (!url) throw invalidUrl();
   const existing = await findPageByLookupKey(deps.db, url.lookupKey);
-  if (existing && existing.publisher_id === publisherId) return existing;
+  if (existing && existing.publisher_id === publisherId) return heldPage(deps, publisherId, existing);
   // A page first named by a request takes the request's topic, so work on it counts in that topic.
   const value = { url: input.url, ...(input.topic ? { topic: input.topic } : {}) };
   const [result] = await registerPages(deps, publisherId, [{ index: 0, ok: true, value }]);

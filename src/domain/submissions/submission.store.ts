@@ -52,7 +52,7 @@ export async function findSubmissions(db: Db, ids: number[]) {
   const rows = [];
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    rows.push(...(await submissionsWithPage(db).select('p.topic as page_topic').where('s.id', 'in', chunk).execute()));
+    rows.push(...(await submissionsWithPage(db).select(['p.topic as page_topic', 'p.host as page_host']).where('s.id', 'in', chunk).execute()));
   }
   return new Map(rows.map((r) => [r.id, r]));
 }

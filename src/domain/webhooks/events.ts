@@ -8,7 +8,7 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 /** The formats of a publication's endpoints (the dashboard offers these); `contributor` is a person's own. */
 export const PUBLICATION_FORMATS = ['api_v1', 'v1'] as const satisfies readonly WebhookFormat[];
 
-export const API_V1_EVENTS = ['contribution.accepted', 'submission.received', 'page.registered', 'page.changed', 'page.notice'] as const satisfies readonly EventType[];
+export const API_V1_EVENTS = ['contribution.accepted', 'contribution.withdrawn', 'submission.received', 'page.registered', 'page.changed', 'page.notice'] as const satisfies readonly EventType[];
 export const V1_EVENTS = [
   'contribution.submitted',
   'contribution.accepted',

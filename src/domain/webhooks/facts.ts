@@ -27,6 +27,17 @@ export interface AcceptedFacts extends SubmissionFacts {
 }
 
 /**
+ * An authorship published (its person confirmed the claim, or a standing permission of theirs published it at once):
+ * `contribution.accepted` with no submission behind it.
+ */
+export interface AuthorshipFacts {
+  authorship: { consent: 'confirmed' | 'standing_permission' };
+  contribution: { id: number; role: 'author'; summary: string; accepted_at: string };
+  contributor: { username: string; name: string };
+  page: PageFacts;
+}
+
+/**
  * Published work its person took their name back from (issue 31), or an authorship named before consent existed
  * taken off until its person confirms (`unconfirmed`). The /v1 `contribution.withdrawn` event covers it beside a
  * pending submission withdrawn (SubmissionFacts).

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import * as accounts from '../../domain/accounts/account.service.js';
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import type { Deps } from '../../domain/deps.js';
-import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
+import { contributorCaller, optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
 import { Nullable, Ok } from '../../http/schemas.js';
 import { Credential, NoticeKind } from '../vocabulary.js';
 import { localeOf, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
@@ -226,7 +226,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
   app.get(
     '/account/notices',
     {
-      preValidation: [signedIn],
+      preValidation: [contributorCaller],
       schema: { tags: ['account'], summary: 'Which kinds of notice mail the account gets', response: { 200: Ok(NoticeSettings) } },
     },
     async (req) => ({ success: true as const, data: await mail.noticeSettings(deps, accountOf(req)) }),
@@ -235,7 +235,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
   app.patch(
     '/account/notices',
     {
-      preValidation: [signedIn],
+      preValidation: [contributorCaller],
       schema: {
         tags: ['account'],
         summary: 'Turn kinds of notice mail off (false) or on (true); kinds not named stay as they are',

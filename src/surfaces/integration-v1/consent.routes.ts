@@ -125,7 +125,7 @@ export function consentRoutes(fastify: FastifyInstance, deps: Deps) {
         tags,
         summary: 'Take one’s name back from a public contribution of one’s own (authorship or accepted work)',
         description:
-          'It leaves the record, the embed, the profile and the caller’s scores at once; the change feed and the transparency log get a `contribution.withdrawn` entry, and the publication’s /v1 webhooks a `contribution.withdrawn` event. No reason is asked.',
+          'It leaves the record, the embed, the profile and the caller’s scores at once; the change feed and the transparency log get a `contribution.withdrawn` entry, and the publication’s webhooks (both surfaces) a `contribution.withdrawn` event. No reason is asked.',
         params: IdParam,
         response: { 200: Ok(Type.Object({ id: Type.Integer(), withdrawn_at: Type.String({ format: 'date-time' }) })) },
       },

@@ -5,8 +5,8 @@ import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
-import type { AcceptedFacts, CreditedFacts, NamedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts, UncreditedFacts } from '../../domain/webhooks/facts.js';
-import { Nullable } from '../../http/schemas.js';
+import type { AcceptedFacts, AuthorshipFacts, CreditedFacts, NamedFacts, PageFacts, PageRegisteredFacts, SubmissionFacts, UncreditedFacts, WithdrawnFacts } from '../../domain/webhooks/facts.js';
+import { Nullable, StringEnum } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { LogLink, presentLogLink } from '../log-link.js';
 import { proofUrl, recordUrl } from '../urls.js';
@@ -26,7 +26,8 @@ const Envelope = (name: string, data: TSchema) =>
 
 export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSchema }> = {
   'contribution.accepted': {
-    summary: 'The publisher accepted work on a page; its public trust record changed, so cached attribution blocks should be refreshed',
+    summary:
+      'The publisher accepted work on a page, or a person named as its author confirmed it (or a standing permission of theirs published it at once); its public trust record changed, so cached attribution blocks should be refreshed',
     schema: Envelope(
       'contribution.accepted',
       Type.Object({
@@ -35,11 +36,31 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
           id: Type.Integer({ description: 'The public contribution' }),
           role: WorkRole,
           summary: Type.String(),
-          submission_id: Type.Integer(),
+          submission_id: Nullable(Type.Integer({ description: 'The submission accepted; null for an authorship (no submission behind it)' })),
           contributor: Contributor,
           accepted_at: Type.String({ format: 'date-time' }),
           change: Nullable(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Corrections: the text before and after' })),
           proof_url: ServiceUrl,
+        }),
+      }),
+    ),
+  },
+  'contribution.withdrawn': {
+    summary:
+      'Work left the publisher’s pages: a pending submission its contributor withdrew, or published work the named person took their name back from (its public trust record changed, so cached attribution blocks should be refreshed)',
+    schema: Envelope(
+      'contribution.withdrawn',
+      Type.Object({
+        page: Page,
+        withdrawn: Type.Object({
+          submission_id: Nullable(Type.Integer({ description: 'The submission withdrawn; null for an authorship' })),
+          contribution_id: Nullable(Type.Integer({ description: 'Published work: the contribution that left the record; null for a pending submission' })),
+          role: WorkRole,
+          summary: Type.String(),
+          contributor: Contributor,
+          withdrawn_by: StringEnum(['contributor', 'consent_migration'] as const, {
+            description: '`contributor` (the person withdrew), or `consent_migration` (an authorship named before people confirmed their names, off the record until they do)',
+          }),
         }),
       }),
     ),
@@ -282,7 +303,53 @@ export function presentApiWebhookEvent(siteUrl: string, e: OutboxEvent): unknown
         },
       });
     }
+    case 'contribution.withdrawn': {
+      if ('withdrawn' in (e.facts as object)) {
+        const f = e.facts as WithdrawnFacts;
+        const w = f.withdrawn;
+        return envelope({
+          page: page(siteUrl, f.page),
+          withdrawn: {
+            submission_id: w.submission_id,
+            contribution_id: w.contribution_id,
+            role: w.role,
+            summary: w.summary,
+            contributor: { username: f.contributor.username, name: f.contributor.name },
+            withdrawn_by: w.reason === 'withdrawn' ? 'contributor' : 'consent_migration',
+          },
+        });
+      }
+      const f = e.facts as SubmissionFacts;
+      return envelope({
+        page: page(siteUrl, f.page),
+        withdrawn: {
+          submission_id: f.submission.id,
+          contribution_id: null,
+          role: f.submission.kind,
+          summary: f.submission.summary,
+          contributor: { username: f.contributor.username, name: f.contributor.name },
+          withdrawn_by: 'contributor',
+        },
+      });
+    }
     case 'contribution.accepted': {
+      if ('authorship' in (e.facts as object)) {
+        const f = e.facts as AuthorshipFacts;
+        const c = f.contribution;
+        return envelope({
+          page: page(siteUrl, f.page),
+          contribution: {
+            id: c.id,
+            role: c.role,
+            summary: c.summary,
+            submission_id: null,
+            contributor: { username: f.contributor.username, name: f.contributor.name },
+            accepted_at: c.accepted_at,
+            change: null,
+            proof_url: proofUrl(siteUrl, c.id),
+          },
+        });
+      }
       const f = e.facts as AcceptedFacts;
       const c = f.contribution;
       return envelope({

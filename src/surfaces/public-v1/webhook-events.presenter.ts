@@ -5,7 +5,7 @@ import Type, { type TSchema } from 'typebox';
 import type { PageChangedFacts } from '../../domain/pages/drift.js';
 import type { PageNoticeFacts } from '../../domain/pages/notice.service.js';
 import type { OutboxEvent } from '../../domain/webhooks/events.js';
-import type { AcceptedFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts, WithdrawnFacts } from '../../domain/webhooks/facts.js';
+import type { AcceptedFacts, AuthorshipFacts, PanelUpdatedFacts, RequestTakenFacts, SubmissionFacts, WithdrawnFacts } from '../../domain/webhooks/facts.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { contributionRef, proofUrl, recordUrl } from '../urls.js';
@@ -40,8 +40,10 @@ export const V1_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSch
     schema: ContributionEvent('contribution.submitted'),
   },
   'contribution.accepted': {
-    summary: 'The publisher or a teammate accepts the contribution',
+    summary: 'The publisher or a teammate accepts the contribution, or a person named as the page’s author confirms it (`type` `author`, `id` `ctb_<id>`)',
     schema: ContributionEvent('contribution.accepted', {
+      id: Type.String({ description: '`sub_<id>` for submitted work (as on `submitted`), `ctb_<id>` for an authorship' }),
+      type: Type.Union([RequestableKind, Type.Literal('author')], { description: 'The kind of work; `author` for an authorship' }),
       accepted: Type.String({ format: 'date', description: 'Acceptance date, YYYY-MM-DD' }),
       change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() }, { description: 'Present on corrections' })),
       record_id: Type.String({ description: '`ctb_<id>`: the public contribution, as page records list it' }),
@@ -171,6 +173,25 @@ export function presentV1WebhookEvent(siteUrl: string, e: OutboxEvent): unknown 
       return { event: e.type, created: e.createdAt, page: f.page.url, contribution: contribution(f, status) };
     }
     case 'contribution.accepted': {
+      if ('authorship' in (e.facts as object)) {
+        const f = e.facts as AuthorshipFacts;
+        const c = f.contribution;
+        return {
+          event: e.type,
+          created: e.createdAt,
+          page: f.page.url,
+          contribution: {
+            id: contributionRef(c.id),
+            type: c.role,
+            contributor: f.contributor.username,
+            status: 'accepted',
+            summary: c.summary,
+            accepted: c.accepted_at.slice(0, 10),
+            record_id: contributionRef(c.id),
+            proof_url: proofUrl(siteUrl, c.id),
+          },
+        };
+      }
       const f = e.facts as AcceptedFacts;
       const c = f.contribution;
       return {
