@@ -69,7 +69,7 @@ describe('events and formats', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.error).toMatchObject({
       code: 'invalid_request',
-      details: [{ field: 'events.1', message: 'must be one of: contribution.accepted, submission.received, page.registered, page.changed, page.notice' }],
+      details: [{ field: 'events.1', message: 'must be one of: contribution.accepted, contribution.withdrawn, submission.received, page.registered, page.changed, page.notice' }],
     });
     expect(res.body.error.message).toContain('contribution.submitted is not an event of api_v1 webhooks');
   });
@@ -166,7 +166,7 @@ describe('changing, deleting, redelivering: bad input', () => {
   it('new events are checked against the webhook’s format', async () => {
     const res = await pub.owner.client.patch(`/api/v1/account/webhooks/${id}`, { events: ['panel.updated'] });
     expect(res.status, res.text).toBe(400);
-    expect(res.body.error.details[0]).toEqual({ field: 'events.0', message: 'must be one of: contribution.accepted, submission.received, page.registered, page.changed, page.notice' });
+    expect(res.body.error.details[0]).toEqual({ field: 'events.0', message: 'must be one of: contribution.accepted, contribution.withdrawn, submission.received, page.registered, page.changed, page.notice' });
   });
 
   it('the format and the secret cannot be set; types are strict', async () => {
