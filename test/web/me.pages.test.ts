@@ -259,8 +259,8 @@ describe('the profile', () => {
     const res = await b.post('/me/profile', { name: '', summary: 'x'.repeat(501), topics: `ok, ${'t'.repeat(51)}` });
     expect(res.status).toBe(400);
     expect(res.text).toContain('id="f-name-error">Required</p>');
-    expect(res.text).toContain('id="f-summary-error">At most 500 characters</p>');
-    expect(res.text).toContain('id="f-topics-error">Line 2: must NOT have more than 50 characters</p>');
+    expect(res.text).toContain('id="f-summary-error">Must be at most 500 characters</p>');
+    expect(res.text).toContain('id="f-topics-error">Line 2: must be at most 50 characters</p>');
     expect((await accountOf(username)).name).toBe('Kept Name');
   });
 });

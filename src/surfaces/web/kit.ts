@@ -2,7 +2,9 @@
 // form, and show field errors next to their fields.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
+import type { TSchema } from 'typebox';
 import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { fieldRules } from '../../http/validation.js';
 import { csrfToken, verifyCsrf } from './csrf.js';
 import { html, type SafeHtml } from './html.js';
 import { layout, type PageContext, type PageOptions } from './layout.js';
@@ -81,8 +83,26 @@ export function safeNext(next: unknown, fallback: string): string {
 
 export type FieldErrors = Record<string, string>;
 
-export const fieldErrorsOf = (details: ErrorDetail[] | undefined): FieldErrors =>
-  Object.fromEntries((details ?? []).map((d) => [d.field.split('.')[0] ?? d.field, d.message]));
+/** The first problem of each field, as a sentence next to it ("Must be at least 10 characters"). */
+export const fieldErrorsOf = (details: ErrorDetail[] | undefined): FieldErrors => {
+  const out: FieldErrors = {};
+  for (const d of details ?? []) {
+    const name = d.field.split('.')[0] ?? d.field;
+    out[name] ??= d.message.charAt(0).toUpperCase() + d.message.slice(1);
+  }
+  return out;
+};
+
+export type Rules = ReturnType<typeof fieldRules>;
+
+/**
+ * The rules of one property of a route's body schema, for its form field: the schema is the one source of the
+ * rule, the browser checks it from the attributes, and the hint says it in the words the error will use.
+ */
+export function rulesOf(schema: TSchema, name: string): Rules {
+  const object = schema as { properties?: Record<string, Parameters<typeof fieldRules>[0]>; required?: string[] };
+  return fieldRules(object.properties?.[name] ?? {}, object.required?.includes(name) ?? false);
+}
 
 /** A labelled input with its error next to it, wired for screen readers. */
 export function field(opts: {
@@ -95,10 +115,17 @@ export function field(opts: {
   required?: boolean;
   autocomplete?: string;
   textarea?: boolean;
+  /** The schema's rules (rulesOf): the attributes, and the hint when none is given. */
+  rules?: Rules;
 }): SafeHtml {
   const id = `f-${opts.name}`;
+  const rules = opts.rules;
+  opts = { ...opts, hint: opts.hint ?? (rules?.hint || undefined), required: opts.required ?? rules?.required };
+  const constraints = rules
+    ? html`${rules.minlength !== undefined ? html` minlength="${String(rules.minlength)}"` : ''}${rules.maxlength !== undefined ? html` maxlength="${String(rules.maxlength)}"` : ''}${rules.pattern !== undefined && !opts.textarea ? html` pattern="${rules.pattern}"` : ''}`
+    : '';
   const described = [opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}`;
+  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}${constraints}`;
   const control = opts.textarea
     ? html`<textarea ${common}>${opts.value ?? ''}</textarea>`
     : html`<input type="${opts.type ?? 'text'}" ${common} value="${opts.value ?? ''}">`;

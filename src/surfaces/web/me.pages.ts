@@ -69,11 +69,9 @@ const tabs = (ctx: PageContext) =>
 
 const errorNotice = (message: string | undefined) => (message ? html`<p class="notice error" role="alert">${message}</p>` : html``);
 
-/** Ajv's wording, said the way a form says it. */
+/** A rule's words (http/validation.ts ruleWords), said the way a form says it: a sentence beside the field. */
 function humane(message: string): string {
-  if (/must NOT have fewer than 1 characters?/.test(message) || message === 'is required') return 'Required';
-  const more = /must NOT have more than (\d+) (characters|items)/.exec(message);
-  if (more) return `At most ${more[1]} ${more[2]}`;
+  if (message === 'must not be empty' || message === 'is required') return 'Required';
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
