@@ -83,15 +83,9 @@ export function safeNext(next: unknown, fallback: string): string {
 
 export type FieldErrors = Record<string, string>;
 
-/** The first problem of each field, as a sentence next to it ("Must be at least 10 characters"). */
-export const fieldErrorsOf = (details: ErrorDetail[] | undefined): FieldErrors => {
-  const out: FieldErrors = {};
-  for (const d of details ?? []) {
-    const name = d.field.split('.')[0] ?? d.field;
-    out[name] ??= d.message.charAt(0).toUpperCase() + d.message.slice(1);
-  }
-  return out;
-};
+/** Each field's problem, in the rule's words (http/validation.ts ruleWords); the stylesheet starts it with a capital. */
+export const fieldErrorsOf = (details: ErrorDetail[] | undefined): FieldErrors =>
+  Object.fromEntries((details ?? []).map((d) => [d.field.split('.')[0] ?? d.field, d.message]));
 
 export type Rules = ReturnType<typeof fieldRules>;
 

@@ -35,6 +35,7 @@ import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { exportAccount } from '../../domain/privacy/export.service.js';
 import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
+import { setFlash, takeFlash } from './flash.js';
 import { endWebSession, type WebUser } from './session.js';
 import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
 import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
@@ -580,7 +581,11 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
 <div><button type="submit">Add webhook</button></div></form>`, status);
   };
 
-  app.get('/me/names', page, async (req, reply) => namesPage(req, reply));
+  // A secret is shown by the GET the post redirects to, once (flash.ts): a reload shows nothing and makes nothing.
+  app.get('/me/names', page, async (req, reply) => {
+    const secret = takeFlash(req, reply, requireUser(req).token)?.secret;
+    return namesPage(req, reply, secret ? { secret } : {});
+  });
 
   app.post('/me/webhooks', page, async (req, reply) => {
     const { form, user } = formUser(req);
@@ -589,7 +594,8 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
     try {
       const { secret } = await webhooks.registerWebhook(deps, user.accountId, { url, format: 'contributor' });
       // The secret goes into this page only: never a URL, a cookie or a log.
-      return await namesPage(req, reply, { secret }, 201);
+      setFlash(req, reply, user.token, { path: '/me/names', name: url, secret });
+      return reply.redirect('/me/names#new-hook-h', 303);
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) < 500) return namesPage(req, reply, { url, error: humane(err.details?.[0]?.message ?? err.message) }, statusOf(err));
       throw err;
@@ -862,7 +868,11 @@ ${keys.map((k) => {
     );
   };
 
-  app.get('/me/keys', page, async (req, reply) => keysPage(req, reply, requireUser(req)));
+  app.get('/me/keys', page, async (req, reply) => {
+    const user = requireUser(req);
+    const flash = takeFlash(req, reply, user.token);
+    return keysPage(req, reply, user, flash ? { created: { name: flash.name, secret: flash.secret } } : {});
+  });
 
   app.post('/me/keys', page, async (req, reply) => {
     const { form, user } = formUser(req);
@@ -874,8 +884,9 @@ ${keys.map((k) => {
     if (!checked.ok) return keysPage(req, reply, user, { values, errors: formErrors(checked.error.details, rename), status: 400 });
     try {
       const { key, secret } = await apiKeys.createApiKey(deps, user.accountId, checked.value);
-      // The secret goes into this page only: never a URL, a cookie or a log.
-      return keysPage(req, reply, user, { created: { name: key.name, secret }, status: 201 });
+      // The secret goes to the page this redirects to, sealed for this session (flash.ts): never a URL or a log.
+      setFlash(req, reply, user.token, { path: '/me/keys', name: key.name, secret });
+      return reply.redirect('/me/keys#new-key-h', 303);
     } catch (err) {
       // A publication the account is not a member of: 404 from the service, said next to the field.
       if (err instanceof DomainError && statusOf(err) === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });
