@@ -9,6 +9,7 @@ import { LoginBody, SIGNUP_MESSAGE, SignupBody } from '../integration-v1/auth.ro
 import { html } from './html.js';
 import { csrfField } from './layout.js';
 import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, rulesOf, safeNext, sendPage, str } from './kit.js';
+import { listMemberships } from '../../domain/publishers/publisher.store.js';
 import { endWebSession, startWebSession } from './session.js';
 
 const validSignup = itemValidator<{ email: string; password: string; name: string; username: string }>(SignupBody);
@@ -87,15 +88,18 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     );
   };
 
-  app.get('/login', { config: { html: true } }, async (req, reply) => (req.webUser ? reply.redirect('/me', 303) : loginPage(req, reply)));
+  app.get('/login', { config: { html: true } }, async (req, reply) =>
+    req.webUser ? reply.redirect(req.webUser.publishers.length > 0 ? '/dashboard' : '/me', 303) : loginPage(req, reply),
+  );
 
   app.post('/login', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
     const values = { email: str(form.email), password: str(form.password) };
     const checked = validLogin(values);
     if (!checked.ok) return loginPage(req, reply, values.email, 'Enter your email and password.', 400);
+    let session: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      const session = await accounts.login(deps, checked.value, req.ip);
+      session = await accounts.login(deps, checked.value, req.ip);
       startWebSession(req, reply, session.token);
     } catch (err) {
       if (err instanceof DomainError && (statusOf(err) === 401 || statusOf(err) === 429)) {
@@ -104,7 +108,9 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
       }
       throw err;
     }
-    return reply.redirect(safeNext((req.query as Record<string, unknown>).next, '/me'), 303);
+    // A publisher lands on their dashboard, a contributor on their work, unless the form came from a page.
+    const home = (await listMemberships(deps.db, session.user_id)).length > 0 ? '/dashboard' : '/me';
+    return reply.redirect(safeNext((req.query as Record<string, unknown>).next, home), 303);
   });
 
   app.post('/logout', { config: { html: true } }, async (req, reply) => {

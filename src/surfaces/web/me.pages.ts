@@ -58,7 +58,7 @@ const TABS = [
   ['/me/requests', 'Requests'],
   ['/me/submit', 'Submit work'],
   ['/me/submissions', 'My submissions'],
-  ['/me/names', 'Your name'],
+  ['/me/names', 'Named as author'],
   ['/me/profile', 'Profile'],
   ['/me/keys', 'API keys'],
   ['/me/security', 'Password and sessions'],
@@ -177,7 +177,7 @@ export function mePages(fastify: FastifyInstance, deps: Deps) {
       declined: 'The invitation is declined.',
     })}
 <h1>Hello, ${account.name}</h1>
-${account.email_confirmed_at ? '' : html`<p class="notice" role="status">Confirm your email address: follow the link we mailed you. Until then you cannot be named, submit work or make API keys. <a href="/me/mail">Send a new link</a>.</p>`}
+${account.email_confirmed_at ? '' : html`<p class="notice warn" role="status">Confirm your email address: follow the link we mailed you. Until then you cannot be named, submit work or make API keys. <a href="/me/mail">Send a new link</a>.</p>`}
 ${
   invitations.length > 0
     ? html`<section class="card" aria-labelledby="invitations-h"><h2 id="invitations-h">Invitations</h2><ul class="plain list">${invitations.map(
