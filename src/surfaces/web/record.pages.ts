@@ -23,19 +23,22 @@ function standingSection(record: PageRecord) {
   const s = words.standings[record.standing];
   const n = standingNotice(record.notices);
   return html`<div class="notice error" role="note"><p><strong>${s.label}.</strong> ${s.sentence}${n ? html` ${date(n.notice_date)}.` : ''}</p>${
-    n ? html`<p>${n.reason}${n.notice_url ? html` ${externalLink(n.notice_url, words.readNotice)}` : ''}</p>` : ''
+    n ? html`<p>${n.reason}${n.notice_url ? html` ${externalLink(n.notice_url, words.readNotice)}` : ''}</p>${logLink(n)}` : ''
   }<p class="small">The work below stays on the record as it was accepted.</p></div>`;
 }
 
-/** Every notice, newest first. */
+const logLink = (n: PageRecord['notices'][number]) =>
+  n.log_seq === null ? '' : html`<p class="meta"><a href="${logProofUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`;
+
+/** Every notice, newest first, but the one the standing above already says: a notice is said once. */
 function noticesSection(record: PageRecord) {
-  if (record.notices.length === 0) return '';
-  return html`<h2>Notices</h2>
-<ol class="work">${record.notices.map(
+  const said = record.standing === 'current' ? undefined : standingNotice(record.notices);
+  const others = record.notices.filter((n) => n !== said);
+  if (others.length === 0) return '';
+  return html`<h2>${said ? 'Earlier notices' : 'Notices'}</h2>
+<ol class="work">${others.map(
     (n) => html`<li class="card"><p class="who"><span class="badge ${n.type === 'reinstatement' || n.type === 'clarification' || n.type === 'addendum' ? '' : 'bad'}">${words.notices[n.type]}</span> ${date(n.notice_date)}</p>
-<p>${n.reason}</p>${n.notice_url ? html`<p>${externalLink(n.notice_url, words.readNotice)}</p>` : ''}${
-      n.log_seq === null ? '' : html`<p class="meta"><a href="${logProofUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`
-    }</li>`,
+<p>${n.reason}</p>${n.notice_url ? html`<p>${externalLink(n.notice_url, words.readNotice)}</p>` : ''}${logLink(n)}</li>`,
   )}</ol>`;
 }
 
@@ -50,7 +53,8 @@ export function recordPage(siteUrl: string, record: PageRecord): PageOptions {
   const { page, contributions } = record;
   const title = page.title || page.url;
   const people = new Set(contributions.map((c) => c.account_id)).size;
-  const latest = contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');
+  // The last change counts notices too: a retraction is the page's newest change.
+  const latest = [...contributions.map((c) => c.accepted_at), ...record.notices.map((n) => n.created_at)].reduce((m, at) => (at > m ? at : m), '');
   // Newest first: a reader wants the latest correction before the original byline.
   const entries = [...contributions].reverse();
   const snippet = `<script async src="${siteUrl}/embed.js" data-page="${page.url}"></script>`;
