@@ -32,6 +32,23 @@ describe('a retracted page’s record', () => {
   });
 });
 
+describe('an erased person', () => {
+  it('reads as a former contributor, with no level or trust', async () => {
+    const pub = await publisher(t);
+    const author = await signup(t, { name: 'Gone Author' });
+    const reg = await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/erased`, title: 'Erased', authors: [author.username] });
+    expect(reg.status, reg.text).toBe(201);
+    await confirmClaims(author);
+    const erased = await author.client.delete('/api/v1/account', { body: { password: author.password } });
+    expect(erased.status, erased.text).toBe(200);
+    const text = await get(`/records/${reg.body.data.id}`);
+    const line = /<p class="who">[\s\S]*?<\/p>/.exec(text)![0];
+    expect(line).toContain('A former contributor');
+    expect(line).not.toMatch(/trust|newcomer|%/);
+    expect(line.match(/class="badge/g)).toHaveLength(1); // the role's only
+  });
+});
+
 describe('the scores page', () => {
   it('writes ordinals and code as people read them', async () => {
     const person = await signup(t, { name: 'Nellie Bly' });

@@ -1,5 +1,6 @@
 // The HTML of a page's trust record and of one contribution's proof (SPEC §12): what people see at record_url and
 // proof_url. The routes (records.routes.ts) answer JSON to API clients at the same addresses.
+import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
 import type { getProof } from '../../domain/contributors/contributor.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
@@ -79,7 +80,10 @@ ${
     ? empty('No accepted work on this page yet.', html`<a href="/requests">See what publishers are asking for</a>.`)
     : html`<ol class="work">${entries.map(
         (c) => html`<li class="card">
-<p class="who">${role(c.role)} ${personLink(c)} ${levelBadge(c.level)} <span class="muted">trust ${percent(c.trust_score)}</span></p>
+<p class="who">${role(c.role)} ${personLink(c)} ${
+      // An erased person's work names nobody: no level or trust, which would read as a verdict on someone.
+      c.username === FORMER_CONTRIBUTOR.username ? '' : html`${levelBadge(c.level)} <span class="muted">trust ${percent(c.trust_score)}</span>`
+    }</p>
 ${c.summary ? html`<p>${c.summary}</p>` : ''}
 ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? html`<p class="diff">${renderDiff(c.change_from, c.change_to)}</p>` : ''}
 <p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">${c.role === 'author' ? 'Proof' : 'Evidence'}<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
