@@ -677,8 +677,9 @@ ${revokeKeysBox('pw')}
 <p><a class="button" href="/me/export" download>Download my data</a></p>
 <h2 id="delete">Delete your account</h2>
 <p>This cannot be undone. Your e-mail, name, username, summary and topics are erased, with your sessions, API keys and webhooks; pending submissions are withdrawn and requests you took go back to the market. Work that was accepted stays in the pages' history, naming “a former contributor”. Your username is never given to anyone else. If you are the only owner of a publication, make someone else an owner first.</p>
-<form method="post" action="/me/security/delete" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'password', label: 'Your password, to confirm', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}
+<form method="post" action="/me/security/delete" class="stack">${csrfField(ctx)}
+${field({ name: 'confirm_username', label: 'Type your username to confirm', error: errors.confirm_username, required: true, autocomplete: 'off', hint: `Your username is ${ctx.user?.username ?? ''}` })}
+${field({ name: 'password', label: 'Your password', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}
 <div><button type="submit" class="danger">Delete my account for good</button></div></form>`,
       status,
     );
@@ -725,6 +726,10 @@ ${field({ name: 'password', label: 'Your password, to confirm', type: 'password'
   app.post('/me/security/delete', page, async (req, reply) => {
     const { form, user } = formUser(req);
     const password = str(form.password);
+    // As GitHub asks: the account's name typed out, so a deletion is never a slip of the wrong tab.
+    if (str(form.confirm_username) !== user.username) {
+      return securityPage(req, reply, { confirm_username: `Type your username, ${user.username}, exactly`, ...(password ? {} : { password: 'Enter your password to confirm' }) }, 400);
+    }
     if (!password) return securityPage(req, reply, { password: 'Enter your password to confirm' }, 400);
     try {
       await eraseOwnAccount(deps, user.accountId, password, req.ip);
