@@ -38,3 +38,19 @@ describe('a new API key', () => {
     expect(res.text).not.toMatch(/cred_live_[0-9a-f]{64}/);
   });
 });
+
+describe('what cannot be undone asks twice', () => {
+  it('revoking a key opens a second step saying what happens, and only its button posts', async () => {
+    const person = await webUser(t, 'Careful Person');
+    await person.b.get('/me/keys');
+    await person.b.postFollow('/me/keys', { name: 'careful', expires: '' });
+    const page = await person.b.get('/me/keys');
+    const step = /<details class="confirm">[\s\S]*?<\/details>/.exec(page.text)?.[0];
+    expect(step).toBeDefined();
+    expect(step).toMatch(/<summary[^>]*>Revoke/);
+    expect(step).toContain('A revoked key cannot be brought back.');
+    expect(step).toContain('Revoke “careful” for good</button>');
+    // The summary is no submit button: the only one that posts is inside the opened step.
+    expect(step!.match(/type="submit"/g)).toHaveLength(1);
+  });
+});

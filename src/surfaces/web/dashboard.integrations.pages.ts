@@ -13,7 +13,7 @@ import { ApiKeyBody } from '../integration-v1/account.routes.js';
 import { presentAttempt, presentWebhook } from '../integration-v1/webhooks.presenter.js';
 import { copyable, day, errorsFor, idParam, type Publication, publicationOf, selectField, sendDashboard, stackable, statusBadge, when } from './dashboard.kit.js';
 import { html, type SafeHtml } from './html.js';
-import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
 import { setFlash, takeFlash } from './flash.js';
 import { csrfField } from './layout.js';
 
@@ -98,7 +98,7 @@ ${keys.map((k) => {
   const s = apiKeys.keyStatus(k, now);
   return html`<tr><td>${k.name}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${statusBadge(s)}</td><td>${when(k.last_used_at, 'never')}</td><td>${k.expires_at ? day(k.expires_at) : html`<span class="muted">never</span>`}</td><td>${day(k.created_at)}</td><td>${
     s === 'active'
-      ? html`<form method="post" action="${pub.base}/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger small">Revoke<span class="sr-only"> ${k.name}</span></button></form>`
+      ? confirmAction({ action: `${pub.base}/keys/${k.id}/revoke`, csrf: csrfField(ctx), label: html`Revoke<span class="sr-only"> ${k.name}</span>`, consequence: `Calls with “${k.name}” fail at once. A revoked key cannot be brought back.`, confirm: `Revoke “${k.name}” for good` })
       : ''
   }</td></tr>`;
 })}
@@ -114,7 +114,7 @@ ${others.map((k) => {
   const s = apiKeys.keyStatus(k, now);
   return html`<tr><td>${k.name}</td><td>${k.made_by}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${statusBadge(s)}</td><td>${when(k.last_used_at, 'never')}</td><td>${
     s === 'active'
-      ? html`<form method="post" action="${pub.base}/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger small">Revoke<span class="sr-only"> ${k.name} of ${k.made_by}</span></button></form>`
+      ? confirmAction({ action: `${pub.base}/keys/${k.id}/revoke`, csrf: csrfField(ctx), label: html`Revoke<span class="sr-only"> ${k.name} of ${k.made_by}</span>`, consequence: `Calls with “${k.name}” of ${k.made_by} fail at once. A revoked key cannot be brought back.`, confirm: `Revoke “${k.name}” for good` })
       : ''
   }</td></tr>`;
 })}

@@ -127,6 +127,15 @@ export function field(opts: {
 ${control}${opts.error ? html`<p class="field-error" id="${id}-error">${opts.error}</p>` : ''}</div>`;
 }
 
+/**
+ * An action that cannot be taken back, asked twice without JavaScript: the first button opens a `<details>` that
+ * says what will happen, and only its second button posts.
+ */
+export function confirmAction(opts: { action: string; csrf: SafeHtml; label: SafeHtml | string; consequence: string; confirm: string; cls?: string }): SafeHtml {
+  return html`<details class="confirm"><summary class="button ${opts.cls ?? 'small danger'}">${opts.label}</summary>
+<form method="post" action="${opts.action}" class="stack"><p>${opts.consequence}</p>${opts.csrf}<div><button type="submit" class="danger small">${opts.confirm}</button></div></form></details>`;
+}
+
 export function notice(req: FastifyRequest, messages: Record<string, string>): SafeHtml {
   const key = (req.query as Record<string, unknown> | undefined)?.done;
   const text = typeof key === 'string' ? messages[key] : undefined;

@@ -33,7 +33,7 @@ import { html, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
 import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { exportAccount } from '../../domain/privacy/export.service.js';
-import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
 import { setFlash, takeFlash } from './flash.js';
 import { endWebSession, type WebUser } from './session.js';
@@ -533,7 +533,7 @@ ${
 <p>${recordLink({ id: c.page_id, title: c.page_title, url: c.page_url })} <span class="muted">${date(c.created_at)}</span></p>
 <p class="actions">${form(ctx, `/me/claims/${c.id}/confirm`, html`Confirm<span class="sr-only"> authorship of “${c.page_title}”</span>`)}
 ${form(ctx, `/me/claims/${c.id}/decline`, html`Decline<span class="sr-only"> authorship of “${c.page_title}”</span>`, 'small secondary')}
-${answered.get(c.publisher_slug) === 'refuse' ? '' : form(ctx, `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, html`Refuse all from ${c.publisher_name}`, 'small danger')}</p></li>`,
+${answered.get(c.publisher_slug) === 'refuse' ? '' : confirmAction({ action: `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, csrf: csrfField(ctx), label: html`Refuse all from ${c.publisher_name}`, consequence: `Every pending and future naming by ${c.publisher_name} is refused: your name appears on none of its pages until you change this under standing answers.`, confirm: `Refuse all from ${c.publisher_name}` })}</p></li>`,
       )}</ul>`
 }
 <h2>Your public work</h2>
@@ -866,7 +866,7 @@ ${keys.map((k) => {
   const status = apiKeys.keyStatus(k, now);
   return html`<tr><td>${k.name}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${k.publisher_name ?? 'Me (contributor)'}</td><td>${date(k.last_used_at)}</td><td>${k.expires_at ? date(k.expires_at) : 'never'}</td>
 <td><span class="badge ${status === 'active' ? 'ok' : status === 'revoked' ? 'bad' : 'warn'}">${status}</span></td>
-<td>${status === 'active' ? html`<form method="post" action="/me/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="small danger">Revoke<span class="sr-only"> ${k.name}</span></button></form>` : ''}</td></tr>`;
+<td>${status === 'active' ? confirmAction({ action: `/me/keys/${k.id}/revoke`, csrf: csrfField(ctx), label: html`Revoke<span class="sr-only"> ${k.name}</span>`, consequence: `Calls with “${k.name}” fail at once. A revoked key cannot be brought back.`, confirm: `Revoke “${k.name}” for good` }) : ''}</td></tr>`;
 })}</tbody></table></div>`
 }`,
       opts.status ?? 200,
