@@ -5,6 +5,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
+import { EMAIL_PATTERN, USERNAME_PATTERN } from '../domain/accounts/rules.js';
+import { CONTENT_HASH_PATTERN } from '../domain/pages/page-text.js';
+import { PANEL_ID_PATTERN } from '../domain/panels/panel.schema.js';
 import { AppError, type ErrorDetail } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -140,13 +143,105 @@ function batchShapeValidator(body: unknown) {
   return { error: new AppError(400, 'invalid_request', 'The body must be a JSON object or an array of objects') };
 }
 
+/**
+ * The words for each pattern a schema uses on a field people fill in. The schema stays the rule; this says it.
+ * A pattern missing here is said as "is not in the accepted form" (never the expression itself).
+ */
+const PATTERN_WORDS: Record<string, string> = {
+  [USERNAME_PATTERN]: 'must be 3–40 lowercase letters, digits or hyphens (not first or last), with at least one letter',
+  [EMAIL_PATTERN]: 'must be an email address, such as name@example.com',
+  [PANEL_ID_PATTERN]: 'must be 3–100 lowercase letters, digits or hyphens (not first or last), with at least one letter',
+  [CONTENT_HASH_PATTERN]: 'must be a SHA-256 hash written as 64 lowercase hexadecimal digits',
+  '^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+\\.?$': 'must be a domain name, such as example.com',
+  '^(ctb_)?[1-9][0-9]{0,9}$': 'must be a contribution id, such as ctb_12',
+};
+
+const FORMAT_WORDS: Record<string, string> = {
+  'date-time': 'must be a date and time, such as 2026-11-28T09:00:00Z',
+  date: 'must be a date, such as 2026-11-28',
+  email: 'must be an email address, such as name@example.com',
+  uuid: 'must be a UUID',
+  uri: 'must be a URL',
+};
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'must be text',
+  integer: 'must be a whole number',
+  number: 'must be a number',
+  boolean: 'must be true or false',
+  array: 'must be a list',
+  object: 'must be an object',
+  null: 'must be null',
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * One schema rule in words, the same on every surface (both API envelopes and the pages' forms): each keyword of
+ * JSON Schema a route uses, said as a person would. The pages' hints come from here too (ruleHint).
+ */
+export function ruleWords(keyword: string, params: Record<string, unknown>): string | undefined {
+  const limit = Number(params.limit);
+  switch (keyword) {
+    case 'minLength':
+      return limit <= 1 ? 'must not be empty' : `must be at least ${plural(limit, 'character', 'characters')}`;
+    case 'maxLength':
+      return `must be at most ${plural(limit, 'character', 'characters')}`;
+    case 'pattern':
+      return PATTERN_WORDS[String(params.pattern)] ?? 'is not in the accepted form';
+    case 'format':
+      return FORMAT_WORDS[String(params.format)] ?? `must be a valid ${String(params.format)}`;
+    case 'type':
+      return TYPE_WORDS[String(params.type).split(',')[0] ?? ''] ?? `must be ${String(params.type)}`;
+    case 'minimum':
+      return `must be at least ${limit}`;
+    case 'maximum':
+      return `must be at most ${limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'minItems':
+      return limit <= 1 ? 'must list at least one item' : `must list at least ${limit} items`;
+    case 'maxItems':
+      return `must list at most ${plural(limit, 'item', 'items')}`;
+    case 'uniqueItems':
+      return 'must not list an item twice';
+    case 'minProperties':
+      return 'must not be empty';
+    default:
+      return undefined;
+  }
+}
+
+type FieldSchema = { type?: string; minLength?: number; maxLength?: number; pattern?: string; format?: string; minimum?: number; maximum?: number };
+
+/** A form field's rules, from its schema: the HTML attributes that let the browser help, and the same rules in words. */
+export function fieldRules(schema: FieldSchema, required: boolean): { required: boolean; minlength?: number; maxlength?: number; pattern?: string; hint: string } {
+  const words: string[] = [];
+  if (schema.pattern !== undefined) words.push(ruleWords('pattern', { pattern: schema.pattern })!);
+  else if (schema.format !== undefined) words.push(ruleWords('format', { format: schema.format })!);
+  if (schema.minLength !== undefined && schema.minLength > 1) words.push(ruleWords('minLength', { limit: schema.minLength })!);
+  if (schema.maxLength !== undefined && schema.pattern === undefined) words.push(ruleWords('maxLength', { limit: schema.maxLength })!);
+  const hint = words.map((w) => w.replace(/^must be /, '').replace(/^must /, '')).join('; ');
+  return {
+    required,
+    ...(schema.minLength !== undefined ? { minlength: schema.minLength } : {}),
+    ...(schema.maxLength !== undefined ? { maxlength: schema.maxLength } : {}),
+    // Browsers compile `pattern` with the `v` flag, where a bare `-` in a class is a syntax error (and the check is
+    // dropped): escape it there.
+    ...(schema.pattern !== undefined ? { pattern: schema.pattern.replace(/-\]/g, '\\-]') } : {}),
+    hint: hint.charAt(0).toUpperCase() + hint.slice(1),
+  };
+}
+
 /** Ajv's errors as `[{field, message}]`, the field written as a dotted path (`evidence.sources.0`). */
 export function toDetails(errors: ErrorObject[] | null | undefined, prefix = ''): ErrorDetail[] {
   const seen = new Set<string>();
   const out: ErrorDetail[] = [];
   for (const e of errors ?? []) {
     let field = e.instancePath.split('/').filter(Boolean).join('.');
-    let message = e.message ?? 'is invalid';
+    let message = ruleWords(e.keyword, e.params as Record<string, unknown>) ?? 'is invalid';
     if (e.keyword === 'required') {
       field = [field, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.');
       message = 'is required';

@@ -61,21 +61,53 @@ export function smtpTransport(url: string): MailTransport {
   };
 }
 
-/** The development default: each message an .eml file under `dir`, and a log line with its subject and link. */
+/** More messages than this written within one second are logged as one line (the demo's notices at start). */
+const FILE_LOG_BURST = 3;
+
+/**
+ * The development default: each message an .eml file under `dir`, and a log line with its subject and link, whole:
+ * the file's text part is quoted-printable (nodemailer chooses it for lines over 76 characters), which breaks a long
+ * link with `=` soft line breaks, so the link to copy is the log line's. A burst of notices (the demo's hundreds at
+ * start) is one line; mail about an account itself (confirm, reset) is always a line of its own, with its link.
+ */
 export function fileTransport(dir: string, log: MailLog): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let burst: { subject: string; link: string | null; file: string; mailId: number; notice: boolean }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    const written = burst;
+    burst = [];
+    const notices = written.filter((w) => w.notice);
+    const summarised = notices.length > FILE_LOG_BURST;
+    if (summarised) log.info({ count: notices.length, dir }, `${notices.length} notices written to ${dir} (no SMTP_URL)`);
+    // The subject and link only: the address is private and stays in the file.
+    for (const { notice, ...w } of written) if (!(notice && summarised)) log.info(w, 'mail written (no SMTP_URL)');
+  };
   return {
     async send(m) {
-      const info = await transporter.sendMail({ from: m.from, to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: m.messageId, date: m.date, headers: m.headers });
+      const info = await transporter.sendMail({
+        from: m.from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        messageId: m.messageId,
+        date: m.date,
+        headers: m.headers,
+      });
       await fs.mkdir(dir, { recursive: true });
       const file = path.join(dir, `${String(m.id).padStart(8, '0')}-${m.kind}.eml`);
       // Written whole, then renamed: a reader never sees half a message, and a retry replaces the file.
       await fs.writeFile(`${file}.tmp`, info.message as Buffer);
       await fs.rename(`${file}.tmp`, file);
-      // The subject and link only: the address is private and stays in the file.
-      log.info({ mailId: m.id, subject: m.subject, link: m.link, file }, 'mail written (no SMTP_URL)');
+      burst.push({ mailId: m.id, subject: m.subject, link: m.link, file, notice: isNoticeKind(m.kind) });
+      timer ??= setTimeout(flush, 1_000).unref();
     },
-    close: () => {},
+    close: () => {
+      if (timer) clearTimeout(timer);
+      flush();
+    },
   };
 }
 

@@ -107,7 +107,7 @@ describe('values outside the vocabularies', () => {
   });
 
   it('refuses a trigger listed twice', async () => {
-    expectInvalid(await create(statementBody({ reopen_triggers: ['new_study', 'new_study'] })), ['reopen_triggers', /duplicate/]);
+    expectInvalid(await create(statementBody({ reopen_triggers: ['new_study', 'new_study'] })), ['reopen_triggers', 'must not list an item twice']);
   });
 
   it('refuses an unknown panel vote, listing the allowed values', async () => {
@@ -122,7 +122,7 @@ describe('values outside the vocabularies', () => {
 
   it('refuses dates that are not YYYY-MM-DD days', async () => {
     for (const revisit_by of ['2027-02-30', '01/06/2027', '2027-06-01T00:00:00Z']) {
-      expectInvalid(await create(statementBody({ revisit_by })), ['revisit_by', /format "date"/]);
+      expectInvalid(await create(statementBody({ revisit_by })), ['revisit_by', 'must be a date, such as 2026-11-28']);
     }
   });
 
@@ -131,14 +131,14 @@ describe('values outside the vocabularies', () => {
     expectInvalid(await create(statementBody({ issued_at: '2026-01-01T00:00:00Z' })), ['issued_at', 'is not a known field']);
     const { answer: _answer, ...noAnswer } = statementBody();
     expectInvalid(await create(noAnswer), ['answer', 'is required']);
-    expectInvalid(await create(statementBody({ panel: [] })), ['panel', /must NOT have fewer than 1 items/]);
+    expectInvalid(await create(statementBody({ panel: [] })), ['panel', 'must list at least one item']);
     expectInvalid(await create(statementBody({ vote: { agree: 4, dissent: 1, abstain: 0 } })), ['vote.abstain', 'is not a known field']);
-    expectInvalid(await create(statementBody({ vote: { agree: '4', dissent: 1 } })), ['vote.agree', 'must be integer']);
+    expectInvalid(await create(statementBody({ vote: { agree: '4', dissent: 1 } })), ['vote.agree', 'must be a whole number']);
   });
 
   it('refuses an id that is not slug-like', async () => {
     for (const id of ['Vitamin D', 'ab', '-leading', 'a/b', '1234', 'x'.repeat(101)]) {
-      expectInvalid(await create(statementBody({ id })), ['id', /must match pattern/]);
+      expectInvalid(await create(statementBody({ id })), ['id', /lowercase letters, digits or hyphens/]);
     }
   });
 });
@@ -173,7 +173,7 @@ describe('versions that cannot be issued', () => {
       expect(res.body.error.code).toBe('conflict');
       expect(res.body.error.message).toContain('next version is 3');
     }
-    expectInvalid(await issue(v1.id, versionBody(v1, { version: 1 })), ['version', /must be >= 2/]);
+    expectInvalid(await issue(v1.id, versionBody(v1, { version: 1 })), ['version', 'must be at least 2']);
     expect(await versionCount(t, v1.id)).toBe(2);
   });
 

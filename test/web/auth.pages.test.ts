@@ -238,11 +238,16 @@ describe('password and sessions at /me/security', () => {
     expect(data.status).toBe(200);
     expect(JSON.parse(data.text)).toMatchObject({ format: 'credence-account-export/1', account: { username: 'leaving-web', email: 'leaving@web.test', name: 'Leaving Soon' } });
     await b.get('/me/security');
-    const wrong = await b.post('/me/security/delete', { password: 'not the password' });
+    // The username typed out, as GitHub asks, and the password: either missing or wrong keeps the account.
+    const untyped = await b.post('/me/security/delete', { confirm_username: 'leaving', password: 'long enough password' });
+    expect(untyped.status).toBe(400);
+    expect(untyped.text).toContain('id="f-confirm_username-error">Type your username, leaving-web, exactly</p>');
+    await b.get('/me/security');
+    const wrong = await b.post('/me/security/delete', { confirm_username: 'leaving-web', password: 'not the password' });
     expect(wrong.status).toBe(400);
     expect(wrong.text).toContain('id="f-password-error"');
     await b.get('/me/security');
-    const gone = await b.post('/me/security/delete', { password: 'long enough password' });
+    const gone = await b.post('/me/security/delete', { confirm_username: 'leaving-web', password: 'long enough password' });
     expect(gone.status).toBe(303);
     expect(gone.location).toBe('/?done=erased');
     expect((await b.get('/?done=erased')).text).toContain('Your account is deleted');

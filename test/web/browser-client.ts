@@ -54,4 +54,12 @@ export class FormClient {
     if (res.headers.get('content-type')?.includes('text/html')) this.lastHtml = text;
     return { status: res.status, headers: res.headers, text, location: res.headers.get('location') };
   }
+
+  /** A form post answered with 303, then the GET it sends the browser to (Post/Redirect/Get): that page's answer. */
+  async postFollow(path: string, fields: Record<string, string | string[]>) {
+    const posted = await this.post(path, fields);
+    if (posted.status !== 303 || !posted.location) throw new Error(`expected 303 from POST ${path}, got ${posted.status}: ${posted.text.slice(0, 300)}`);
+    const page = await this.get(posted.location.replace(/#.*$/, ''));
+    return { ...page, posted };
+  }
 }

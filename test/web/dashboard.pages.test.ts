@@ -454,11 +454,14 @@ describe('API keys', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="f-name-error"');
     expect(bad.text).toContain('id="f-expires_in_days-error"');
-    const made = await pub.owner.b.post(`${pub.base}/keys`, { name: 'CMS <prod>', expires_in_days: '90' });
-    expect(made.status).toBe(201);
+    const made = await pub.owner.b.postFollow(`${pub.base}/keys`, { name: 'CMS <prod>', expires_in_days: '90' });
+    expect(made.posted.location).toBe(`${pub.base}/keys#secret`);
+    expect(made.status).toBe(200);
     const secret = /cred_live_[0-9a-f]{64}/.exec(made.text)?.[0];
     expect(secret).toBeDefined();
-    expect(made.location).toBeNull();
+    // Post/Redirect/Get: the POST's own answer holds no secret, and a reload shows it no more and makes no key.
+    expect(made.posted.text).not.toContain('cred_live_');
+    expect((await pub.owner.b.get(`${pub.base}/keys`)).text).not.toContain(secret!);
     expect(made.text).toContain('shown only this once');
     expect(made.text).toContain('data-copy="secret-value"');
     expect(made.text).toContain('CMS &lt;prod&gt;');

@@ -136,7 +136,7 @@ export async function noticeExpiringKeys(deps: Deps, batch = 100): Promise<numbe
         accountId: k.account_id,
         kind: 'api_key_expiring',
         thread: `key:${k.id}`,
-        fact: { name: k.name, expires_at: k.expires_at!.slice(0, 10), link: `${deps.config.siteUrl}/me` },
+        fact: { name: k.name, expires_at: k.expires_at!.slice(0, 10), link: `${deps.config.siteUrl}/me/keys` },
       });
       return true;
     });

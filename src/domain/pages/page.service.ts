@@ -236,7 +236,7 @@ async function upsertPages(
       accountId: c.accountId,
       kind: 'named_on_page' as const,
       thread: `publisher:${publisherId}`,
-      fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me` },
+      fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me/names` },
     })),
   );
   await eventsForPeopleAsked(

@@ -147,7 +147,7 @@ describe('validateStatementFile', () => {
     if (r.ok) return;
     expect(r.error.details).toEqual(
       expect.arrayContaining([
-        { field: 'id', message: expect.stringContaining('must match pattern') },
+        { field: 'id', message: expect.stringContaining('lowercase letters, digits or hyphens') },
         { field: 'certainty', message: 'must be one of: high, moderate, low-moderate, low, very-low' },
         { field: 'extra', message: 'is not a known field' },
       ]),

@@ -31,12 +31,17 @@ export interface ScoreExplanation {
   topics: { topic: string; weight: number; authority: number; work: number[] }[];
 }
 
+const ordinalRules = new Intl.PluralRules('en', { type: 'ordinal' });
+const SUFFIX: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+/** 1st, 2nd, 3rd, 4th, 11th, 21st: English ordinals by CLDR's rules. */
+export const ordinal = (n: number) => `${n}${SUFFIX[ordinalRules.select(n)] ?? 'th'}`;
+
 /** The formula in words, with its constants: the same on every surface. */
 export const SCORE_FORMULA = {
   role_weights: ROLE_WEIGHTS,
   diminishing_returns:
-    `Work one source accepted for one person (a publication with every publication it shares an owner or member with, directly or through others), in the order accepted: the 1st to ${FULL_FROM_ONE_PUBLICATION}th count in full; ` +
-    `the ${FULL_FROM_ONE_PUBLICATION + 1}th to ${COUNTED_FROM_ONE_PUBLICATION}th count as one accepted work at half the role's weight, rounded down; later ones count nothing`,
+    `Work one source accepted for one person (a publication with every publication it shares an owner or member with, directly or through others), in the order accepted: the 1st to ${ordinal(FULL_FROM_ONE_PUBLICATION)} count in full; ` +
+    `the ${ordinal(FULL_FROM_ONE_PUBLICATION + 1)} to ${ordinal(COUNTED_FROM_ONE_PUBLICATION)} count as one accepted work at half the role's weight, rounded down; later ones count nothing`,
   contribution_score: 'the sum of `weight` over `work`',
   trust_score:
     'Wilson lower bound at z = 1.96 of accepted / (accepted + rejected), rounded to two decimals, 0 without decisions; accepted = the sum of `accepted` over `work`: ' +

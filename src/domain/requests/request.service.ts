@@ -191,7 +191,7 @@ export async function cancelRequest(deps: Deps, publisherIds: number[], id: numb
         accountId: current.taken_by,
         kind: 'take_cancelled',
         thread: `publisher:${current.publisher_id}`,
-        fact: { publisher: publisher?.name ?? '', url: current.page_url, link: `${deps.config.siteUrl}/me` },
+        fact: { publisher: publisher?.name ?? '', url: current.page_url, link: `${deps.config.siteUrl}/me/requests` },
       });
     }
   });

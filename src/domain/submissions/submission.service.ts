@@ -328,7 +328,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       deps,
       [...tried.values()].flatMap(({ s }) =>
         moved.has(s.id)
-          ? [{ accountId: s.account_id, kind: 'submission_decided' as const, thread: `publisher:${s.publisher_id}`, fact: { url: s.page_url, decision: s.status, link: `${deps.config.siteUrl}/me` } }]
+          ? [{ accountId: s.account_id, kind: 'submission_decided' as const, thread: `publisher:${s.publisher_id}`, fact: { url: s.page_url, decision: s.status, link: `${deps.config.siteUrl}/me/submissions` } }]
           : [],
       ),
     );

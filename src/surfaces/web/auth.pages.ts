@@ -8,7 +8,8 @@ import { itemValidator } from '../../http/validation.js';
 import { LoginBody, SIGNUP_MESSAGE, SignupBody } from '../integration-v1/auth.routes.js';
 import { html } from './html.js';
 import { csrfField } from './layout.js';
-import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, safeNext, sendPage, str } from './kit.js';
+import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, rulesOf, safeNext, sendPage, str } from './kit.js';
+import { listMemberships } from '../../domain/publishers/publisher.store.js';
 import { endWebSession, startWebSession } from './session.js';
 
 const validSignup = itemValidator<{ email: string; password: string; name: string; username: string }>(SignupBody);
@@ -25,11 +26,11 @@ export function authPages(app: FastifyInstance, deps: Deps) {
         title: 'Sign up',
         body: html`<h1>Create your account</h1>
 <p class="lede">Contributors take requests and submit evidence; publishers register pages and decide. One account can do both.</p>
-<form method="post" action="/signup" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'name', label: 'Name', value: values.name, error: errors.name, required: true, autocomplete: 'name', hint: 'Shown on your public profile' })}
-${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, autocomplete: 'username', hint: '3-40 lower-case letters, digits and hyphens' })}
-${field({ name: 'email', label: 'Email', type: 'email', value: values.email, error: errors.email, required: true, autocomplete: 'email', hint: 'Never shown to anyone' })}
-${field({ name: 'password', label: 'Password', type: 'password', error: errors.password, required: true, autocomplete: 'new-password', hint: 'At least 10 characters' })}
+<form method="post" action="/signup" class="stack">${csrfField(ctx)}
+${field({ name: 'name', label: 'Name', value: values.name, error: errors.name, rules: rulesOf(SignupBody, 'name'), autocomplete: 'name', hint: 'Shown on your public profile' })}
+${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, rules: rulesOf(SignupBody, 'username'), autocomplete: 'username' })}
+${field({ name: 'email', label: 'Email', type: 'email', value: values.email, error: errors.email, rules: rulesOf(SignupBody, 'email'), autocomplete: 'email', hint: 'Never shown to anyone' })}
+${field({ name: 'password', label: 'Password', type: 'password', error: errors.password, rules: rulesOf(SignupBody, 'password'), autocomplete: 'new-password' })}
 <div><button type="submit">Sign up</button></div></form>
 <p>Already have an account? <a href="/login">Log in</a>.</p>`,
       },
@@ -41,7 +42,9 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
 
   app.post('/signup', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
-    const values = { name: str(form.name), username: str(form.username).toLowerCase(), email: str(form.email), password: str(form.password) };
+    // Checked as typed, and shown again as typed: a username the rule refuses is for the person to change, not for
+    // the page to change silently.
+    const values = { name: str(form.name), username: str(form.username), email: str(form.email), password: str(form.password) };
     const checked = validSignup(values);
     if (!checked.ok) return signupPage(req, reply, values, fieldErrorsOf(checked.error.details), 400);
     try {
@@ -85,15 +88,18 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     );
   };
 
-  app.get('/login', { config: { html: true } }, async (req, reply) => (req.webUser ? reply.redirect('/me', 303) : loginPage(req, reply)));
+  app.get('/login', { config: { html: true } }, async (req, reply) =>
+    req.webUser ? reply.redirect(req.webUser.publishers.length > 0 ? '/dashboard' : '/me', 303) : loginPage(req, reply),
+  );
 
   app.post('/login', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
     const values = { email: str(form.email), password: str(form.password) };
     const checked = validLogin(values);
     if (!checked.ok) return loginPage(req, reply, values.email, 'Enter your email and password.', 400);
+    let session: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      const session = await accounts.login(deps, checked.value, req.ip);
+      session = await accounts.login(deps, checked.value, req.ip);
       startWebSession(req, reply, session.token);
     } catch (err) {
       if (err instanceof DomainError && (statusOf(err) === 401 || statusOf(err) === 429)) {
@@ -102,7 +108,9 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
       }
       throw err;
     }
-    return reply.redirect(safeNext((req.query as Record<string, unknown>).next, '/me'), 303);
+    // A publisher lands on their dashboard, a contributor on their work, unless the form came from a page.
+    const home = (await listMemberships(deps.db, session.user_id)).length > 0 ? '/dashboard' : '/me';
+    return reply.redirect(safeNext((req.query as Record<string, unknown>).next, home), 303);
   });
 
   app.post('/logout', { config: { html: true } }, async (req, reply) => {

@@ -13,7 +13,8 @@ import { ApiKeyBody } from '../integration-v1/account.routes.js';
 import { presentAttempt, presentWebhook } from '../integration-v1/webhooks.presenter.js';
 import { copyable, day, errorsFor, idParam, type Publication, publicationOf, selectField, sendDashboard, stackable, statusBadge, when } from './dashboard.kit.js';
 import { html, type SafeHtml } from './html.js';
-import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { setFlash, takeFlash } from './flash.js';
 import { csrfField } from './layout.js';
 
 const validKey = itemValidator<{ name: string; expires_in_days?: number; publisher?: string | null }>(ApiKeyBody);
@@ -97,7 +98,7 @@ ${keys.map((k) => {
   const s = apiKeys.keyStatus(k, now);
   return html`<tr><td>${k.name}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${statusBadge(s)}</td><td>${when(k.last_used_at, 'never')}</td><td>${k.expires_at ? day(k.expires_at) : html`<span class="muted">never</span>`}</td><td>${day(k.created_at)}</td><td>${
     s === 'active'
-      ? html`<form method="post" action="${pub.base}/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger small">Revoke<span class="sr-only"> ${k.name}</span></button></form>`
+      ? confirmAction({ action: `${pub.base}/keys/${k.id}/revoke`, csrf: csrfField(ctx), label: html`Revoke<span class="sr-only"> ${k.name}</span>`, consequence: `Calls with “${k.name}” fail at once. A revoked key cannot be brought back.`, confirm: `Revoke “${k.name}” for good` })
       : ''
   }</td></tr>`;
 })}
@@ -113,7 +114,7 @@ ${others.map((k) => {
   const s = apiKeys.keyStatus(k, now);
   return html`<tr><td>${k.name}</td><td>${k.made_by}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${statusBadge(s)}</td><td>${when(k.last_used_at, 'never')}</td><td>${
     s === 'active'
-      ? html`<form method="post" action="${pub.base}/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="danger small">Revoke<span class="sr-only"> ${k.name} of ${k.made_by}</span></button></form>`
+      ? confirmAction({ action: `${pub.base}/keys/${k.id}/revoke`, csrf: csrfField(ctx), label: html`Revoke<span class="sr-only"> ${k.name} of ${k.made_by}</span>`, consequence: `Calls with “${k.name}” of ${k.made_by} fail at once. A revoked key cannot be brought back.`, confirm: `Revoke “${k.name}” for good` })
       : ''
   }</td></tr>`;
 })}
@@ -122,7 +123,12 @@ ${others.map((k) => {
     return sendDashboard(deps, req, reply, pub, 'keys', { title: 'API keys', body }, status);
   };
 
-  app.get('/dashboard/:slug/keys', page, async (req, reply) => keysPage(req, reply, await publicationOf(deps, req)));
+  // A secret is shown by the GET the post redirects to, once (flash.ts): a reload shows nothing and makes nothing.
+  app.get('/dashboard/:slug/keys', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    const secret = takeFlash(req, reply, pub.user.token)?.secret;
+    return keysPage(req, reply, pub, secret ? { secret } : {});
+  });
 
   app.post('/dashboard/:slug/keys', page, async (req, reply) => {
     const pub = await publicationOf(deps, req);
@@ -131,8 +137,9 @@ ${others.map((k) => {
     const days = values.expires_in_days === '' ? undefined : /^[0-9]{1,6}$/.test(values.expires_in_days) ? Number(values.expires_in_days) : values.expires_in_days;
     const checked = validKey({ name: values.name, publisher: pub.slug, ...(days !== undefined ? { expires_in_days: days } : {}) });
     if (!checked.ok) return keysPage(req, reply, pub, { values, errors: fieldErrorsOf(checked.error.details) }, 400);
-    const { secret } = await apiKeys.createApiKey(deps, pub.user.accountId, checked.value);
-    return keysPage(req, reply, pub, { secret }, 201);
+    const { key, secret } = await apiKeys.createApiKey(deps, pub.user.accountId, checked.value);
+    setFlash(req, reply, pub.user.token, { path: `${pub.base}/keys`, name: key.name, secret });
+    return reply.redirect(`${pub.base}/keys#secret`, 303);
   });
 
   app.post('/dashboard/:slug/keys/:id/revoke', page, async (req) => {
@@ -203,7 +210,11 @@ ${e.events ? html`<p class="field-error">${e.events}</p>` : ''}
     return sendDashboard(deps, req, reply, pub, 'webhooks', { title: 'Webhooks', body }, status);
   };
 
-  app.get('/dashboard/:slug/webhooks', page, async (req, reply) => webhooksPage(req, reply, await publicationOf(deps, req)));
+  app.get('/dashboard/:slug/webhooks', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    const secret = takeFlash(req, reply, pub.user.token)?.secret;
+    return webhooksPage(req, reply, pub, secret ? { secret } : {});
+  });
 
   app.post('/dashboard/:slug/webhooks', page, async (req, reply) => {
     const pub = await publicationOf(deps, req);
@@ -221,7 +232,8 @@ ${e.events ? html`<p class="field-error">${e.events}</p>` : ''}
         publisher: pub.slug,
         ...(chosen.length > 0 ? { events: chosen } : {}),
       });
-      return await webhooksPage(req, reply, pub, { secret }, 201);
+      setFlash(req, reply, pub.user.token, { path: `${pub.base}/webhooks`, name: values.url, secret });
+      return reply.redirect(`${pub.base}/webhooks#secret`, 303);
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) < 500) {
         const errors = errorsFor(err, 'url');
@@ -280,7 +292,10 @@ ${attempts.map(
     return sendDashboard(deps, req, reply, pub, 'webhooks', { title: 'Webhook', body });
   };
 
-  app.get('/dashboard/:slug/webhooks/:id', page, async (req, reply) => webhookPage(req, reply, await publicationOf(deps, req)));
+  app.get('/dashboard/:slug/webhooks/:id', page, async (req, reply) => {
+    const pub = await publicationOf(deps, req);
+    return webhookPage(req, reply, pub, takeFlash(req, reply, pub.user.token)?.secret);
+  });
 
   const change = (path: string, input: webhooks.ChangeInput, done: string) =>
     app.post(`/dashboard/:slug/webhooks/:id/${path}`, page, async (req) => {
@@ -298,7 +313,8 @@ ${attempts.map(
     readForm(deps, req);
     const w = await ownWebhook(req, pub);
     const { secret } = await webhooks.changeWebhook(deps, pub.user.accountId, w.id, { rotate_secret: true });
-    return webhookPage(req, reply, pub, secret ?? undefined);
+    if (secret) setFlash(req, reply, pub.user.token, { path: `${pub.base}/webhooks/${w.id}`, name: w.url, secret });
+    return reply.redirect(`${pub.base}/webhooks/${w.id}#secret`, 303);
   });
 
   app.post('/dashboard/:slug/webhooks/:id/delete', page, async (req) => {

@@ -35,7 +35,7 @@ import {
   statusBadge,
 } from './dashboard.kit.js';
 import { html, raw, type SafeHtml } from './html.js';
-import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
 import { csrfField, type PageContext } from './layout.js';
 import { driftOf } from '../linked-data/drift.presenter.js';
 
@@ -316,7 +316,7 @@ ${rows.map(
     r.taken_by_username ? html`<a href="/contributors/${r.taken_by_username}">${r.taken_by_username}</a>` : '—'
   }</td><td>${day(r.created_at)}</td><td>${
     r.status === 'open' || r.status === 'taken'
-      ? html`<form method="post" action="${pub.base}/requests/${r.id}/cancel" class="inline">${csrfField(ctx)}<button type="submit" class="secondary small">Cancel<span class="sr-only"> request ${r.id}</span></button></form>`
+      ? confirmAction({ action: `${pub.base}/requests/${r.id}/cancel`, csrf: csrfField(ctx), label: html`Cancel<span class="sr-only"> request ${r.id}</span>`, consequence: 'The request leaves the marketplace; a specialist who took it is told, and work already submitted stays in your inbox.', confirm: 'Cancel the request', cls: 'small secondary' })
       : ''
   }</td></tr>`,
 )}

@@ -2,7 +2,9 @@
 // form, and show field errors next to their fields.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
+import type { TSchema } from 'typebox';
 import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { fieldRules } from '../../http/validation.js';
 import { csrfToken, verifyCsrf } from './csrf.js';
 import { html, type SafeHtml } from './html.js';
 import { layout, type PageContext, type PageOptions } from './layout.js';
@@ -81,8 +83,20 @@ export function safeNext(next: unknown, fallback: string): string {
 
 export type FieldErrors = Record<string, string>;
 
+/** Each field's problem, in the rule's words (http/validation.ts ruleWords); the stylesheet starts it with a capital. */
 export const fieldErrorsOf = (details: ErrorDetail[] | undefined): FieldErrors =>
   Object.fromEntries((details ?? []).map((d) => [d.field.split('.')[0] ?? d.field, d.message]));
+
+export type Rules = ReturnType<typeof fieldRules>;
+
+/**
+ * The rules of one property of a route's body schema, for its form field: the schema is the one source of the
+ * rule, the browser checks it from the attributes, and the hint says it in the words the error will use.
+ */
+export function rulesOf(schema: TSchema, name: string): Rules {
+  const object = schema as { properties?: Record<string, Parameters<typeof fieldRules>[0]>; required?: string[] };
+  return fieldRules(object.properties?.[name] ?? {}, object.required?.includes(name) ?? false);
+}
 
 /** A labelled input with its error next to it, wired for screen readers. */
 export function field(opts: {
@@ -95,15 +109,31 @@ export function field(opts: {
   required?: boolean;
   autocomplete?: string;
   textarea?: boolean;
+  /** The schema's rules (rulesOf): the attributes, and the hint when none is given. */
+  rules?: Rules;
 }): SafeHtml {
   const id = `f-${opts.name}`;
+  const rules = opts.rules;
+  opts = { ...opts, hint: opts.hint ?? (rules?.hint || undefined), required: opts.required ?? rules?.required };
+  const constraints = rules
+    ? html`${rules.minlength !== undefined ? html` minlength="${String(rules.minlength)}"` : ''}${rules.maxlength !== undefined ? html` maxlength="${String(rules.maxlength)}"` : ''}${rules.pattern !== undefined && !opts.textarea ? html` pattern="${rules.pattern}"` : ''}`
+    : '';
   const described = [opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}`;
+  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}${constraints}`;
   const control = opts.textarea
     ? html`<textarea ${common}>${opts.value ?? ''}</textarea>`
     : html`<input type="${opts.type ?? 'text'}" ${common} value="${opts.value ?? ''}">`;
   return html`<div><label for="${id}">${opts.label}${opts.hint ? html` <span class="hint" id="${id}-hint">${opts.hint}</span>` : ''}</label>
 ${control}${opts.error ? html`<p class="field-error" id="${id}-error">${opts.error}</p>` : ''}</div>`;
+}
+
+/**
+ * An action that cannot be taken back, asked twice without JavaScript: the first button opens a `<details>` that
+ * says what will happen, and only its second button posts.
+ */
+export function confirmAction(opts: { action: string; csrf: SafeHtml; label: SafeHtml | string; consequence: string; confirm: string; cls?: string }): SafeHtml {
+  return html`<details class="confirm"><summary class="button ${opts.cls ?? 'small danger'}">${opts.label}</summary>
+<form method="post" action="${opts.action}" class="stack"><p>${opts.consequence}</p>${opts.csrf}<div><button type="submit" class="danger small">${opts.confirm}</button></div></form></details>`;
 }
 
 export function notice(req: FastifyRequest, messages: Record<string, string>): SafeHtml {

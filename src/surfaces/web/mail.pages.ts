@@ -50,7 +50,16 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
     const form = readForm(deps, req);
     try {
       const r = await accounts.confirmEmail(deps, str(form.token));
-      return message(req, reply, 'Address confirmed', r.changed ? 'Your account uses its new address now.' : `Thank you: the address of @${r.username} is confirmed.`);
+      return sendPage(
+        deps,
+        req,
+        reply,
+        {
+          title: 'Address confirmed',
+          body: html`<h1>Address confirmed</h1><p class="notice" role="status">${r.changed ? 'Your account uses its new address now.' : `Thank you: the address of @${r.username} is confirmed.`}</p>
+<p>Next: ${req.webUser ? html`<a href="/me">your work</a>, <a href="/requests">open requests</a> or <a href="/dashboard">your publications</a>` : html`<a href="/login?next=%2Fme">log in</a>, or see <a href="/requests">open requests</a>`}.</p>`,
+        },
+      );
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) === 404) return message(req, reply, 'This link does not work', 'It was used already, ran out, or is not whole. Log in and ask for a new one on your account page.', 404);
       throw err;

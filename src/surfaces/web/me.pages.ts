@@ -33,8 +33,9 @@ import { html, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
 import { eraseOwnAccount } from '../../domain/privacy/erasure.service.js';
 import { exportAccount } from '../../domain/privacy/export.service.js';
-import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
+import { setFlash, takeFlash } from './flash.js';
 import { endWebSession, type WebUser } from './session.js';
 import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
 import { date, empty, pageNumber, pager, percent, queryOf, recordLink, role, roleLabel } from './views.js';
@@ -57,7 +58,7 @@ const TABS = [
   ['/me/requests', 'Requests'],
   ['/me/submit', 'Submit work'],
   ['/me/submissions', 'My submissions'],
-  ['/me/names', 'Your name'],
+  ['/me/names', 'Named as author'],
   ['/me/profile', 'Profile'],
   ['/me/keys', 'API keys'],
   ['/me/security', 'Password and sessions'],
@@ -69,11 +70,9 @@ const tabs = (ctx: PageContext) =>
 
 const errorNotice = (message: string | undefined) => (message ? html`<p class="notice error" role="alert">${message}</p>` : html``);
 
-/** Ajv's wording, said the way a form says it. */
+/** A rule's words (http/validation.ts ruleWords), said the way a form says it: a sentence beside the field. */
 function humane(message: string): string {
-  if (/must NOT have fewer than 1 characters?/.test(message) || message === 'is required') return 'Required';
-  const more = /must NOT have more than (\d+) (characters|items)/.exec(message);
-  if (more) return `At most ${more[1]} ${more[2]}`;
+  if (message === 'must not be empty' || message === 'is required') return 'Required';
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
@@ -178,7 +177,7 @@ export function mePages(fastify: FastifyInstance, deps: Deps) {
       declined: 'The invitation is declined.',
     })}
 <h1>Hello, ${account.name}</h1>
-${account.email_confirmed_at ? '' : html`<p class="notice" role="status">Confirm your email address: follow the link we mailed you. Until then you cannot be named, submit work or make API keys. <a href="/me/mail">Send a new link</a>.</p>`}
+${account.email_confirmed_at ? '' : html`<p class="notice warn" role="status">Confirm your email address: follow the link we mailed you. Until then you cannot be named, submit work or make API keys. <a href="/me/mail">Send a new link</a>.</p>`}
 ${
   invitations.length > 0
     ? html`<section class="card" aria-labelledby="invitations-h"><h2 id="invitations-h">Invitations</h2><ul class="plain list">${invitations.map(
@@ -534,7 +533,7 @@ ${
 <p>${recordLink({ id: c.page_id, title: c.page_title, url: c.page_url })} <span class="muted">${date(c.created_at)}</span></p>
 <p class="actions">${form(ctx, `/me/claims/${c.id}/confirm`, html`Confirm<span class="sr-only"> authorship of “${c.page_title}”</span>`)}
 ${form(ctx, `/me/claims/${c.id}/decline`, html`Decline<span class="sr-only"> authorship of “${c.page_title}”</span>`, 'small secondary')}
-${answered.get(c.publisher_slug) === 'refuse' ? '' : form(ctx, `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, html`Refuse all from ${c.publisher_name}`, 'small danger')}</p></li>`,
+${answered.get(c.publisher_slug) === 'refuse' ? '' : confirmAction({ action: `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, csrf: csrfField(ctx), label: html`Refuse all from ${c.publisher_name}`, consequence: `Every pending and future naming by ${c.publisher_name} is refused: your name appears on none of its pages until you change this under standing answers.`, confirm: `Refuse all from ${c.publisher_name}` })}</p></li>`,
       )}</ul>`
 }
 <h2>Your public work</h2>
@@ -582,7 +581,11 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
 <div><button type="submit">Add webhook</button></div></form>`, status);
   };
 
-  app.get('/me/names', page, async (req, reply) => namesPage(req, reply));
+  // A secret is shown by the GET the post redirects to, once (flash.ts): a reload shows nothing and makes nothing.
+  app.get('/me/names', page, async (req, reply) => {
+    const secret = takeFlash(req, reply, requireUser(req).token)?.secret;
+    return namesPage(req, reply, secret ? { secret } : {});
+  });
 
   app.post('/me/webhooks', page, async (req, reply) => {
     const { form, user } = formUser(req);
@@ -591,7 +594,8 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
     try {
       const { secret } = await webhooks.registerWebhook(deps, user.accountId, { url, format: 'contributor' });
       // The secret goes into this page only: never a URL, a cookie or a log.
-      return await namesPage(req, reply, { secret }, 201);
+      setFlash(req, reply, user.token, { path: '/me/names', name: url, secret });
+      return reply.redirect('/me/names#new-hook-h', 303);
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) < 500) return namesPage(req, reply, { url, error: humane(err.details?.[0]?.message ?? err.message) }, statusOf(err));
       throw err;
@@ -673,8 +677,9 @@ ${revokeKeysBox('pw')}
 <p><a class="button" href="/me/export" download>Download my data</a></p>
 <h2 id="delete">Delete your account</h2>
 <p>This cannot be undone. Your e-mail, name, username, summary and topics are erased, with your sessions, API keys and webhooks; pending submissions are withdrawn and requests you took go back to the market. Work that was accepted stays in the pages' history, naming “a former contributor”. Your username is never given to anyone else. If you are the only owner of a publication, make someone else an owner first.</p>
-<form method="post" action="/me/security/delete" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'password', label: 'Your password, to confirm', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}
+<form method="post" action="/me/security/delete" class="stack">${csrfField(ctx)}
+${field({ name: 'confirm_username', label: 'Type your username to confirm', error: errors.confirm_username, required: true, autocomplete: 'off', hint: `Your username is ${ctx.user?.username ?? ''}` })}
+${field({ name: 'password', label: 'Your password', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}
 <div><button type="submit" class="danger">Delete my account for good</button></div></form>`,
       status,
     );
@@ -721,6 +726,10 @@ ${field({ name: 'password', label: 'Your password, to confirm', type: 'password'
   app.post('/me/security/delete', page, async (req, reply) => {
     const { form, user } = formUser(req);
     const password = str(form.password);
+    // As GitHub asks: the account's name typed out, so a deletion is never a slip of the wrong tab.
+    if (str(form.confirm_username) !== user.username) {
+      return securityPage(req, reply, { confirm_username: `Type your username, ${user.username}, exactly`, ...(password ? {} : { password: 'Enter your password to confirm' }) }, 400);
+    }
     if (!password) return securityPage(req, reply, { password: 'Enter your password to confirm' }, 400);
     try {
       await eraseOwnAccount(deps, user.accountId, password, req.ip);
@@ -857,14 +866,18 @@ ${keys.map((k) => {
   const status = apiKeys.keyStatus(k, now);
   return html`<tr><td>${k.name}</td><td><code>${k.prefix}…${k.last4}</code></td><td>${k.publisher_name ?? 'Me (contributor)'}</td><td>${date(k.last_used_at)}</td><td>${k.expires_at ? date(k.expires_at) : 'never'}</td>
 <td><span class="badge ${status === 'active' ? 'ok' : status === 'revoked' ? 'bad' : 'warn'}">${status}</span></td>
-<td>${status === 'active' ? html`<form method="post" action="/me/keys/${k.id}/revoke" class="inline">${csrfField(ctx)}<button type="submit" class="small danger">Revoke<span class="sr-only"> ${k.name}</span></button></form>` : ''}</td></tr>`;
+<td>${status === 'active' ? confirmAction({ action: `/me/keys/${k.id}/revoke`, csrf: csrfField(ctx), label: html`Revoke<span class="sr-only"> ${k.name}</span>`, consequence: `Calls with “${k.name}” fail at once. A revoked key cannot be brought back.`, confirm: `Revoke “${k.name}” for good` }) : ''}</td></tr>`;
 })}</tbody></table></div>`
 }`,
       opts.status ?? 200,
     );
   };
 
-  app.get('/me/keys', page, async (req, reply) => keysPage(req, reply, requireUser(req)));
+  app.get('/me/keys', page, async (req, reply) => {
+    const user = requireUser(req);
+    const flash = takeFlash(req, reply, user.token);
+    return keysPage(req, reply, user, flash ? { created: { name: flash.name, secret: flash.secret } } : {});
+  });
 
   app.post('/me/keys', page, async (req, reply) => {
     const { form, user } = formUser(req);
@@ -876,8 +889,9 @@ ${keys.map((k) => {
     if (!checked.ok) return keysPage(req, reply, user, { values, errors: formErrors(checked.error.details, rename), status: 400 });
     try {
       const { key, secret } = await apiKeys.createApiKey(deps, user.accountId, checked.value);
-      // The secret goes into this page only: never a URL, a cookie or a log.
-      return keysPage(req, reply, user, { created: { name: key.name, secret }, status: 201 });
+      // The secret goes to the page this redirects to, sealed for this session (flash.ts): never a URL or a log.
+      setFlash(req, reply, user.token, { path: '/me/keys', name: key.name, secret });
+      return reply.redirect('/me/keys#new-key-h', 303);
     } catch (err) {
       // A publication the account is not a member of: 404 from the service, said next to the field.
       if (err instanceof DomainError && statusOf(err) === 404) return keysPage(req, reply, user, { values, errors: { publisher: 'You are not a member of this publication' }, status: 400 });

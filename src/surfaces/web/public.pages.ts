@@ -49,6 +49,10 @@ const SearchForm = (q = '', opts: { big?: boolean } = {}) => html`<form method="
 
 // ---- The marketplace, shared with the contributor panel (/me/requests) ----
 
+
+/** The formula's words name the API's fields in `backticks` (Markdown, as the JSON carries them): code on a page. */
+const codeSpans = (text: string) => text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : part));
+
 export interface MarketFilters {
   topic: string;
   kind: WorkKind | '';
@@ -424,11 +428,11 @@ ${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? ht
 <h1>How ${name}’s scores are made</h1>
 <p class="lede">Every number on the profile, summed from the work below with the formula beside it, so anyone can recompute it. The same figures as JSON: <a href="/v1/contributors/${encodeURIComponent(a.username)}/scores">/v1/contributors/${a.username}/scores</a>.</p>
 <h2>Contribution score: ${String(a.contribution_score)}</h2>
-<p>The sum of the weights in the last column below: ${x.work.length === 0 ? '0' : x.work.map((w) => String(w.weight)).join(' + ')} = ${String(x.contribution_score)}. Role weights: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. ${SCORE_FORMULA.diminishing_returns}.</p>
+<p>The sum of the weights in the last column below: ${x.work.length === 0 ? '0' : x.work.map((w) => String(w.weight)).join(' + ')} = ${String(x.contribution_score)}. Role weights: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. ${codeSpans(SCORE_FORMULA.diminishing_returns)}.</p>
 <h2>Trust score: ${String(a.trust_score)}</h2>
-<p>${String(x.accepted)} accepted (the work below that counts as accepted) and ${String(x.rejected)} rejected (rejected work is not public; only its count is shown): n = ${String(n)}. ${SCORE_FORMULA.trust_score}.</p>
+<p>${String(x.accepted)} accepted (the work below that counts as accepted) and ${String(x.rejected)} rejected (rejected work is not public; only its count is shown): n = ${String(n)}. ${codeSpans(SCORE_FORMULA.trust_score)}.</p>
 <h2>Topic authority</h2>
-<p>${SCORE_FORMULA.authority}.</p>
+<p>${codeSpans(SCORE_FORMULA.authority)}.</p>
 ${
   e.topics.length === 0
     ? empty('No topics yet.')

@@ -1,5 +1,6 @@
 // The HTML of a page's trust record and of one contribution's proof (SPEC §12): what people see at record_url and
 // proof_url. The routes (records.routes.ts) answer JSON to API clients at the same addresses.
+import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
 import type { getProof } from '../../domain/contributors/contributor.service.js';
 import type { PageRecord } from '../../domain/pages/record.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
@@ -23,19 +24,22 @@ function standingSection(record: PageRecord) {
   const s = words.standings[record.standing];
   const n = standingNotice(record.notices);
   return html`<div class="notice error" role="note"><p><strong>${s.label}.</strong> ${s.sentence}${n ? html` ${date(n.notice_date)}.` : ''}</p>${
-    n ? html`<p>${n.reason}${n.notice_url ? html` ${externalLink(n.notice_url, words.readNotice)}` : ''}</p>` : ''
+    n ? html`<p>${n.reason}${n.notice_url ? html` ${externalLink(n.notice_url, words.readNotice)}` : ''}</p>${logLink(n)}` : ''
   }<p class="small">The work below stays on the record as it was accepted.</p></div>`;
 }
 
-/** Every notice, newest first. */
+const logLink = (n: PageRecord['notices'][number]) =>
+  n.log_seq === null ? '' : html`<p class="meta"><a href="${logProofUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`;
+
+/** Every notice, newest first, but the one the standing above already says: a notice is said once. */
 function noticesSection(record: PageRecord) {
-  if (record.notices.length === 0) return '';
-  return html`<h2>Notices</h2>
-<ol class="work">${record.notices.map(
+  const said = record.standing === 'current' ? undefined : standingNotice(record.notices);
+  const others = record.notices.filter((n) => n !== said);
+  if (others.length === 0) return '';
+  return html`<h2>${said ? 'Earlier notices' : 'Notices'}</h2>
+<ol class="work">${others.map(
     (n) => html`<li class="card"><p class="who"><span class="badge ${n.type === 'reinstatement' || n.type === 'clarification' || n.type === 'addendum' ? '' : 'bad'}">${words.notices[n.type]}</span> ${date(n.notice_date)}</p>
-<p>${n.reason}</p>${n.notice_url ? html`<p>${externalLink(n.notice_url, words.readNotice)}</p>` : ''}${
-      n.log_seq === null ? '' : html`<p class="meta"><a href="${logProofUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`
-    }</li>`,
+<p>${n.reason}</p>${n.notice_url ? html`<p>${externalLink(n.notice_url, words.readNotice)}</p>` : ''}${logLink(n)}</li>`,
   )}</ol>`;
 }
 
@@ -50,7 +54,8 @@ export function recordPage(siteUrl: string, record: PageRecord): PageOptions {
   const { page, contributions } = record;
   const title = page.title || page.url;
   const people = new Set(contributions.map((c) => c.account_id)).size;
-  const latest = contributions.reduce((m, c) => (c.accepted_at > m ? c.accepted_at : m), '');
+  // The last change counts notices too: a retraction is the page's newest change.
+  const latest = [...contributions.map((c) => c.accepted_at), ...record.notices.map((n) => n.created_at)].reduce((m, at) => (at > m ? at : m), '');
   // Newest first: a reader wants the latest correction before the original byline.
   const entries = [...contributions].reverse();
   const snippet = `<script async src="${siteUrl}/embed.js" data-page="${page.url}"></script>`;
@@ -75,7 +80,10 @@ ${
     ? empty('No accepted work on this page yet.', html`<a href="/requests">See what publishers are asking for</a>.`)
     : html`<ol class="work">${entries.map(
         (c) => html`<li class="card">
-<p class="who">${role(c.role)} ${personLink(c)} ${levelBadge(c.level)} <span class="muted">trust ${percent(c.trust_score)}</span></p>
+<p class="who">${role(c.role)} ${personLink(c)} ${
+      // An erased person's work names nobody: no level or trust, which would read as a verdict on someone.
+      c.username === FORMER_CONTRIBUTOR.username ? '' : html`${levelBadge(c.level)} <span class="muted">trust ${percent(c.trust_score)}</span>`
+    }</p>
 ${c.summary ? html`<p>${c.summary}</p>` : ''}
 ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? html`<p class="diff">${renderDiff(c.change_from, c.change_to)}</p>` : ''}
 <p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">${c.role === 'author' ? 'Proof' : 'Evidence'}<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
