@@ -5,7 +5,7 @@
 //   /bare-record  a constant object as large as a lookup answer (1 KB): the cost of its bytes, not of app code;
 //   /bare-embed   a warm embed answer's bytes, its headers included, written as the embed route writes them (one
 //                 writeHead and one latin1 end, http/wire.ts): what the embed's contract alone costs the server and
-//                 the load generator (issue 16).
+//                 the load generator.
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync } from 'node:zlib';
 import Fastify from 'fastify';

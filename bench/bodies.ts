@@ -1,4 +1,4 @@
-// `npx tsx bench/bodies.ts`: what reading a request body costs before anything is built from it (issue 30): the
+// `npx tsx bench/bodies.ts`: what reading a request body costs before anything is built from it: the
 // one-pass count of keys, items and nesting (http/bodies.ts) beside JSON.parse of the same text, on the largest body
 // a route takes and on the hostile ones the issue found. In-process, no server: the figures are the scan's own.
 import { parseForm, scanJson } from '../src/http/bodies.js';

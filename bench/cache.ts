@@ -1,4 +1,4 @@
-// `npm run bench:cache`: readers through the cache tier (issue 35). The cluster of `npm run cluster -- --cache`
+// `npm run bench:cache`: readers through the cache tier. The cluster of `npm run cluster -- --cache`
 // (scripts/cluster.ts: Varnish with xkey in front of HAProxy and 2 instances, private PostgreSQL and Redis) on a
 // fixture of pages (bench/fixture.ts). With autocannon from this process it measures:
 //

@@ -1,7 +1,7 @@
 // The read-path benchmarks load the service as users run it: the compiled JavaScript in dist/ (what `npm start` and
 // `credence serve` run), rebuilt first when a source changed. Not tsx's on-the-fly transform: it keeps function
 // names by wrapping each closure in a helper (`__name`) every time one is created, 2-3% of a cache miss's CPU that
-// the deployed service never pays (issue 16, docs/performance.md).
+// the deployed service never pays (docs/performance.md).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,4 +1,4 @@
-// `npm run bench:feed`: the live change feed at scale (issue 35). One `credence serve` process (SQLite, a fixture of
+// `npm run bench:feed`: the live change feed at scale. One `credence serve` process (SQLite, a fixture of
 // pages) holds `--readers` Server-Sent Events streams (`GET /v1/changes`, Accept: text/event-stream), opened by
 // `--procs` reader processes; a writer registers pages at `--rate` a second for `--seconds`. It measures:
 //

@@ -25,7 +25,7 @@ export interface Fixture {
   pages: number;
   contributions: number;
   buildSeconds: number;
-  /** A publisher key and its verified host, for a CMS that registers pages while others read (issue 11). */
+  /** A publisher key and its verified host, for a CMS that registers pages while others read. */
   cms: { key: string; host: string };
 }
 

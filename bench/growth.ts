@@ -1,4 +1,4 @@
-// `npm run bench:growth`: how the costs grow with the number of pages (issue 35), on the embedded database. For each
+// `npm run bench:growth`: how the costs grow with the number of pages, on the embedded database. For each
 // size: the fixture of `npm run bench` (bench/fixture.ts) at that many pages, built here, then, in a process of its
 // own (so its memory is the service's alone) on the real runtime (record cache of 20,000 entries and its follower):
 //

@@ -1,7 +1,7 @@
 // `npm run bench:instructions`: the instructions one warm request costs the server, counted by valgrind's callgrind,
 // for the bare route and each warm scenario of `npm run bench`. Unlike req/s and CPU time, which move 2× between
 // runs on these shared 2-core machines (docs/performance.md), a count moves by a percent or two: the figure to
-// compare a small change with, before and after (issue 16). User-space instructions only: the kernel's part of
+// compare a small change with, before and after. User-space instructions only: the kernel's part of
 // sending an answer (a quarter of the server's CPU, more with more bytes) is not in it.
 //
 // The service (compiled, as users run it) listens under `valgrind --tool=callgrind` with instrumentation off; the

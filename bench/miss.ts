@@ -1,5 +1,4 @@
-// `npm run bench:miss`: what a cache miss costs, in process, without HTTP (issue 16's aim: at most 40 µs of server
-// CPU over a hit). The fixture of `npm run bench` (100,000 pages) on SQLite, and in PostgreSQL unless
+// `npm run bench:miss`: what a cache miss costs, in process, without HTTP. The fixture of `npm run bench` (100,000 pages) on SQLite, and in PostgreSQL unless
 // `--postgres none`; the real runtime (record cache with its follower, 20,000 entries), then the lookup's and the
 // record's finished answers (`lookup-json:`/`record-json:`, as the routes build them) for pages drawn uniformly at
 // random, so nearly every call misses. Reports the process's CPU time per miss (user + system), the median of the

@@ -31,9 +31,9 @@ import type { ChildMessage, ParentMessage, TargetName } from './server.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPORTS = path.join(HERE, 'reports');
-/** The aims (issue 16, docs/performance.md): req/s as a share of the bare route's, in the same run. */
+/** The aims (docs/performance.md): req/s as a share of the bare route's, in the same run. */
 const AIMS: Record<string, number> = { 'lookup-warm': 0.85, 'record-warm': 0.8, 'embed-warm': 0.85, 'lookup-cold': 0.35, 'record-cold': 0.35 };
-/** A cache miss costs at most this much server CPU (issue 16). */
+/** A cache miss costs at most this much server CPU. */
 const MISS_AIM_US = 40;
 
 interface Settings {

@@ -11,7 +11,7 @@ export interface Scenario {
   target: TargetName;
   /** Returns a function giving the next request's path; called once per run, with the fixture built. */
   paths(fixture: Fixture): () => string;
-  /** A CMS registers this many new pages per second on the same server while the scenario runs (issue 11). */
+  /** A CMS registers this many new pages per second on the same server while the scenario runs. */
   writesPerSecond?: number;
   /** Request headers (the embed sends a browser's Accept-Encoding). */
   headers?: Record<string, string>;

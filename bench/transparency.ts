@@ -1,4 +1,4 @@
-// `npx tsx bench/transparency.ts`: what the transparency log costs (issue 12), on the embedded database.
+// `npx tsx bench/transparency.ts`: what the transparency log costs, on the embedded database.
 //
 //   npx tsx bench/transparency.ts [--entries 1000000] [--decisions 200] [--proofs 2000]
 //

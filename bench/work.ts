@@ -1,4 +1,4 @@
-// `npx tsx bench/work.ts`: the workflow's heavy calls on the embedded database (issue 3).
+// `npx tsx bench/work.ts`: the workflow's heavy calls on the embedded database.
 //
 //   npx tsx bench/work.ts [--contributors 10000] [--seconds 10] [--connections 50] [--rounds 3]
 //

@@ -1,4 +1,4 @@
-// `npx tsx bench/writes.ts`: the write path's cost against an author's history (issue 16).
+// `npx tsx bench/writes.ts`: the write path's cost against an author's history.
 //
 //   npx tsx bench/writes.ts [--sizes 1000,100000] [--rounds 3] [--database-url postgres://…] [--cpu-prof]
 //

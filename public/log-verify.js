@@ -260,7 +260,7 @@
     })).then(function (names) { return names.filter(Boolean); });
   }
 
-  // --- salted commitments (issue 32): HMAC-SHA256(opening, canonical JSON of the value) ---
+  // --- salted commitments: HMAC-SHA256(opening, canonical JSON of the value) ---
   function canonical(v) {
     if (v === null || typeof v !== 'object') return JSON.stringify(v);
     if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';

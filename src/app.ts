@@ -125,7 +125,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     }
   });
   decorateRouteConfig(app);
-  // The security headers and the request id on every answer, JSON and errors included (issue 15), chosen before
+  // The security headers and the request id on every answer, JSON and errors included, chosen before
   // any other hook can answer.
   registerAnswerHeaders(app, headerSets);
   // Outside any surface (unknown paths, /docs): the /v1 envelope.

@@ -16,7 +16,7 @@ export const EnvSchema = Type.Object({
   SITE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   // Where the embedded SQLite database lives when DATABASE_URL is unset.
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
-  // The erasure list (issue 32): one JSON line per erased account (its id, its creation time, when), nothing
+  // The erasure list: one JSON line per erased account (its id, its creation time, when), nothing
   // personal. Keep it apart from backups: after restoring one, `credence erasures:apply` (and every `serve` start)
   // erases again whoever the list names. DATA_DIR/erasures.jsonl by default.
   ERASURE_LIST: Type.Optional(Type.String({ minLength: 1 })),
@@ -48,7 +48,7 @@ export const EnvSchema = Type.Object({
   // decides the work, or the take is released, expires or is cancelled); one more take is refused with 409. Without
   // a cap one fresh account could take every open request of the marketplace.
   REQUESTS_HELD_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
-  // Author claims (issue 31) one publication may have waiting on one person at once, and make in a day: naming
+  // Author claims one publication may have waiting on one person at once, and make in a day: naming
   // someone sends them a claim to answer, and a publication must not flood anyone's list. Past either, the naming
   // is answered `limited` and nothing is made.
   CLAIMS_PENDING_PER_PERSON: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
@@ -71,7 +71,7 @@ export const EnvSchema = Type.Object({
   RECORD_CACHE_ENTRIES: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })),
   // Live change-feed streams (Server-Sent Events on GET /v1/changes and /api/v1/changes) one caller may hold open at
   // once in this process: against its address and, when signed in (a key or a session), its account too. Each open stream holds
-  // a socket and a share of every change's fan-out, so one caller must not hold them all (issue 30).
+  // a socket and a share of every change's fan-out, so one caller must not hold them all.
   FEED_STREAMS_PER_CLIENT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Live streams this process holds open at once, whoever asks: the backstop behind the per-caller cap.
   FEED_STREAMS_MAX: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),

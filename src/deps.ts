@@ -19,7 +19,7 @@ import { defaultOrigin, defaultWitnessName, logKeys } from './domain/transparenc
 import { ChangeFollower } from './domain/changes/follower.js';
 import { shareWakeUps } from './domain/changes/wake.redis.js';
 
-/** A cached answer is served only while the change log was read completely less than this long ago (issue 11). */
+/** A cached answer is served only while the change log was read completely less than this long ago. */
 const CACHE_STALE_AFTER_MS = 1000;
 /** How often every process reads the change log (one indexed read; a Redis wake-up can make it sooner). */
 const CHANGES_POLL_MS = 250;
@@ -86,11 +86,11 @@ export async function createRuntime(
     passwords: new Passwords(config.scryptLogN),
     changes,
   };
-  // Authorships named before consent existed leave the public record until their person confirms (issue 31): done
+  // Authorships named before consent existed leave the public record until their person confirms: done
   // once, through the domain's path, by whichever process starts first after the migration.
   await retractNotAsked(deps);
   // A backup restored from before an erasure brings the person back: the erasure list (kept outside the database)
-  // names them, and they are erased again before anything is served (issue 32).
+  // names them, and they are erased again before anything is served.
   if (config.erasureList && existsSync(config.erasureList)) await reapplyErasures(deps, parseErasureList(readFileSync(config.erasureList, 'utf8')));
   return {
     deps,

@@ -1,4 +1,4 @@
-// The cache tier, proven (issue 35): Varnish with xkey (Debian's packages) in front of two `credence serve` behind
+// The cache tier, proven: Varnish with xkey (Debian's packages) in front of two `credence serve` behind
 // HAProxy, on one PostgreSQL and one Redis, started by the same scripts/cluster.ts an operator runs
 // (`npm run cluster -- --cache`). Readers go through the cache; each change is purged by the instance holding the
 // purger's lease and must be seen through the cache within a second by the four public reads of a page. Like
@@ -102,7 +102,7 @@ const report = (what: string, took: Record<string, number>) =>
 async function signup(username: string): Promise<string> {
   const res = await reader().post('/api/v1/auth/signup', { email: `${username}@cache.test`, password: 'correct horse battery', name: username, username });
   expect(res.status, res.text).toBe(202);
-  // Addresses are confirmed before an account may make keys or be named (issue 33): by hand, as an operator would.
+  // Addresses are confirmed before an account may make keys or be named: by hand, as an operator would.
   await confirmIn(() => openDatabase({ databaseUrl: cluster.databaseUrl, poolSize: 1 }), `${username}@cache.test`);
   const login = await reader().post('/api/v1/auth/login', { email: `${username}@cache.test`, password: 'correct horse battery' });
   expect(login.status, login.text).toBe(200);

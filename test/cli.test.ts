@@ -104,7 +104,7 @@ describe('credence CLI', () => {
     }
   });
 
-  // Issue 32: an operator erases an account; a backup from before the erasure, restored, is erased again.
+  // An operator erases an account; a backup from before the erasure, restored, is erased again.
   it('erases an account by username, and again after a backup from before is restored', async () => {
     const backup = path.join(os.tmpdir(), `credence-erase-${process.pid}-${Date.now()}.sqlite`);
     if (!usingPostgres()) await credence('backup', backup);

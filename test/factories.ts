@@ -33,7 +33,7 @@ export async function signup(t: TestApp, over: Partial<{ username: string; name:
 }
 
 /**
- * Confirm an address by hand, as its mailed link would (issue 33): most tests are about what confirmed accounts do.
+ * Confirm an address by hand, as its mailed link would: most tests are about what confirmed accounts do.
  * test/api/mail.happy.test.ts follows the real links.
  */
 export async function confirmAddress(t: TestApp, email: string): Promise<void> {
@@ -71,7 +71,7 @@ export async function contributorKey(user: TestUser): Promise<string> {
 }
 
 /**
- * Make `user` a member of a publication the way people do (issue 15): an owner invites, the person accepts. Returns
+ * Make `user` a member of a publication the way people do: an owner invites, the person accepts. Returns
  * nothing; fails the test when either step is refused.
  */
 export async function addMember(owner: Client, slug: string, user: Pick<TestUser, 'username' | 'client'>, role: 'owner' | 'editor' = 'editor'): Promise<void> {
@@ -84,7 +84,7 @@ export async function addMember(owner: Client, slug: string, user: Pick<TestUser
 }
 
 /**
- * The people named as authors confirm every claim waiting for them (issue 31: naming is a claim until the person
+ * The people named as authors confirm every claim waiting for them (Naming is a claim until the person
  * agrees), as each would on /me or through the API. For tests about what happens once authors are public.
  */
 export async function confirmClaims(...people: ({ client: Client } | { api: Client })[]): Promise<void> {

@@ -54,7 +54,7 @@ export interface TestApp {
   /** Set the base the publisher's pages are fetched from (`fetch: true`), a local HTTP server. */
   setPageBase(base: string | null): void;
   /**
-   * Every byte the database keeps on disk for this test (erasure tests search them, issue 32): the SQLite file and its
+   * Every byte the database keeps on disk for this test (erasure tests search them): the SQLite file and its
    * write-ahead log, or on PostgreSQL, after a checkpoint, the files of every table, index and TOAST table of the
    * test's schema.
    */

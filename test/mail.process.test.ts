@@ -1,4 +1,4 @@
-// Issue 33, as only a process shows it: `serve` killed (SIGKILL) while its messages are on the wire, restarted while
+// Mail, as only a process shows it: `serve` killed (SIGKILL) while its messages are on the wire, restarted while
 // the SMTP server still refuses connections; when the server takes mail again every message arrives exactly once,
 // with the Message-ID it was given when written. Run once, on PostgreSQL, by whoever changes the mail path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -125,7 +125,7 @@ describe('credence backup FILE', () => {
     const login = await client(r.port).post('/api/v1/auth/login', { email: 'ops-backup@ops.test', password: 'correct horse battery' });
     expect(login.status, login.text).toBe(200);
     // Every account the copy holds was whole when copied; at least the ones made before the backup began.
-    // (The writers never confirmed their addresses, so they have no public profile: issue 33.)
+    // (The writers never confirmed their addresses, so they have no public profile.)
     expect((await client(r.port).post('/api/v1/auth/login', { email: 'writer-0@ops.test', password: 'correct horse battery' })).status).toBe(200);
     const profile = await client(r.port).get('/api/v1/contributors/ops-backup');
     expect(profile.status).toBe(200);

@@ -1,4 +1,4 @@
-// Panels that reopen themselves, across processes (issue 36): a statement citing a page is flagged within a second
+// Panels that reopen themselves, across processes: a statement citing a page is flagged within a second
 // of that page's correction being accepted in one `credence serve`, as read from another serving the same database.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +27,7 @@ const client = (port: number, token: string | null = null) => new Client(`http:/
 async function signup(port: number, username: string): Promise<string> {
   const res = await client(port).post('/api/v1/auth/signup', { email: `${username}@flag.test`, password: 'correct horse battery', name: username, username });
   expect(res.status, res.text).toBe(202);
-  // Addresses are confirmed before an account may make keys (issue 33): by hand here, as an operator would.
+  // Addresses are confirmed before an account may make keys: by hand here, as an operator would.
   await confirmIn(() => p.open(), `${username}@flag.test`);
   const login = await client(port).post('/api/v1/auth/login', { email: `${username}@flag.test`, password: 'correct horse battery' });
   expect(login.status, login.text).toBe(200);

@@ -52,7 +52,7 @@ describe('Redis', () => {
     if (keys.length) await clients[0]!.del(...keys);
   });
 
-  // Issue 30: a key's request spends from the key's bucket and its account's, all or none, across instances.
+  // A key's request spends from the key's bucket and its account's, all or none, across instances.
   it('takes from several buckets at once, all or none, shared between instances', async (ctx) => {
     if (!reachable) return ctx.skip();
     const clock = new TestClock();

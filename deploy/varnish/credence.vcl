@@ -1,4 +1,4 @@
-# The cache tier in front of Credence (issue 35; docs/cache.md): Varnish 7 with varnish-modules' xkey, as Debian
+# The cache tier in front of Credence (docs/cache.md): Varnish 7 with varnish-modules' xkey, as Debian
 # packages them (`apt-get install varnish varnish-modules`). `npm run cluster -- --cache` runs it with this file, the
 # @@…@@ placeholders filled in; in production, fill them in by hand (or with a template) and run one or more nodes.
 #

@@ -103,7 +103,7 @@ export async function verifyLog(opts: VerifyOptions): Promise<{ checkpoint: Chec
   if (opts.checkpointFile) {
     const savedNote = await fs.readFile(opts.checkpointFile, 'utf8');
     // Another origin is another log: a checkpoint saved before a log restarted (as Credence's did when its entries
-    // moved to commitments, issue 32) cannot be checked against today's, and that is the answer to give.
+    // moved to commitments) cannot be checked against today's, and that is the answer to give.
     const savedOrigin = savedNote.split('\n', 1)[0];
     if (savedOrigin !== checkpoint.origin) {
       throw new VerifyFailure(`the saved checkpoint is of another log (${savedOrigin}); this log is ${checkpoint.origin}`);

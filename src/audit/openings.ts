@@ -1,4 +1,4 @@
-// Checking the salted commitments of a log entry against the openings served beside it (issue 32's entry format):
+// Checking the salted commitments of a log entry against the openings served beside it:
 // every object of the entry's JSON that is exactly {"commitment": "<base64>"} stands for a person's fields; the
 // opening at its JSON Pointer (RFC 6901) is {opening: base64 of 32 random bytes, value}, and the commitment must be
 // base64(HMAC-SHA256(key = opening, message = canonical JSON of value)). An opening that is absent was erased: the

@@ -8,7 +8,7 @@ import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-/** A read-only statement of the hot read path (a cache miss), written once for each database (issue 16). */
+/** A read-only statement of the hot read path (a cache miss), written once for each database. */
 export interface FixedQuery {
   /** PostgreSQL prepares it once per connection under this name. */
   readonly name: string;
@@ -81,14 +81,14 @@ export function openDatabase(opts: DatabaseOptions): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Deleted content is overwritten with zeros, not left in free pages and cells: an erased person's strings must
-  // not stay readable in the file (issue 32). Costs a write of the freed bytes; deletes are rare here.
+  // not stay readable in the file. Costs a write of the freed bytes; deletes are rare here.
   sqlite.pragma('secure_delete = ON');
   const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true });
   reader?.pragma('busy_timeout = 5000');
   // The reader maps the file instead of copying pages through read(2) into its own 2 MB page cache: a cache miss's
   // random walk over a large database found most pages missing there (a system call each). Mapped, the statement
-  // took 17-18 µs instead of 21-24 on 100,000 pages (issue 16). Address space, not memory: the kernel's page cache
+  // took 17-18 µs instead of 21-24 on 100,000 pages. Address space, not memory: the kernel's page cache
   // holds the pages either way. Reads only; writes go through the writer connection as before.
   reader?.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
   const prepared = new Map<FixedQuery, SQLite.Statement>();

@@ -22,7 +22,7 @@ export interface AccountsTable {
   level: Generated<Level>;
   created_at: string;
   updated_at: string;
-  /** When the address was confirmed; null until then (issue 33). */
+  /** When the address was confirmed; null until then. */
   email_confirmed_at: string | null;
   /** The language of the account's mail. */
   locale: Generated<string>;
@@ -91,7 +91,7 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
-  /** When the owner was told the key expires within 7 days (issue 33). */
+  /** When the owner was told the key expires within 7 days. */
   expiry_notice_at: string | null;
 }
 
@@ -142,7 +142,7 @@ export interface ContributionsTable extends QuotedWork {
   correction_missing: number | null;
   /** The `changes` entry that published it (its index in the transparency log is log_seq − 1); null before the log. */
   log_seq: Generated<number | null>;
-  /** Who said it in public (issue 31): a publication naming an author, the person submitting work, an operator. */
+  /** Who said it in public: a publication naming an author, the person submitting work, an operator. */
   asserted_by: Generated<AssertedBy>;
   /** How the person agreed; `not_asked` only for authorships named before consent existed (migration 0013). */
   consent: Generated<Consent>;
@@ -153,7 +153,7 @@ export type Consent = 'confirmed' | 'standing_permission' | 'submitted' | 'opera
 export type ClaimState = 'pending' | 'confirmed' | 'declined' | 'withdrawn';
 export type ClaimPreference = 'permit' | 'refuse';
 
-/** A publication naming a person as a page's author: said in public only once the person agrees (issue 31). */
+/** A publication naming a person as a page's author: said in public only once the person agrees. */
 export interface AuthorClaimsTable {
   id: Generated<number>;
   page_id: number;
@@ -172,7 +172,7 @@ export interface ClaimPreferencesTable {
   created_at: string;
 }
 
-/** A notice on a page (issue 36): retraction, expression of concern, ...; never edited or deleted. */
+/** A notice on a page: retraction, expression of concern, ...; never edited or deleted. */
 export interface PageNoticesTable {
   id: Generated<number>;
   page_id: number;
@@ -195,7 +195,7 @@ export type NoticeType =
   | 'addendum'
   | 'reinstatement';
 
-/** A contributor's declared interest (issue 36); ended ones are kept for the proofs of work done while held. */
+/** A contributor's declared interest; ended ones are kept for the proofs of work done while held. */
 export interface DeclaredInterestsTable {
   id: Generated<number>;
   account_id: number;
@@ -211,7 +211,7 @@ export interface DeclaredInterestsTable {
 export type InterestSubject = 'organisation' | 'publication' | 'topic';
 export type InterestKind = 'employment' | 'funding' | 'ownership' | 'personal';
 
-/** The pages a panel statement version cites (issue 36). */
+/** The pages a panel statement version cites. */
 export interface PanelSourcesTable {
   version_id: number;
   position: number;
@@ -221,7 +221,7 @@ export interface PanelSourcesTable {
 
 export type PanelFlagReason = 'source_corrected' | 'source_retracted' | 'source_concern' | 'source_changed' | 'revisit_due';
 
-/** A review flag on a panel statement version (issue 36): a cited page moved after it was issued. */
+/** A review flag on a panel statement version: a cited page moved after it was issued. */
 export interface PanelFlagsTable {
   id: Generated<number>;
   version_id: number;
@@ -261,7 +261,7 @@ export interface RequestsTable {
   updated_at: string;
 }
 
-/** A take that ran out without work (issue 30): the request reopened; told to the specialist and the publisher. */
+/** A take that ran out without work: the request reopened; told to the specialist and the publisher. */
 export interface RequestTakeExpiriesTable {
   id: Generated<number>;
   request_id: number;
@@ -305,7 +305,7 @@ export interface EventsTable {
   type: string;
   publisher_id: number | null;
   page_id: number | null;
-  /** The person the event concerns, for their own webhooks (issue 34); null when it names nobody in particular. */
+  /** The person the event concerns, for their own webhooks; null when it names nobody in particular. */
   account_id: Generated<number | null>;
   /** The event's facts as JSON; each surface's presenter turns them into its payload. */
   payload: string;
@@ -361,7 +361,7 @@ export interface PanelEntriesTable {
 export interface WebhooksTable {
   id: Generated<number>;
   account_id: number;
-  /** The publication whose events it receives; null for a person's own webhook (format `contributor`, issue 34). */
+  /** The publication whose events it receives; null for a person's own webhook (format `contributor`). */
   publisher_id: number | null;
   format: 'v1' | 'api_v1' | 'contributor';
   url: string;
@@ -410,7 +410,7 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
-  /** 1 when the owner's replay (issue 36) queued it again; its attempts carry the replay header. */
+  /** 1 when the owner's replay queued it again; its attempts carry the replay header. */
   replay: Generated<number>;
 }
 
@@ -442,7 +442,7 @@ export interface WebhookRelayTable {
   updated_at: string;
 }
 
-/** The change log (issue 11): immutable, `seq` gapless from 1 in commit order; `body` is the entry's canonical JSON. */
+/** The change log: immutable, `seq` gapless from 1 in commit order; `body` is the entry's canonical JSON. */
 export interface ChangesTable {
   seq: number;
   created_at: string;
@@ -455,7 +455,7 @@ export interface ChangesTable {
 }
 
 /**
- * The opening of a committed personal field of an entry (issue 32): the key and the value (canonical JSON) that open
+ * The opening of a committed personal field of an entry: the key and the value (canonical JSON) that open
  * the commitment at `pointer` in entry `seq`, kept until the person it names (`account_id`) is erased.
  */
 export interface ChangeOpeningsTable {
@@ -487,7 +487,7 @@ export interface RetiredUsernamesTable {
   retired_at: string;
 }
 
-/** The erasure list (issue 32): which accounts were erased and when, nothing personal; re-applied after a restore. */
+/** The erasure list: which accounts were erased and when, nothing personal; re-applied after a restore. */
 export interface ErasuresTable {
   id: Generated<number>;
   account_id: number;
@@ -522,7 +522,7 @@ export interface LogCheckpointsTable {
   created_at: string;
 }
 
-/** A witness's cosignature on a checkpoint of this log (issue 34). */
+/** A witness's cosignature on a checkpoint of this log. */
 export interface LogCosignaturesTable {
   origin: string;
   tree_size: number;
@@ -552,7 +552,7 @@ export interface WitnessedLogsTable {
   updated_at: string;
 }
 
-/** The cache tier's purger (issue 35): one row, id 1. */
+/** The cache tier's purger: one row, id 1. */
 export interface CachePurgerTable {
   id: number;
   holder: string | null;

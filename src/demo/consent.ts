@@ -1,4 +1,4 @@
-// The demo's consent (issue 31) in every state, through the services people use: a writer who lets their own
+// The demo's consent in every state, through the services people use: a writer who lets their own
 // publication publish what it names at once, a claim waiting for its person, one declined, one withdrawn after it
 // was published. Deterministic; a second run sees its marker (the standing permission) and leaves all alone.
 import { findAccountByUsername } from '../domain/accounts/account.store.js';

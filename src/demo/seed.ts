@@ -130,7 +130,7 @@ async function ensurePages(deps: Deps, plan: DemoPlan, publisherIds: Map<string,
     const results = await registerPages(at(deps, first.registeredAt), publisherIds.get(first.publisher)!, items);
     const failed = results.find((r) => r.status === 'failed');
     if (failed) throw new Error(`demo page ${pages[failed.index]!.url} could not be registered: ${failed.error?.message ?? 'unknown error'}`);
-    // Naming an author is a claim until they confirm it (issue 31); the demo's authors wrote their pages, and say so.
+    // Naming an author is a claim until they confirm it; the demo's authors wrote their pages, and say so.
     const pageIds = new Set(results.flatMap((r) => (r.id === undefined ? [] : [r.id])));
     for (const author of new Set(pages.flatMap((p) => p.authors))) await confirmDemoClaims(at(deps, first.registeredAt), accountIds.get(author)!, pageIds);
     for (let i = 0; i < pages.length; i++) progress.step('pages');

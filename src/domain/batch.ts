@@ -14,7 +14,7 @@ export interface ItemOutcome {
   url?: string;
   /** Decisions: the public contribution an acceptance created. */
   contributionId?: number | null;
-  /** Registrations: what naming each author did (issue 31: a claim until the person confirms it). */
+  /** Registrations: what naming each author did (A claim until the person confirms it). */
   authors?: { username: string; status: string }[];
 }
 

@@ -28,7 +28,7 @@ export interface RateLimiter {
   limit(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
   /**
    * Take one token from each bucket, all or none: allowed only when every bucket has one, and a refusal takes from
-   * none of them (a key's request spends from the key's bucket and its account's: issue 30). One result a bucket.
+   * none of them (a key's request spends from the key's bucket and its account's). One result a bucket.
    */
   limitAll(takes: readonly RateLimitTake[]): Promise<RateLimitResult[]>;
   close(): Promise<void>;

@@ -56,7 +56,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'contributor.erased',
   'panel.flagged',
 ]);
-/** Consent (issue 31): who asserted a public contribution, how its person agreed, a claim's states, a person's
+/** Consent: who asserted a public contribution, how its person agreed, a claim's states, a person's
  * standing answers to a publication, and what naming an author at registration did. */
 export const ASSERTERS = every<AssertedBy>()(['publisher', 'contributor', 'operator']);
 export const CONSENTS = every<Consent>()(['confirmed', 'standing_permission', 'submitted', 'operator', 'not_asked']);

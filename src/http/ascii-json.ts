@@ -1,4 +1,4 @@
-// Finished JSON answers as ASCII-only, one-byte strings (issue 16).
+// Finished JSON answers as ASCII-only, one-byte strings.
 //
 // One character past U+00FF anywhere in a body (a name's accent is fine, a typographic apostrophe is not) makes V8
 // keep the whole string two bytes a character, and Node then measures, joins and encodes that string on every send:

@@ -90,7 +90,7 @@ function rejectBadCredential(req: FastifyRequest): void {
 
 /** Public routes: no credential needed, but a presented one that cannot be used is still a 401. */
 // Callback-style, unlike the guards below: it runs before every public read, and an async hook costs a promise and a
-// microtask turn per request (issue 16).
+// microtask turn per request.
 export const optional: preValidationHookHandler = (req, _reply, done) => done(req.credentialError ?? undefined);
 
 /** Any signed-in caller: a session or a key. */

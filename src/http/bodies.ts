@@ -1,4 +1,4 @@
-// Request bodies: what each route may be sent, and parsing whose cost grows linearly with the body (issue 30).
+// Request bodies: what each route may be sent, and parsing whose cost grows linearly with the body.
 // A route declares its size class in its config (`body: 'small' | 'large'`; a batch route is large, any other
 // standard); the class sets both Fastify's byte limit for the route and a cap on the members of its body (JSON keys
 // and array items, form fields), checked by one pass over the text before anything builds objects from it. Without

@@ -48,7 +48,7 @@ export function toAppError(err: unknown, req?: FastifyRequest): AppError {
   // The client went away while sending its body (Fastify marks the stream's error a 400): its fault, not the
   // database's, though it carries a socket code the database check knows.
   if (isAbortedUpload(err)) return new AppError(400, 'invalid_request', 'The body did not arrive in full');
-  // The database is down or restarting: fail fast with 503 and a retry hint, not a 500 (issue 13).
+  // The database is down or restarting: fail fast with 503 and a retry hint, not a 500.
   if (isDatabaseUnavailable(err)) {
     return new AppError(503, 'service_unavailable', 'The service is briefly unavailable; retry in a moment', undefined, { 'Retry-After': '1' });
   }

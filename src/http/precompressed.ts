@@ -1,4 +1,4 @@
-// Cached answers sent compressed when the caller accepts it (issue 16): the embeds and embed.js are the same bytes
+// Cached answers sent compressed when the caller accepts it: the embeds and embed.js are the same bytes
 // for every reader of a page, so each is compressed once, the first time a reader's browser asks for that coding,
 // and kept with the cached answer. Negotiated with Accept-Encoding (the `negotiator` package, as Express does);
 // every such answer says `Vary: Accept-Encoding`, and each coding has its own strong ETag (RFC 9110 §8.8.3).

@@ -1,6 +1,6 @@
 // What HTTP itself can get wrong before a route runs: a request Node's parser refuses (an unknown method, a bad
 // Content-Length, headers too large), and a known path asked with a method it does not take. Both answer in the
-// surface's envelope, with a request id, like every other answer (issue 15).
+// surface's envelope, with a request id, like every other answer.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,4 +1,4 @@
-// Warm answers found by their request line (issue 16). A cached route's handler parses and validates the query, then
+// Warm answers found by their request line. A cached route's handler parses and validates the query, then
 // derives the cache key of its answer from it. The same request line always gives the same key: so the handler
 // remembers the key under the line, and the next request for that line is answered from the cache in a
 // preValidation hook, before Ajv, the handler and the key's string are reached again. Only lines the handler

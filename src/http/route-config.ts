@@ -1,6 +1,6 @@
 // The matched route's config (its pattern and the flags routes set: `unlimited`, `html`, `negotiated`), read once
-// per request. Fastify's `req.routeOptions` builds a fresh 12-field object on every read (about 2,400 instructions,
-// issue 16), and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook.
+// per request. Fastify's `req.routeOptions` builds a fresh 12-field object on every read (about 2,400 instructions),
+// and an /api/v1 request read it twice: for the surface's rate limit, then for the metrics hook.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** What a route may be sent (http/bodies.ts turns each class into its byte and member limits). */

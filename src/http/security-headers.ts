@@ -1,4 +1,4 @@
-// The security headers of every answer (issue 15), computed by helmet. The pages are server-rendered HTML whose
+// The security headers of every answer, computed by helmet. The pages are server-rendered HTML whose
 // only scripts are static files of this site (the dashboard's and /me's copy buttons, embed.js): no inline script and
 // no `on*=` attribute anywhere, so `script-src 'self'` holds. Styles may be inline: bars are drawn with a width
 // (the attribution block links its stylesheet, /embed.css).
@@ -13,7 +13,7 @@
 // `default-src 'none'` a browser that opened it would load and run nothing.
 //
 // The headers are the same for every answer of a set, so helmet runs once, at start, and each request copies its
-// result (issue 16). @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6%
+// result. @fastify/helmet rebuilt helmet's middleware, parsing the CSP directives, on every request: 6%
 // of the server's CPU on a warm lookup (docs/decisions/security-headers.md).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -102,7 +102,7 @@ const EMBED_PATH = /^\/(?:api\/v1\/embed\/|(?:v1\/)?embed\.js(?:\?|$)|embed\.css
 /**
  * Which set a path gets. The integration API's paths, nearly every request, are told apart by two prefix checks, the
  * rest by the patterns: both regular expressions on every request were about 2% of a warm lookup's instructions
- * (issue 16).
+ *.
  */
 export function headerSetOf(url: string): 'embed' | 'api' | 'page' {
   if (url.startsWith('/api/v1/')) return url.startsWith('embed/', 8) ? 'embed' : 'api';
@@ -110,7 +110,7 @@ export function headerSetOf(url: string): 'embed' | 'api' | 'page' {
 }
 
 /**
- * CORS of a public read (issue 30): any site's scripts may read the public record, never with credentials (no
+ * CORS of a public read: any site's scripts may read the public record, never with credentials (no
  * `Access-Control-Allow-Credentials`, so a browser sends no cookie and refuses a credentialed answer), and read the
  * headers a reader needs. Added to every answer of a public read's route, its errors (400, 404, 429) included, as
  * one more frozen set: choosing it is the lookup that chooses the security set (docs/decisions/cors-for-public-reads.md, "Public reads
@@ -151,7 +151,7 @@ const SESSION_IN_COOKIES = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
 /**
  * Whether a request carried a credential: an API key or a session token (`X-API-Key`, `Authorization`) or the
  * pages' session cookie. Its answer may hold what only that caller may see (an email, keys, webhooks), so no cache
- * on the way may keep it (issue 30; OWASP REST Security Cheat Sheet): `Cache-Control: no-store`, unless the route
+ * on the way may keep it (OWASP REST Security Cheat Sheet): `Cache-Control: no-store`, unless the route
  * set its own caching for public data (the embeds, static files). Read from the headers, not from the principal, so
  * a refused credential's 401 and answers given before any surface's hook are covered too.
  */
@@ -204,7 +204,7 @@ export function answerHeaderSets(requireHttps: boolean, worker?: string): Answer
  * through Fastify, and by `answerHeaders` for those written past it (cached answers, http/wire.ts; the change
  * feed's stream). An error Fastify answers before any hook runs (a malformed URL: app.ts, `frameworkErrors`) is
  * given them there. Copied into every reply as it arrived, then read back out of it, they cost a warm cached answer
- * about 4,500 instructions, 5% (issue 16; docs/decisions/security-headers.md).
+ * about 4,500 instructions, 5% (docs/decisions/security-headers.md).
  *
  * Written last, over any header of the same name a route set, so no route drops or weakens one by accident; a
  * different set is chosen by path (`headerSetOf`). Given to Fastify's reply headers, never to the raw response:
@@ -217,7 +217,7 @@ export function registerAnswerHeaders(app: FastifyInstance, sets: AnswerHeaderSe
   // The route is matched before onRequest: its config (read once, and read again by the limit and metrics hooks)
   // says whether it is a public read.
   // HTTP/1.1 requires a Host header (RFC 9112 §3.2). Node's own check (app.ts turns it off) answered a bare 400 with
-  // no envelope and no request id; refused here, it gets both, and its surface's envelope (issue 30).
+  // no envelope and no request id; refused here, it gets both, and its surface's envelope.
   app.addHook('onRequest', (req, _reply, done) => {
     req.headerSet = sets.of(req.url, routeConfig(req).cors === true);
     if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {

@@ -59,7 +59,7 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
     if (!bucket || exempt(req.ip)) return undefined;
     if (bucket.account) {
       // A key's request spends from the key's bucket and from its account's, so an account's keys share one
-      // limit however many it makes (issue 30); the headers name the bucket that binds.
+      // limit however many it makes; the headers name the bucket that binds.
       const takes = [{ key: bucket.key, policy: bucket.policy }, bucket.account];
       return deps.rateLimiter.limitAll(takes).then((results) => {
         const i = bindingBucket(results);
@@ -79,7 +79,7 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
     await opts.identify?.(req);
   };
   // Callback-style, with no promise when nothing waits: a caller without a credential, on a route without a limit
-  // or from an exempt address (an async hook costs a promise and a microtask turn per request, issue 16). The
+  // or from an exempt address (an async hook costs a promise and a microtask turn per request). The
   // steps and their order are the same on both paths: the credential, identify, then the limit.
   app.addHook('onRequest', (req, reply, done) => {
     const lookup = resolvePrincipal(deps, req);

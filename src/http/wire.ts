@@ -1,4 +1,4 @@
-// Cached answers written as the bytes they are (issue 16). A warm lookup, record or embed sends a body made once and
+// Cached answers written as the bytes they are. A warm lookup, record or embed sends a body made once and
 // kept: ASCII JSON (http/ascii-json.ts) or a compressed coding of it (http/precompressed.ts). Fastify's send treats
 // it as a new payload on every request (it parses the reply's content type and measures the body's UTF-8 length), and
 // Node then writes a string body as UTF-8 text joined to the head, or a Buffer body as a second chunk, corked, by

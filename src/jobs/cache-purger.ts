@@ -1,4 +1,4 @@
-// The cache tier's purger (issue 35, docs/cache.md), run by `credence serve` when CACHE_PURGE_URLS names the tier's
+// The cache tier's purger (docs/cache.md), run by `credence serve` when CACHE_PURGE_URLS names the tier's
 // nodes. One process at a time purges: whichever holds the lease in `cache_purger` (as the relay holds endpoints). It
 // follows the change log from the seq stored there and, for each entry, purges at every node exactly the surrogate
 // keys of the tags the entry touches (domain/changes/follower.ts `tagsOfChange`, the same the record cache drops).

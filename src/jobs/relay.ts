@@ -269,7 +269,7 @@ export class WebhookRelay {
           byPublisher.set(ep.publisher_id!, list);
         }
 
-        // A person's own endpoints (issue 34): the events about them, and notices on pages the record names them on.
+        // A person's own endpoints: the events about them, and notices on pages the record names them on.
         const namedOn = new Map<number, number[]>();
         const noticed = events.flatMap((e) => (e.type === 'page.notice' && e.pageId !== null ? [e.pageId] : []));
         for (const r of await store.peopleNamedOn(trx, [...new Set(noticed)])) namedOn.set(r.page_id, [...(namedOn.get(r.page_id) ?? []), r.account_id]);
@@ -300,7 +300,7 @@ export class WebhookRelay {
         }
         await store.insertDeliveries(trx, deliveries);
         // SPEC §10: a new event for an endpoint retries its waiting deliveries first. Whoever can cause events can so
-        // cause attempts, but not a disabling: that needs 24 hours of failing (schedule.ts, issue 30).
+        // cause attempts, but not a disabling: that needs 24 hours of failing (schedule.ts).
         await store.pullQueuesForward(trx, [...touched], now);
         if (touched.size > 0) this.dueMaybe = true;
         await store.markRelayed(
@@ -316,7 +316,7 @@ export class WebhookRelay {
   }
 
   /**
-   * Carry out the owners' replay requests (issue 36): each event since the request's time that the endpoint is owed
+   * Carry out the owners' replay requests: each event since the request's time that the endpoint is owed
    * (its publication's, or a panel statement on one of its pages' topics for a /v1 endpoint; subscribed; after it was
    * registered) is queued again as a replay, its body built afresh. One request a transaction, done once: safe to
    * run twice, and under the fan-out lock so two processes do not both do it.

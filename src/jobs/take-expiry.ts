@@ -26,7 +26,7 @@ export function startTakeExpiry(deps: Deps, opts: { pollMs?: number; log?: TakeE
 
   const pass = (): Promise<number> => {
     running ??= expireStaleTakes(deps)
-      // The same clock tells panels whose revisit date passed (issue 36); its count is not the takes'.
+      // The same clock tells panels whose revisit date passed; its count is not the takes'.
       .then(async (n) => {
         const revisits = await flagDueRevisits(deps);
         if (revisits > 0) log.info({ revisits }, 'panel statements past their revisit date flagged for review');

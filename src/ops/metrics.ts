@@ -21,7 +21,7 @@ export function createMetrics(deps: Deps): Metrics {
 
   // Requests are counted in a small structure of our own (one entry per route pattern and method, so bounded) and
   // handed to prom-client at scrape time: its inc() and observe() hash the label object on every call, sorting the
-  // label names and building strings, about 5 µs per request on a warm lookup (issue 16). The exposition is the
+  // label names and building strings, about 5 µs per request on a warm lookup. The exposition is the
   // same, names, labels, buckets and help included, and so is what `serve --workers` sums across workers.
   const series = new RequestSeries();
   new Counter({
@@ -69,7 +69,7 @@ export function createMetrics(deps: Deps): Metrics {
     },
   });
 
-  // The change feed's live streams (issue 30): how many are open, and what reading the log costs them. The follower
+  // The change feed's live streams: how many are open, and what reading the log costs them. The follower
   // reads each entry once for the whole process; streams read it themselves only to catch up from their cursor.
   new Gauge({
     name: 'credence_feed_streams_open',

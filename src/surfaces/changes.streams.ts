@@ -33,7 +33,7 @@ export type PresentEvent = (row: OpenedChange, words: FeedWords) => string;
 
 interface Stream {
   readonly words: FeedWords;
-  /** A watcher's stream (issue 34): only the entries the filter names, read from the log at each advance. */
+  /** A watcher's stream: only the entries the filter names, read from the log at each advance. */
   readonly filter: FeedFilter | undefined;
   readonly raw: ServerResponse;
   /** The last seq written (or the start). */

@@ -1,4 +1,4 @@
-// A declared interest (issue 36) as every surface shows it: the owner's list, the public profile on both surfaces,
+// A declared interest as every surface shows it: the owner's list, the public profile on both surfaces,
 // a proof's related interests, a publisher's submissions. Field by field; the account id never appears.
 import Type from 'typebox';
 import { INTEREST_KINDS, INTEREST_SUBJECTS, type Interest } from '../domain/interests/interest.service.js';

@@ -1,4 +1,4 @@
-// A page's notices (issue 36) as both surfaces show them on a record: the same fields on /v1 and /api/v1, newest
+// A page's notices as both surfaces show them on a record: the same fields on /v1 and /api/v1, newest
 // first, each linked to the transparency-log entry that published it. Field by field.
 import Type from 'typebox';
 import type { Notice } from '../domain/pages/notices.js';

@@ -1,4 +1,4 @@
-// Scores that explain themselves (issue 36), as both surfaces show them: the numbers on the profile, and beside them
+// Scores that explain themselves, as both surfaces show them: the numbers on the profile, and beside them
 // every piece of work with its place, weight and date, the rejected count, each topic's weighted sum, and the
 // formula with its constants, so the numbers can be recomputed from the answer alone. Field by field.
 import Type from 'typebox';

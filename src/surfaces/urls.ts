@@ -6,5 +6,5 @@ export const contributionRef = (id: number) => `ctb_${id}`;
 /** The inclusion proof of transparency-log entry `index` (seq − 1 of its `changes` row). */
 export const logProofUrl = (siteUrl: string, index: number) => `${siteUrl}/v1/log/proof/inclusion?index=${index}`;
 export const logBundleUrl = (siteUrl: string, index: number) => `${siteUrl}/v1/log/proof/bundle?index=${index}`;
-/** Where a profile's scores are explained, each with its sum (issue 36). */
+/** Where a profile's scores are explained, each with its sum. */
 export const scoresUrl = (siteUrl: string, username: string) => `${siteUrl}/contributors/${encodeURIComponent(username)}/scores`;

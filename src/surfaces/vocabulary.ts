@@ -36,7 +36,7 @@ import type { AssertedBy, Consent } from '../db/schema.js';
 /** A page record's `status` (SPEC §4): `verified` while the page's host is under a verified domain of its publisher. */
 export const RECORD_STATUSES = ['verified', 'unverified'] as const;
 export const RecordStatus = StringEnum(RECORD_STATUSES);
-/** A notice on a page (issue 36), in Crossmark's words where they fit (docs/decisions/page-notices.md). */
+/** A notice on a page, in Crossmark's words where they fit (docs/decisions/page-notices.md). */
 export const NoticeType = StringEnum(NOTICE_TYPES, { description: 'What the notice says happened to the page (docs/decisions/page-notices.md)' });
 /** A page's standing after its notices: `current` unless the newest notice that sets one says otherwise. */
 export const Standing = StringEnum(STANDINGS, {
@@ -61,7 +61,7 @@ export const DomainMethod = StringEnum(DOMAIN_METHODS, { description: 'How the d
 /** Who a credential acts for (`GET /whoami`). */
 export const CREDENTIALS = ['publisher_key', 'contributor_key', 'session'] as const;
 export const Credential = StringEnum(CREDENTIALS);
-/** The kinds of notice mail a person can turn off (issue 33). */
+/** The kinds of notice mail a person can turn off. */
 export const NoticeKind = StringEnum(NOTICE_KINDS);
 export const KEY_KINDS = ['publisher', 'contributor'] as const;
 export const KeyKind = StringEnum(KEY_KINDS, { description: 'Fixed at creation' });
@@ -70,7 +70,7 @@ export const ItemStatus = StringEnum(ITEM_STATUSES);
 /** An event of either webhook format (a delivery's `event`; an endpoint's `events`). */
 export const EventType = StringEnum(EVENT_TYPES);
 export const DisabledReason = StringEnum(DISABLED_REASONS, { description: '`failures` (20 failed attempts in a row, over at least 24 hours) or `owner`' });
-/** Who said a contribution in public, and how its person agreed (issue 31). */
+/** Who said a contribution in public, and how its person agreed. */
 export const Provenance = Type.Object(
   {
     asserted_by: StringEnum(ASSERTERS, { description: '`publisher` (the publication named them), `contributor` (they submitted the work), `operator`' }),

@@ -173,7 +173,7 @@ describe('password and sessions', () => {
     expect((await anon.as(other.body.data.token).get('/api/v1/account')).status).toBe(401);
   });
 
-  // Issue 30: API keys survived both, which someone taking back a stolen account does not expect; now they may ask.
+  // API keys survived both, which someone taking back a stolen account does not expect; now they may ask.
   it('keeps the API keys unless asked (revoke_api_keys), on a password change and on logging out everywhere', async () => {
     const whoami = (key: string) => anon.as(key).get('/api/v1/whoami');
     const bystander = await signup(t);

@@ -169,7 +169,7 @@ const BAD_CREDENTIALS: BadCredential[] = [
   { name: 'an expired key (X-API-Key)', headers: () => ({ 'x-api-key': bad.expiredKey }), code: 'key_expired' },
   { name: 'an ended session (after logout)', headers: () => ({ authorization: `Bearer ${bad.endedSession}` }), code: 'unauthorized' },
   { name: 'an expired session (30 days)', headers: () => ({ authorization: `Bearer ${bad.expiredSession}` }), code: 'unauthorized' },
-  // Both headers: a bad one is refused whichever it is, even beside a good one (issue 15).
+  // Both headers: a bad one is refused whichever it is, even beside a good one.
   { name: 'a good session (X-API-Key) and a bad Bearer', headers: () => ({ 'x-api-key': w.owner.token, authorization: `Bearer cred_live_${hex64()}` }), code: 'unauthorized' },
   { name: 'a bad X-API-Key and a good session (Bearer)', headers: () => ({ 'x-api-key': `cred_live_${hex64()}`, authorization: `Bearer ${w.owner.token}` }), code: 'unauthorized' },
   { name: 'a revoked X-API-Key and a good session (Bearer)', headers: () => ({ 'x-api-key': bad.revokedKey, authorization: `Bearer ${w.owner.token}` }), code: 'unauthorized' },
@@ -555,7 +555,7 @@ describe('every response of this file', () => {
       if (e.method === 'POST' && (e.path === '/api/v1/auth/signup' || e.path === '/api/v1/auth/login')) {
         if (typeof req?.password === 'string') passwords.add(req.password);
         if (typeof req?.email === 'string' && e.status < 300) emails.add(req.email.toLowerCase());
-        // Sign-up starts no session (issue 15); log-in does.
+        // Sign-up starts no session; log-in does.
         if (e.status < 300 && typeof res?.data?.token === 'string') sessionAt.set(res.data.token, { at: i, email: String(req.email).toLowerCase() });
       }
       if (e.method === 'POST' && e.path === '/api/v1/account/password') {
@@ -584,7 +584,7 @@ describe('every response of this file', () => {
       for (const email of emails) {
         if (!lower.includes(email)) continue;
         // SPEC §16: the account's own view (GET /account, and PATCH /account/profile which answers with it) is the
-        // only place an email is shown, and only to a session of that account; and its export (issue 32).
+        // only place an email is shown, and only to a session of that account; and its export.
         const ownView =
           (e.method === 'GET' && (e.path === '/api/v1/account' || e.path === '/api/v1/account/export')) ||
           (e.method === 'PATCH' && e.path === '/api/v1/account/profile');

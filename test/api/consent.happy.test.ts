@@ -1,4 +1,4 @@
-// Issue 31: nothing is said in public about a person until they agree, and they can always take their name back.
+// Nothing is said in public about a person until they agree, and they can always take their name back.
 // The story of the issue, on the real surfaces: a publisher names a contributor as an author; nothing public names
 // them; they confirm and everything does; they withdraw and everything stops, the log keeping the withdrawal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ afterAll(async () => t?.close());
 
 const lookup = (url: string) => anon.get(`/api/v1/pages/lookup?url=${encodeURIComponent(url)}`);
 type FeedItem = { kind: string; contributor?: { username: string }; contribution?: Record<string, unknown>; openings?: Record<string, { value: { username: string } }> };
-// Who an entry names is a commitment in its bytes, opened beside it (issue 32): read the opened value.
+// Who an entry names is a commitment in its bytes, opened beside it: read the opened value.
 const feed = async () =>
   ((await anon.get('/api/v1/changes?limit=1000')).body.data as FeedItem[]).map((e) => ({ ...e, contributor: e.openings?.['/contributor']?.value ?? e.contributor }));
 const profile = (u: TestUser) => anon.get(`/api/v1/contributors/${u.username}`);

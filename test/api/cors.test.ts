@@ -1,4 +1,4 @@
-// CORS (issue 30): every public read is readable from any site's scripts without credentials, its errors too, and
+// CORS: every public read is readable from any site's scripts without credentials, its errors too, and
 // answers a preflight; no authenticated route says anything to another origin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, randomIp, type Res } from '../client.js';

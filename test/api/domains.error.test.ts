@@ -1,4 +1,4 @@
-// Domain verification tells nothing about the private network (issue 15 item 5): a name that resolves to a private
+// Domain verification tells nothing about the private network: a name that resolves to a private
 // address and a name that does not resolve get the same finding, so a publisher cannot map internal names.
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

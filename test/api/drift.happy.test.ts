@@ -1,4 +1,4 @@
-// Work anchored to a version of the page, and drift (issue 14): registration takes the page's text, its hash, or
+// Work anchored to a version of the page, and drift: registration takes the page's text, its hash, or
 // fetches it; a changed text flags exactly the reviews, fact checks and corrections done on an older version, on
 // both record surfaces, with `page.changed` delivered, signed, to both webhook surfaces.
 import http from 'node:http';

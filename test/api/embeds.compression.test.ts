@@ -1,4 +1,4 @@
-// Embeds and embed.js compressed once per cached answer and negotiated with Accept-Encoding (issue 16): the coding
+// Embeds and embed.js compressed once per cached answer and negotiated with Accept-Encoding: the coding
 // the caller accepts, `Vary: Accept-Encoding`, a strong ETag per coding, 304 for a tag of any coding, the same bytes
 // once decoded, and small answers sent as they are, without `Vary`.
 import http from 'node:http';

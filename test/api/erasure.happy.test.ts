@@ -1,4 +1,4 @@
-// Leaving for good (issue 32): a contributor with accepted work, a confirmed authorship, a pending submission and a
+// Leaving for good: a contributor with accepted work, a confirmed authorship, a pending submission and a
 // taken request deletes their account. Every proof the log gave before still verifies (checked by the independent
 // RFC 9162 verifier of test/transparency/rfc9162.ts), a checkpoint saved before is consistent with the one after,
 // and neither any public answer, the feed, the log's entries nor the database's bytes hold their e-mail, name,

@@ -12,7 +12,7 @@ import { ROUTES, type RouteSpec, type World, fillPath, keyFor, makeWorld, routeN
 let t: TestApp;
 let w: World;
 beforeAll(async () => {
-  // One account makes a key and takes a request per probe: the per-account caps (issue 30) are tested in their own files.
+  // One account makes a key and takes a request per probe: the per-account caps are tested in their own files.
   t = await startTestApp({ apiKeysPerAccount: 100_000, requestsHeldPerAccount: 100_000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
   w = await makeWorld(t);
 });

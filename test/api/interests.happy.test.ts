@@ -1,4 +1,4 @@
-// Declared interests (issue 36): a contributor declares them through the API and /me; one in a publication keeps
+// Declared interests: a contributor declares them through the API and /me; one in a publication keeps
 // them from taking its requests and submitting on its pages (403 in the /api/v1 envelope and on the web pages); the
 // proof of their related work, their public profile on both surfaces and the publisher's inbox show them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

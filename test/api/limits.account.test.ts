@@ -1,4 +1,4 @@
-// Issue 30: keys multiplied limits. An account could make any number of API keys, each with its own bucket. Now an
+// Keys multiplied limits. An account could make any number of API keys, each with its own bucket. Now an
 // account holds at most API_KEYS_PER_ACCOUNT active keys (409 `conflict` naming the limit), and every request made
 // with one of its keys or sessions spends from its account's bucket too (ACCOUNT_RATE_LIMIT_MULTIPLE times a key's),
 // all or none. The limiter reads the test clock: every count is exact.

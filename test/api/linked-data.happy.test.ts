@@ -1,4 +1,4 @@
-// Records the web understands (issue 14): schema.org JSON-LD on the record page, the APIs and the embed routes,
+// Records the web understands: schema.org JSON-LD on the record page, the APIs and the embed routes,
 // expanded offline against the shipped schema.org context; every contribution as a W3C Web Annotation, checked
 // against the Web Annotation test suite's schemas; fact-check claims and verdicts; quotes of the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

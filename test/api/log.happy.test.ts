@@ -1,4 +1,4 @@
-// The transparency log over HTTP (issue 12): checkpoints, keys, proofs and entries, checked by the independent
+// The transparency log over HTTP: checkpoints, keys, proofs and entries, checked by the independent
 // RFC 9162 verifier in test/transparency/rfc9162.ts, never by the service's own proof code.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

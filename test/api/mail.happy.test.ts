@@ -1,4 +1,4 @@
-// Issue 33: mail through a real SMTP server (test/smtp-server.ts). Sign-up, confirmation, password reset and
+// Mail through a real SMTP server (test/smtp-server.ts). Sign-up, confirmation, password reset and
 // address change each end in the expected message with a link that works once; an unknown address gets no mail
 // and the same answer; the username/profile probe learns nothing; an SMTP outage loses and repeats nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

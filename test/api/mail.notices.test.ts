@@ -1,4 +1,4 @@
-// Issue 33: notices through a real SMTP server: they carry a one-click unsubscribe (RFC 8058) that works without
+// Notices through a real SMTP server: they carry a one-click unsubscribe (RFC 8058) that works without
 // signing in and turns only its kind off; turned-off kinds send nothing; notices about the same thing within a few
 // minutes go as one mail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

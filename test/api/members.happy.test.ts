@@ -1,4 +1,4 @@
-// Publication membership (issue 15 item 1): consent by invitation, removal, leaving, transfer, a publication always
+// Publication membership: consent by invitation, removal, leaving, transfer, a publication always
 // keeps an owner, and owners manage every publication-level resource (webhooks, the /v1 one included, and keys).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';

@@ -1,4 +1,4 @@
-// A publication always keeps an owner, even when two changes of membership arrive at once (issue 15 item 1): two
+// A publication always keeps an owner, even when two changes of membership arrive at once: two
 // owners demoting each other, both leaving, removing each other. Each pair is sent together, many times over, on
 // whichever database the suite runs on; without the publication's lock both calls pass their "another owner is
 // left" check before either writes, and the publication ends with none.

@@ -174,7 +174,7 @@ describe('an invitation needs the consent of the person invited', () => {
   });
 });
 
-// Issue 30: an invitation is only as good as its inviter's standing. Co-owner A invites B as owner; another owner
+// An invitation is only as good as its inviter's standing. Co-owner A invites B as owner; another owner
 // removes A; B must not then be able to accept (the invitation still named A) and remove the remaining owner.
 describe("an invitation lapses with its inviter's standing", () => {
   const members = (p: TestPublisher) => `${base(p)}/members`;

@@ -1,4 +1,4 @@
-// Issue 30: an answer to a request that carried a credential (an API key, a bearer session, the pages' session
+// An answer to a request that carried a credential (an API key, a bearer session, the pages' session
 // cookie) may hold what only that caller may see, so it says `Cache-Control: no-store`, unless its route set its own
 // caching for public data. One hook gives it (http/security-headers.ts); here a sample of routes of both surfaces,
 // answers written past Fastify's send (a cached lookup), errors, and the web pages.

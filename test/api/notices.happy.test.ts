@@ -1,4 +1,4 @@
-// Notices on a page (issue 36): a retraction shown by the lookup, the /v1 record, the embed (every style and
+// Notices on a page: a retraction shown by the lookup, the /v1 record, the embed (every style and
 // language), JSON-LD, the record page, the change feed and both webhook surfaces; a reinstatement after it. The
 // accepted work and every earlier notice stay on the record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Both OpenAPI documents, walked (issue 30): every operation is called as its route table row says (a valid call,
+// Both OpenAPI documents, walked: every operation is called as its route table row says (a valid call,
 // with real credentials), then as an integrator gets it wrong (no credential, a bad or unknown value, a body of the
 // wrong kind, asking for another media type, revalidating), and every answer's status and media type must be one
 // its operation lists. `default` does not count: it is there for what the service cannot foresee (a 503).

@@ -29,7 +29,7 @@ const STATEMENT_KEYS = [
   'current_version',
   'id',
   'issued_at',
-  // Added by the transparency log (issue 12): the entry that published the version.
+  // Added by the transparency log: the entry that published the version.
   'log',
   'panel',
   'question',

@@ -1,4 +1,4 @@
-// Panels that reopen themselves (issue 36): a statement cites pages; an accepted correction, a retraction or an
+// Panels that reopen themselves: a statement cites pages; an accepted correction, a retraction or an
 // expression of concern on one, or its text changing after the statement was issued, flags the current version for
 // review at once (the reason and the link) on /v1/panels/{id}, the panel page and the feed, with `panel.updated` to
 // the /v1 webhooks of the topic's publishers; the next version clears it; a passed revisit date flags it too.

@@ -1,4 +1,4 @@
-// Nothing private in any public answer (the bar; issue 3): on a database seeded with the demo data and its work in
+// Nothing private in any public answer (the bar): on a database seeded with the demo data and its work in
 // progress, every public route, JSON and HTML, is read for real ids, and no account's email, no hash and no secret
 // appears in any of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +88,7 @@ describe('privacy of public answers', () => {
       ...submissions.flatMap((s) => [s.reason, s.decision_note ?? '', ...(JSON.parse(s.sources) as string[])]).filter((v) => v.length > 8),
     ];
     const accepted = new Set((await db.selectFrom('contributions').select('id').execute()).map((c) => c.id));
-    // Work its person took back (issue 31) was public, and its withdrawal is an entry of its own.
+    // Work its person took back was public, and its withdrawal is an entry of its own.
     const withdrawn = new Set((await db.selectFrom('withdrawn_contributions').select('id').execute()).map((c) => c.id));
     for (const [path, words] of [['/api/v1/changes', 'api'], ['/v1/changes', 'v1']] as const) {
       let after = 0;

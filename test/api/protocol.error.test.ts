@@ -1,4 +1,4 @@
-// HTTP itself (issue 15, item 6): what Node's parser refuses (an unknown method, a bad Content-Length, headers too
+// HTTP itself (item 6): what Node's parser refuses (an unknown method, a bad Content-Length, headers too
 // large) and a known path asked with the wrong method answer in the surface's envelope, with a request id.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('errors of the HTTP parser', () => {
   });
 });
 
-describe('a request without a Host header (issue 30)', () => {
+describe('a request without a Host header', () => {
   it.each([
     ['/api/v1/pages/lookup?url=https://example.com/a', { success: false, error: { code: 'invalid_request', message: expect.stringContaining('Host') } }],
     ['/v1/panels', { error: { code: 'invalid_request', message: expect.stringContaining('Host') } }],
@@ -100,7 +100,7 @@ describe('a known path with a method it does not take', () => {
   it('is 405 with Allow on /api/v1, in its envelope', async () => {
     const res = await c.req('DELETE', '/api/v1/pages/lookup?url=https://example.com/a');
     expect(res.status).toBe(405);
-    // A public read answers its CORS preflight too (issue 30).
+    // A public read answers its CORS preflight too.
     expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(res.body).toEqual({ success: false, error: { code: 'invalid_request', message: 'DELETE is not allowed on /api/v1/pages/lookup; it takes GET, HEAD, OPTIONS' } });

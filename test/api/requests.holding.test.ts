@@ -1,4 +1,4 @@
-// Issue 30: the marketplace could be emptied. A fresh account took all 24 open requests, and takes never expired.
+// The marketplace could be emptied. A fresh account took all 24 open requests, and takes never expired.
 // Now an account holds at most REQUESTS_HELD_PER_ACCOUNT requests, work pending on them included (409 `conflict`
 // naming the limit; submitting junk on each frees no place, the publisher's decision does), and a take without work runs out after REQUEST_TAKE_HOURS: the request reopens, the specialist is told on
 // /me and the publisher on its dashboard. The sweep runs in `serve` (jobs/take-expiry.ts) on the service's clock,

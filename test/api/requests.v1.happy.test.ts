@@ -1,4 +1,4 @@
-// /v1/requests for a person in several publications (issue 30): the list covers all of them, and a request is opened
+// /v1/requests for a person in several publications: the list covers all of them, and a request is opened
 // for the publication that verified the page's domain; keys act for their own publication as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';

@@ -118,7 +118,7 @@ export const ROUTES: RouteSpec[] = [
     ok: [200],
     body: (w) => ({ email: w.owner.email, password: w.owner.password }),
   },
-  // Mail (issue 33): links answered by their token, no sign-in. Each valid call gets a live link of its own.
+  // Mail: links answered by their token, no sign-in. Each valid call gets a live link of its own.
   { method: 'POST', path: '/api/v1/auth/confirm-email', auth: 'none', ok: [200], body: async (w) => ({ token: await linkFor(w, 'confirm') }) },
   { method: 'POST', path: '/api/v1/auth/password-reset', auth: 'none', ok: [202], body: () => ({ email: `reset-${unique()}@mail.test` }) },
   {
@@ -159,7 +159,7 @@ export const ROUTES: RouteSpec[] = [
 
   // The account (session only).
   { method: 'GET', path: '/api/v1/account', auth: 'session', ok: [200] },
-  // Leaving (issue 32): a fresh account each time (the factories' password), since a valid call erases it.
+  // Leaving: a fresh account each time (the factories' password), since a valid call erases it.
   { method: 'DELETE', path: '/api/v1/account', auth: 'session', ok: [200], endsSession: true, body: () => ({ password: 'correct horse battery' }) },
   { method: 'GET', path: '/api/v1/account/export', auth: 'session', ok: [200] },
   {
@@ -192,7 +192,7 @@ export const ROUTES: RouteSpec[] = [
     params: (w) => ({ slug: w.pub.slug }),
     body: (w) => ({ username: w.teammate.username, role: 'editor' }),
   },
-  // Membership (issue 15): removal, transfer, invitations, a publication's keys.
+  // Membership: removal, transfer, invitations, a publication's keys.
   {
     method: 'DELETE',
     path: '/api/v1/account/publishers/{slug}/members/{username}',
@@ -552,7 +552,7 @@ export const ROUTES: RouteSpec[] = [
 
   // The public surface.
   { method: 'GET', path: '/v1/pages/record', auth: 'none', ok: [200], query: (w) => ({ url: w.page.url }) },
-  // The change feed (issue 11), on both surfaces.
+  // The change feed, on both surfaces.
   { method: 'GET', path: '/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
   { method: 'GET', path: '/api/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
   {
@@ -566,13 +566,13 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/contributors/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
   { method: 'GET', path: '/v1/contributors/{id}/scores', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
 
-  // The transparency log (issue 12): public; the world's sequencer pass has signed a checkpoint.
+  // The transparency log: public; the world's sequencer pass has signed a checkpoint.
   { method: 'GET', path: '/v1/log/checkpoint', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/key', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/proof/inclusion', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
   { method: 'GET', path: '/v1/log/proof/consistency', auth: 'none', ok: [200], query: () => ({ first: '1' }) },
   { method: 'GET', path: '/v1/log/entries', auth: 'none', ok: [200], query: () => ({ start: '0', limit: '10' }) },
-  // Issue 34: the tlog-policy and the tlog-tiles files (a wildcard route: `{path}` is the tile's path).
+  // The tlog-policy and the tlog-tiles files (a wildcard route: `{path}` is the tile's path).
   { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/proof/bundle', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
   // Credence as a witness: the world witnesses no log, and the table sends no text body, so the valid call is a 400
@@ -723,7 +723,7 @@ async function pendingClaim(w: World): Promise<number> {
   return (claims.body.data as { id: number; page: { url: string } }[]).find((c) => c.page.url === url)!.id;
 }
 
-/** An interest the contributor declared (issue 36), to end. */
+/** An interest the contributor declared, to end. */
 async function declaredInterest(w: World): Promise<number> {
   const res = await w.contributor.client.post('/api/v1/account/interests', { subject: 'topic', name: `topic-${unique()}`, kind: 'personal' });
   expect(res.status, res.text).toBe(201);
@@ -782,7 +782,7 @@ export async function makeWorld(t: TestApp): Promise<World> {
   const owner = await signup(t);
   const pub = await publisher(t, { owner });
   const url = `https://${pub.domain}/world/front-page`;
-  // The owner lets the publication publish the authorships it names at once (a standing permission, issue 31).
+  // The owner lets the publication publish the authorships it names at once (a standing permission).
   const permit = await owner.client.req('PUT', `/api/v1/account/claim-preferences/${pub.slug}`, { body: { preference: 'permit' } });
   expect(permit.status, permit.text).toBe(200);
   const reg = await pub.api.post('/api/v1/pages', { url, title: 'Front page', topic: 'health', authors: [owner.username] });

@@ -1,4 +1,4 @@
-// Scores that explain themselves (issue 36): for every contributor of the demo data (42; the issue asks for 50), each score recomputed here from
+// Scores that explain themselves: for every contributor of the demo data (42; the issue asks for 50), each score recomputed here from
 // its explanation alone (the work, its weights, the rejected count, the formula's constants) equals the score the
 // profile shows, on both surfaces; the profile links to it and the page shows the sums.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A source URL (issue 30): one rule at submission, on every path that takes sources (the API, the web form), and a
+// A source URL: one rule at submission, on every path that takes sources (the API, the web form), and a
 // proof that answers whatever an older version stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';

@@ -1,5 +1,5 @@
-// A request line answered before from the cache is answered again ahead of validation (http/request-lines.ts,
-// issue 16). Each case here asks for a line twice to warm it, then asks again in a way only the full route would get
+// A request line answered before from the cache is answered again ahead of validation (http/request-lines.ts).
+// Each case here asks for a line twice to warm it, then asks again in a way only the full route would get
 // right if the warm answer skipped a rule: a credential revoked in between, another Accept, HEAD, a change to the
 // record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

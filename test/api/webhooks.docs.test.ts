@@ -111,7 +111,7 @@ describe('the receiver of docs/webhooks.md', () => {
     const send = (headers: Record<string, string>) =>
       fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body, headers: { 'x-service-timestamp': String(now), ...headers } }).then((r) => r.status);
     expect(await send({ 'x-service-signature': `sha256=${'0'.repeat(64)}`, 'x-service-signature-previous': `sha256=${good}` })).toBe(204);
-    // The comma list the service sent before issue 30: a receiver written to the document refuses it.
+    // The comma list the service sent before A receiver written to the document refuses it.
     expect(await send({ 'x-service-signature': `sha256=${'0'.repeat(64)},sha256=${good}` })).toBe(400);
   });
 

@@ -239,7 +239,7 @@ describe('the eight events, delivered', () => {
     expect(rx.at('/elsewhere')).toHaveLength(0);
   });
 
-  it('taking one’s name back from accepted work fires contribution.withdrawn (v1) with the record it left (issue 31)', async () => {
+  it('taking one’s name back from accepted work fires contribution.withdrawn (v1) with the record it left', async () => {
     const before = rx.requests.length;
     const res = await ada.client.post(`/api/v1/account/contributions/${contributionId}/withdraw`);
     expect(res.status, res.text).toBe(200);

@@ -1,4 +1,4 @@
-// A person's own webhook (issue 34, "watching your own name"): a signed-in person registers an endpoint of their own
+// A person's own webhook ("watching your own name"): a signed-in person registers an endpoint of their own
 // (`format: contributor`, no publication) and hears, signed, in order, what names them: a publication asking them to
 // confirm an authorship, the public record naming them (a confirmed authorship, accepted work), a notice on a page
 // that names them, and the record no longer naming them. Nothing about anyone else; nothing of theirs reaches the

@@ -1,4 +1,4 @@
-// Webhook replay (issue 36): the owner asks for every event since a time, or after a change-log cursor, to be
+// Webhook replay: the owner asks for every event since a time, or after a change-log cursor, to be
 // delivered again to one endpoint; the relay sends each again, signed as usual, with the same delivery id and a
 // replay header, and nothing the endpoint was never owed; within the documented retention.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

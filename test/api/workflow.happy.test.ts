@@ -72,7 +72,7 @@ describe('a correction from request to public record', () => {
   });
 
   it('nothing pending is public', async () => {
-    // Registered, with pending work only: no record yet on either surface (issue 15).
+    // Registered, with pending work only: no record yet on either surface.
     const v1 = await anon.get(`/v1/pages/record?url=${encodeURIComponent(url())}`);
     expect(v1.status, v1.text).toBe(404);
     const lookup = await anon.get(`/api/v1/pages/lookup?url=${encodeURIComponent(url())}`);

@@ -15,7 +15,7 @@ if (!hasChromium) {
 
 /**
  * Every Content-Security-Policy violation any page of any context reported (Chromium logs each as a console error):
- * the pages' CSP allows no inline script (issue 15), and a page that broke it would lose behaviour silently.
+ * the pages' CSP allows no inline script, and a page that broke it would lose behaviour silently.
  * Each browser test file checks this is empty when it ends.
  */
 export const cspViolations: string[] = [];

@@ -45,7 +45,7 @@ beforeAll(async () => {
   newcomer = await webUser(t, 'Nico Newcomer');
   admin = await webAdmin(t);
   await pub.owner.api.post(`/api/v1/account/publishers/${pub.slug}/domains`, { domain: `pending-${pub.slug}.example` });
-  // Adding someone invites them (issue 15); the author accepts below, in the browser, once it runs.
+  // Adding someone invites them; the author accepts below, in the browser, once it runs.
   const invited = await pub.owner.api.post(`/api/v1/account/publishers/${pub.slug}/members`, { username: author.username, role: 'editor' });
   expect(invited.status, invited.text).toBe(202);
   invitee = specialist;

@@ -1,4 +1,4 @@
-// The drift note in a real browser (issue 14): after the page's text changes, embed.js shows, under each review,
+// The drift note in a real browser: after the page's text changes, embed.js shows, under each review,
 // fact check and correction done on the older version, a short note in the reader's language, and flags a
 // correction whose new text is gone.
 import http from 'node:http';

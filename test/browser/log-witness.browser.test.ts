@@ -1,4 +1,4 @@
-// The proof page's browser check against a witnessed log (issue 34): it reads the entry from its bundle and the
+// The proof page's browser check against a witnessed log: it reads the entry from its bundle and the
 // proof from hash tiles, checks the witnesses' cosignatures against the served tlog-policy and names who vouched,
 // refuses a checkpoint short of the quorum, offers the checked proof as a C2SP tlog-proof download that
 // `log:verify --proof` accepts offline, and reports a fork: a checkpoint the log's key signed over another tree of a

@@ -1,4 +1,4 @@
-// A retraction in a real browser (issue 36): embed.js on a publisher's article leads the block with the page's
+// A retraction in a real browser: embed.js on a publisher's article leads the block with the page's
 // standing in the reader's language (every style), with the notice's date, reason and link; the accepted work stays.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// The whole story, in Chromium, as people would walk it (issue 7): a publisher signs up, creates a publication,
+// The whole story, in Chromium, as people would walk it: a publisher signs up, creates a publication,
 // claims a domain and verifies it against a well-known file served locally, registers pages, opens a request,
 // creates an API key and two webhooks (one per format); a contributor signs up, takes the request in their panel
 // and submits a correction; the publisher accepts it in the inbox; the public record, the proof, the contributor's

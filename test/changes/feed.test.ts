@@ -1,4 +1,4 @@
-// The public change feed on both surfaces (issue 11): oldest first after a cursor, each surface's envelope and
+// The public change feed on both surfaces: oldest first after a cursor, each surface's envelope and
 // words, links to what changed, a live Server-Sent Events stream that resumes with Last-Event-ID; and the record
 // cache dropping only what an entry touches.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,7 +87,7 @@ describe('GET /api/v1/changes and /v1/changes', () => {
     const stored = await t.runtime.deps.db.selectFrom('changes').select('body').where('seq', '=', accepted.seq).executeTakeFirstOrThrow();
     const { links: _links, openings, ...entry } = accepted;
     expect(canonicalJson(entry)).toBe(stored.body);
-    // The bytes name nobody; what is beside them opens the commitment (issue 32), checked here with Node's crypto.
+    // The bytes name nobody; what is beside them opens the commitment, checked here with Node's crypto.
     expect(stored.body).not.toContain(specialist.username);
     expect(stored.body).not.toContain('Fay Feed');
     expect(openBody(stored.body, openings).contributor).toEqual({ username: specialist.username, name: 'Fay Feed' });

@@ -1,4 +1,4 @@
-// The change log (issue 11): every public change appends one immutable entry in its own transaction; seq is
+// The change log: every public change appends one immutable entry in its own transaction; seq is
 // gapless from 1 and the body is the entry's canonical JSON, with nothing private in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/db/canonical-json.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 const raw = () => t.runtime.deps.db.selectFrom('changes').selectAll().orderBy('seq').execute();
-/** The entries with their commitments opened (and checked) from what is kept beside them (issue 32). */
+/** The entries with their commitments opened (and checked) from what is kept beside them. */
 async function log() {
   const openings = await t.runtime.deps.db.selectFrom('change_openings').selectAll().execute();
   return (await raw()).map((r) => {
@@ -111,7 +111,7 @@ describe('the change log', () => {
     expect(rows.at(-1)!.panel_id).toBe(statement.id);
   });
 
-  it('keeps every personal field out of the bytes: a salted commitment there, its opening beside (issue 32)', async () => {
+  it('keeps every personal field out of the bytes: a salted commitment there, its opening beside', async () => {
     const rows = await raw();
     const openings = await t.runtime.deps.db.selectFrom('change_openings').selectAll().execute();
     const accounts = await t.runtime.deps.db.selectFrom('accounts').select(['username', 'name', 'email']).execute();

@@ -1,4 +1,4 @@
-// Migration 0014 (issue 32): entries written before commitments existed named people in clear. The migration
+// Migration 0014: entries written before commitments existed named people in clear. The migration
 // rewrites each into the committed form, keeping every other field, with an opening that opens it (checked here with
 // the independent reader of test/transparency/commitments.ts), and leaves entries that name nobody as they were.
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// Issue 11 with real processes, on one SQLite file (or one PostgreSQL schema on the PostgreSQL run), without Redis:
+// The change log with real processes, on one SQLite file (or one PostgreSQL schema on the PostgreSQL run), without Redis:
 // two `credence serve` and the CLI write, and each server's lookup, record and embed show the change within 1 s;
 // a feed reader that stops and resumes from its cursor (list or stream) misses nothing and sees nothing twice,
 // across a server restart.
@@ -188,7 +188,7 @@ describe('two serve processes and the CLI on one database, without Redis', { tim
     );
   });
 
-  it('an author named through a is shown nowhere until they confirm through b; withdrawn through a, gone from b (issue 31)', async () => {
+  it('an author named through a is shown nowhere until they confirm through b; withdrawn through a, gone from b', async () => {
     const writer = client('a', await account('a', { email: 'writer@proc.test', name: 'Wendy Writer', username: 'wendy' }));
     const profile = (name: string) => client(name).get('/api/v1/contributors/wendy');
     await writeThenSeeEverywhere(

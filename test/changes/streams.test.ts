@@ -1,4 +1,4 @@
-// The change feed's live streams under load (issue 30): a caller holds a few streams at once (per address without a
+// The change feed's live streams under load: a caller holds a few streams at once (per address without a
 // credential, per account with one, on both surfaces together), one more is 429 in the surface's envelope with
 // Retry-After, others are not affected, and the process has a cap of its own (503); each committed change is read
 // from the log once per process and fanned out to every open stream.

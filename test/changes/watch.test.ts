@@ -1,6 +1,6 @@
-// Watching a name or a domain (issue 34): the change feed filtered by contributor (username), publication (slug) or
+// Watching a name or a domain: the change feed filtered by contributor (username), publication (slug) or
 // domain, list and live stream, on both surfaces; filtered by the entries' id columns, so it keeps working when the
-// bodies commit names (issue 32). Unknown names are a 404; bad ones a 400 naming the field.
+// bodies commit names. Unknown names are a 404; bad ones a 400 naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { readEvents } from './sse.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 type Entry = { seq: number; kind: string; page?: { url: string }; contributor?: { commitment: string }; openings?: Record<string, { value: { username?: string } }>; publisher?: { slug: string } };
-/** Who an entry names: a commitment in its bytes, opened beside it (issue 32). */
+/** Who an entry names: a commitment in its bytes, opened beside it. */
 const named = (e: Entry) => e.openings?.['/contributor']?.value.username;
 
 describe('watching the change feed', () => {

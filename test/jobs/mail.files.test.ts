@@ -1,4 +1,4 @@
-// Issue 33: without SMTP_URL nothing is sent anywhere: each message is an .eml file under DATA_DIR/mail/ and a log
+// Without SMTP_URL nothing is sent anywhere: each message is an .eml file under DATA_DIR/mail/ and a log
 // line names its subject and link, never the address. And a recipient the SMTP server refuses for good (5xx) is
 // given up at once, with no address in the log line.
 import fs from 'node:fs';

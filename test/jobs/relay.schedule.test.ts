@@ -1,4 +1,4 @@
-// The retry schedule and the disabling rule (SPEC §10, issue 30), on the test clock: attempts after 30 s, 2 min,
+// The retry schedule and the disabling rule (SPEC §10), on the test clock: attempts after 30 s, 2 min,
 // 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, then every 8 h until 24 h after the first; a new event waits behind the
 // endpoint's backoff; 20 failures in a row over at least 24 hours disable the endpoint and hold its deliveries
 // (a burst of events while the receiver is briefly down does not); re-enabling resumes them, in order.
@@ -182,7 +182,7 @@ describe('failing over time', () => {
     expect(h).toMatchObject({ status: 'disabled', disabled_reason: 'failures' });
     expect(h.consecutive_failures).toBeGreaterThanOrEqual(20);
     expect(h.disabled_at).toBe(t.clock.now().toISOString());
-    // The publication's owners are told by mail (issue 33), through a real SMTP server.
+    // The publication's owners are told by mail, through a real SMTP server.
     const smtp = await TestSmtp.start();
     const mail = new MailSender(t.runtime.deps, { transport: smtpTransport(smtp.url), log: { error: () => {}, info: () => {} } });
     try {

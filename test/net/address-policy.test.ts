@@ -1,4 +1,4 @@
-// The outbound address policy (SPEC §10, issue 15 item 4), table-driven: every form below is checked three ways,
+// The outbound address policy (SPEC §10), table-driven: every form below is checked three ways,
 // as an address a DNS answer gives (isPrivateAddress), as a literal in a webhook URL at registration
 // (checkWebhookUrl), and at connect time (guardedLookup over a played DNS answer).
 import type { LookupAddress } from 'node:dns';

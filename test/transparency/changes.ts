@@ -1,4 +1,4 @@
-// Rows of the public change log (`changes`, issue 11) made directly, for transparency-log tests that need many
+// Rows of the public change log (`changes`) made directly, for transparency-log tests that need many
 // entries or exact bodies. Real entries come from the services; these follow the same contract: seq gapless from
 // 1, body the canonical JSON bytes.
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// An independent reader of committed entries (issue 32), written from docs/transparency.md, not from the project's
+// An independent reader of committed entries, written from docs/transparency.md, not from the project's
 // code: canonical JSON and HMAC-SHA256 with Node's own crypto. A commitment is base64(HMAC-SHA256(key = the opening's
 // bytes, message = the UTF-8 canonical JSON of the value)).
 import { createHmac } from 'node:crypto';

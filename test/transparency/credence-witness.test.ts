@@ -1,4 +1,4 @@
-// Credence as a witness (issue 34): one Credence (the log) lists another (the witness) in LOG_WITNESSES; the other
+// Credence as a witness: one Credence (the log) lists another (the witness) in LOG_WITNESSES; the other
 // lists the first's key in WITNESS_LOGS. The witness cosigns each checkpoint that extends the one it holds (checked
 // here with the tests' own tlog-cosignature code), refuses one that does not (a fork, a bad proof), answers 409 with
 // its size, 404 for a log it does not witness and 403 for a signature that is not the log's.

@@ -1,4 +1,4 @@
-// The few lines in docs/transparency.md that check one inclusion proof, and one entry's commitments (issue 32), with
+// The few lines in docs/transparency.md that check one inclusion proof, and one entry's commitments, with
 // Node's own crypto really do: run as written (only the address changed) against a real log, with nothing of the
 // project's code.
 import { execFile } from 'node:child_process';

@@ -1,8 +1,7 @@
-// log:verify checks each salted commitment of an entry against the opening served beside it (issue 32's format):
+// log:verify checks each salted commitment of an entry against the opening served beside it:
 // base64(HMAC-SHA256(opening, canonical JSON of the value)) at the opening's JSON Pointer. An opening that is absent
 // was erased: reported, not failed; one that does not match is a failure. The commitments are made here with Node's
-// crypto from the format's text; the service on this branch does not serve openings yet (the lead's issue 32 does),
-// so they are added to its /v1/log/entries answers by the test's fetch, everything else real.
+// crypto from the format's text; they are added to its /v1/log/entries answers by the test's fetch, everything else real.
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** The entries route as issue 32 serves it: each item with `openings` beside it (those not erased). */
+/** The entries route as the service serves it: each item with `openings` beside it (those not erased). */
 function serving(open: (i: number) => { opening: string; value: unknown } | null): typeof fetch {
   return async (input, init) => {
     const res = await fetch(input, init);

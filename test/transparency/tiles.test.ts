@@ -1,4 +1,4 @@
-// The log as C2SP tlog-tiles (issue 34), read by an independent tile reader written here from the spec (paths,
+// The log as C2SP tlog-tiles, read by an independent tile reader written here from the spec (paths,
 // partial widths, uint16-prefixed entry bundles) with the tests' own RFC 9162 code, nothing from src/: it rebuilds
 // the tree from the entry bundles, checks every hash of every tile against it (level 0 = leaves; level 1 and up =
 // the roots of full tiles below), and matches the signed root, at sizes around tile edges.

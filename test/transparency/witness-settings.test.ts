@@ -1,4 +1,4 @@
-// The witness settings (issue 34) are checked at start: each LOG_WITNESSES item is `name vkey url` with an Ed25519
+// The witness settings are checked at start: each LOG_WITNESSES item is `name vkey url` with an Ed25519
 // cosigner key (type 0x04), the quorum fits the list, WITNESS_LOGS holds note verifier keys; a mistake names the
 // setting.
 import { generateKeyPairSync } from 'node:crypto';

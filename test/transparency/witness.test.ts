@@ -1,4 +1,4 @@
-// Witnesses (issue 34): the sequencer's submitter sends each new checkpoint with its consistency proof to every
+// Witnesses: the sequencer's submitter sends each new checkpoint with its consistency proof to every
 // witness (C2SP tlog-witness add-checkpoint), stores the Ed25519 cosignature/v1 lines, and GET /v1/log/checkpoint
 // carries them. The witnesses here are independent ones written from the specs (./c2sp-witness.ts). A witness that
 // is down delays nothing; a 409 resynchronises; `log:verify` enforces the served tlog-policy's quorum, names who

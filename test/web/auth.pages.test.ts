@@ -114,7 +114,7 @@ describe('sign up, log in, log out', () => {
   });
 });
 
-describe('next, after logging in (issue 15 item 5)', () => {
+describe('next, after logging in', () => {
   const PIECES = ['/', '//', '\\', '%', '%2F', '%E3%80%82', '。', 'é', '\u0000', '\t', '\n', '\r', ' ', '?', '#', '@', ':', '..', 'evil.example', 'http:', 'javascript:', '\u2028', '\uFEFF', '%0d%0a', 'a', 'me', '\ud83d\ude00', '\ud800', '<', '"', "'"];
   const fuzz = (n: number) =>
     Array.from({ length: n }, () => Array.from({ length: 1 + randomInt(6) }, () => PIECES[randomInt(PIECES.length)]).join(''));
@@ -189,7 +189,7 @@ describe('password and sessions at /me/security', () => {
     expect((await b.get('/me')).status).toBe(303);
   });
 
-  // Issue 30: a box on each form revokes the account's API keys too; unticked (the default), they keep working.
+  // A box on each form revokes the account's API keys too; unticked (the default), they keep working.
   it('revokes the API keys only when the box is ticked, on either form', async () => {
     const keyOf = async (email: string) => {
       const login = await fetch(`${t.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${randomInt(255)}.1` }, body: JSON.stringify({ email, password: 'long enough password' }) });
@@ -225,7 +225,7 @@ describe('password and sessions at /me/security', () => {
     expect((await b.get('/me')).status).toBe(303);
   });
 
-  // Issue 32: leaving from /me: the data as a download, then the account deleted with the password again.
+  // Leaving from /me: the data as a download, then the account deleted with the password again.
   it('downloads the account’s data and deletes the account with the password again', async () => {
     const b = new FormClient(t.baseUrl);
     await b.get('/signup');

@@ -1,4 +1,4 @@
-// The dashboard and the proof page after a page's text changed (issue 14): the page view says which accepted work
+// The dashboard and the proof page after a page's text changed: the page view says which accepted work
 // was done on an older version, a one-click button asks for a re-review, and the register form can record the
 // page's current version by fetching it.
 import http from 'node:http';

@@ -118,7 +118,7 @@ describe('overview and members', () => {
   });
 });
 
-describe('removing, leaving and withdrawing (issue 15)', () => {
+describe('removing, leaving and withdrawing', () => {
   /** `who` joins `pub` as `role`: the owner invites on the dashboard, they accept on /me. */
   async function join(pub: WebPublication, who: WebUser, role: 'editor' | 'owner' = 'editor') {
     await pub.owner.b.get(pub.base);

@@ -54,7 +54,7 @@ const firstOf = async <T>(q: Promise<T[]>) => JSON.stringify(await q);
 const forms: FormCase[] = [
   { name: 'create a publication', page: () => '/dashboard?all=1', path: () => '/dashboard', fields: () => ({ name: 'X', slug: `x-${unique()}` }), reading: () => count(t, 'publishers') },
   {
-    // Adding someone invites them (issue 15): the invitation is what the post makes.
+    // Adding someone invites them: the invitation is what the post makes.
     name: 'invite a member',
     page: () => a.base,
     path: () => `${a.base}/members`,
@@ -176,7 +176,7 @@ describe('CSRF', () => {
   });
 });
 
-describe('answering an invitation on /me (issue 15: membership needs consent)', () => {
+describe('answering an invitation on /me (Membership needs consent)', () => {
   it('refuses an answer without the token, with a wrong one or from another origin; another person cannot answer it (404); works from the page', async () => {
     const invitee = await webUser(t, 'Ivy Invitee');
     const other = await webUser(t, 'Otto Other');

@@ -1,4 +1,4 @@
-// What a new user meets in the first hour (issue 15, item 10): the addresses people type answer as people expect,
+// What a new user meets in the first hour (item 10): the addresses people type answer as people expect,
 // and the public records answer JSON to curl and HTML to a browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';

@@ -1,4 +1,4 @@
-// Issue 33, the pages mail links to, as a person uses them over HTTP (through a real SMTP server): sign up and
+// The pages mail links to, as a person uses them over HTTP (through a real SMTP server): sign up and
 // confirm; "Forgot your password?" from the log-in page to a new password; address and notice settings on /me/mail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailSender } from '../../src/jobs/mail.js';

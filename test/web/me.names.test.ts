@@ -1,6 +1,6 @@
-// /me/names (issue 31) over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and
+// /me/names over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and
 // answered on Your name, public work a person takes their name off, standing answers to a publication, and a webhook
-// of one's own that hears what names one (issue 34).
+// of one's own that hears what names one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { addMember, publisher, type TestPublisher } from '../factories.js';

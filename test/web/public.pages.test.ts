@@ -116,7 +116,7 @@ describe('/records/{id}', () => {
     const [ld] = jsonLdOf(res.text);
     expect(ld).toMatchObject({
       '@context': 'https://schema.org',
-      // The page itself, as a NewsArticle (issue 14; docs/decisions/linked-data.md).
+      // The page itself, as a NewsArticle (docs/decisions/linked-data.md).
       '@type': 'NewsArticle',
       name: w.page.title,
       url: w.page.url,

@@ -1,4 +1,4 @@
-// Security headers (issue 15 item 3): every page type sends a Content-Security-Policy without inline script,
+// Security headers: every page type sends a Content-Security-Policy without inline script,
 // frame-ancestors 'none', nosniff and a Referrer-Policy; every JSON answer (errors too) sends nosniff; no page holds an
 // inline script or an on*= handler (JSON-LD data blocks aside); the embeds stay loadable from any site; HSTS only
 // under REQUIRE_HTTPS.
@@ -184,7 +184,7 @@ describe('the embeds', () => {
     }
   });
 
-  it('answer errors and revalidations with the same set, open to every origin (issue 30), but errors are not cached', async () => {
+  it('answer errors and revalidations with the same set, open to every origin, but errors are not cached', async () => {
     const bad = await fetch(`${t.baseUrl}/api/v1/embed/by-url?url=not-a-url`);
     expect(bad.status).toBe(400);
     expect(bad.headers.get('cross-origin-resource-policy')).toBe('cross-origin');

@@ -1,4 +1,4 @@
-// The change log (issue 11): one ordered, immutable entry per change to public data, written in the transaction of
+// The change log: one ordered, immutable entry per change to public data, written in the transaction of
 // the change. `seq` is the cursor: gapless from 1 and in commit order (appendChange assigns it under a lock), so
 // the transparency log can use seq − 1 as its leaf index and `body` as its leaf. Entries are never updated or
 // deleted; no foreign keys, so an entry outlives anything it names.

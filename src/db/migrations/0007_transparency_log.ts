@@ -1,4 +1,4 @@
-// The transparency log (issue 12): a Merkle tree over the ordered log of public changes (`changes`, 0006), its
+// The transparency log: a Merkle tree over the ordered log of public changes (`changes`, 0006), its
 // signed checkpoints, and each public record's link to its entry.
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';

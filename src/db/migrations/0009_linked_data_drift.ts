@@ -1,4 +1,4 @@
-// Issue 14: fact-check claims and verdicts, quotes of the page, and the page version work applies to (drift).
+// Fact-check claims and verdicts, quotes of the page, and the page version work applies to (drift).
 // Submissions keep what the contributor proposed; accepting copies it onto the contribution, as change_from/to
 // already are, so a record is still read without a join to submissions.
 import type { Dialect } from '../client.js';

@@ -1,4 +1,4 @@
-// Issue 15 (security): log-in throttling by account and address together and by address, and invitations to a
+// Log-in throttling by account and address together and by address, and invitations to a
 // publication that the invited person accepts (membership needs their consent).
 import type { Dialect } from '../client.js';
 import { type AnyDb, notNull, withId } from './helpers.js';

@@ -1,4 +1,4 @@
-// Issue 30: an endpoint is disabled for failing over time, not for a burst of failures. `failing_since` is when the
+// An endpoint is disabled for failing over time, not for a burst of failures. `failing_since` is when the
 // endpoint's current run of failed scheduled attempts began (null while its last scheduled attempt got through).
 // Endpoints failing now (from before this migration) start their run at their last failure: the span counts from
 // what the database knows.

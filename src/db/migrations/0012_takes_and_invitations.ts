@@ -1,4 +1,4 @@
-// Issue 30: takes that expire, and invitations that lapse with their inviter.
+// Takes that expire, and invitations that lapse with their inviter.
 // - `request_take_expiries`: one row per take that ran out without work (the request reopened), for the specialist's
 //   /me and the publisher's dashboard; written in the transaction that reopens the request.
 // - An index for the expiry sweep, which reads taken requests by the time they were taken.

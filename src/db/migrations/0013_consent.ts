@@ -1,4 +1,4 @@
-// Issue 31 (consent): who asserted each public contribution and how its person agreed; a publisher naming an author
+// Who asserted each public contribution and how its person agreed; a publisher naming an author
 // is a claim until the person confirms it; a person can take their name back (the row moves out of
 // `contributions`, so every public read stays as it is), refuse a publication's claims, or let one publish them.
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// Issue 32 (erasure): personal fields leave the change log's bytes for salted commitments, opened beside each entry
+// Personal fields leave the change log's bytes for salted commitments, opened beside each entry
 // until the person is erased; usernames of erased accounts are retired; the erasure list survives in the database.
 // The entries written before this named people in clear, inside bytes the transparency log had hashed: they are
 // rewritten here into the committed form, and the log restarts from the rewritten entries under a new origin (the

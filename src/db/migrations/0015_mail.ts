@@ -1,4 +1,4 @@
-// Issue 33 (mail): confirmed addresses, password resets and notices, sent from an outbox.
+// Confirmed addresses, password resets and notices, sent from an outbox.
 // - `accounts.email_confirmed_at`: when the address was confirmed (null: not yet; see docs/decisions/sign-up-and-email-confirmation.md for what an
 //   unconfirmed account cannot do). Accounts made before this migration signed up under the old rules and are taken
 //   as confirmed; `accounts.locale`: the language of the account's mail ('en' unless the service learnt another).

@@ -1,4 +1,4 @@
-// Issue 36 (a living record): notices a publisher attaches to one of its pages (retraction, expression of concern,
+// Notices a publisher attaches to one of its pages (retraction, expression of concern,
 // withdrawal, ...), each with its date, reason and optional link to the notice itself. Notices are never edited or
 // deleted: a reinstatement is a new notice, so a page's history stays whole (docs/decisions/page-notices.md).
 import type { Dialect } from '../client.js';
@@ -61,7 +61,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .execute();
   await db.schema.createIndex('panel_flags_version').on('panel_flags').columns(['version_id', 'id']).execute();
 
-  // Webhook replay from a point in time or a change-log cursor (issue 36): the owner's request, carried out by the
+  // Webhook replay from a point in time or a change-log cursor: the owner's request, carried out by the
   // relay (which builds each format's payloads); a replayed delivery is marked, and its attempts say so in a header.
   await withId(db.schema.createTable('webhook_replays'), dialect)
     .addColumn('webhook_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))

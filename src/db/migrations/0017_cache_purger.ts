@@ -1,4 +1,4 @@
-// Issue 35: the cache tier's purger. One row: which process holds the purger's lease, until when, and the change
+// The cache tier's purger. One row: which process holds the purger's lease, until when, and the change
 // log's seq through which every entry's keys were purged at every node (twice: docs/cache.md). A process that takes
 // the lease over goes on from there, so a purger that dies loses no purge.
 import type { AnyDb } from './helpers.js';

@@ -1,4 +1,4 @@
-// Witnesses and watching (issue 34): the cosignatures witnesses gave this log's checkpoints, what each witness holds of this log,
+// Witnesses and watching: the cosignatures witnesses gave this log's checkpoints, what each witness holds of this log,
 // and (when this service is itself a witness for other logs) the newest checkpoint it cosigned for each. Nothing
 // personal: origins, tree sizes, hashes, public keys and signatures.
 import type { Dialect } from '../client.js';
@@ -38,7 +38,7 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .addColumn('note', 'text', notNull)
     .addColumn('updated_at', 'text', notNull)
     .execute();
-  // Watching the change feed by contributor, publication or domain (issue 34) reads by these columns.
+  // Watching the change feed by contributor, publication or domain reads by these columns.
   await db.schema.createIndex('changes_account_seq').on('changes').columns(['account_id', 'seq']).execute();
   await db.schema.createIndex('changes_publisher_seq').on('changes').columns(['publisher_id', 'seq']).execute();
   await db.schema.createIndex('changes_page_seq').on('changes').columns(['page_id', 'seq']).execute();

@@ -1,4 +1,4 @@
-// A person's own webhook (issue 34): an endpoint an account holds for itself, not for a publication, told of what
+// A person's own webhook: an endpoint an account holds for itself, not for a publication, told of what
 // names it. `webhooks.publisher_id` becomes nullable (null: the account's own), and an event learns the account it
 // concerns (`events.account_id`), so the fan-out can reach that account's endpoints and a replay can find its events.
 import { sql } from 'kysely';

@@ -78,7 +78,7 @@ export async function createAccount(
 }
 
 async function assertUsernameFree(deps: Deps, username: string): Promise<void> {
-  // An erased person's username is never given to anyone else (issue 32); nor one held by the sign-up probe's cover.
+  // An erased person's username is never given to anyone else; nor one held by the sign-up probe's cover.
   if ((await store.findAccountByUsername(deps.db, username)) || (await mailStore.usernameHeld(deps.db, username)) || (await isRetiredUsername(deps.db, username))) {
     throw conflict(`The username ${username} is taken`);
   }
@@ -91,7 +91,7 @@ class EmailTaken extends DomainError {
 }
 
 /**
- * Sign-up (SPEC §16, issues 15 and 33): the same answer whether or not the email is registered already, since
+ * Sign-up (SPEC §16): the same answer whether or not the email is registered already, since
  * emails are private. A new address gets an unconfirmed account and a confirmation link; a registered one gets
  * "you already have an account" mail, and the username asked for is held just as a new account would hold it, so
  * neither the answer, nor a second sign-up with that username, nor its public profile (none until confirmed) tells
@@ -339,7 +339,7 @@ export async function login(deps: Deps, input: { email: string; password: string
  * A new password, given the current one. Every other session of the account ends (whoever else held one is out);
  * the session making the change stays. With `revoke_api_keys`, every API key of the account is revoked in the same
  * transaction (someone taking back a stolen account wants the thief's keys gone too; off by default, since a CMS's
- * key should not stop because its owner changed a password: issue 30).
+ * key should not stop because its owner changed a password).
  */
 export async function changePassword(
   deps: Deps,

@@ -24,7 +24,7 @@ export const findAccountById = (db: Db, id: number) =>
 export const findAccountByUsername = (db: Db, username: string) =>
   db.selectFrom('accounts').selectAll().where('username', '=', username).executeTakeFirst();
 
-/** The accounts people can name (as authors, panel experts): confirmed ones only (issue 33). */
+/** The accounts people can name (as authors, panel experts): confirmed ones only. */
 export async function findAccountIdsByUsernames(db: Db, usernames: string[]): Promise<Map<string, number>> {
   if (usernames.length === 0) return new Map();
   const rows = await db

@@ -1,4 +1,4 @@
-// Log-in throttling (SPEC §5, issue 15): failures are counted per account *and address together*, and per
+// Log-in throttling (SPEC §5): failures are counted per account *and address together*, and per
 // address, never per account alone, so nobody can lock a person out from elsewhere. Past a few free failures each
 // key waits a delay that doubles with every further failure (1 s, 2 s, 4 s… up to 15 minutes). A success clears
 // the pair; the address's count only fades (24 hours without a failure), so an attacker cannot wipe it by logging

@@ -12,7 +12,7 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 export const normaliseTopic = (topic: string) => topic.trim().toLowerCase().replace(/\s+/g, '-');
 
 /**
- * Whose work erased people's accepted work becomes (issue 32): one shared account that names nobody, so the pages'
+ * Whose work erased people's accepted work becomes: one shared account that names nobody, so the pages'
  * history stays whole without tying the erased person's works to each other. Never signs in, never scores, has no
  * profile; its username can never be taken.
  */

@@ -39,7 +39,7 @@ export async function createApiKey(deps: Deps, accountId: number, input: CreateK
   const now = deps.clock.now();
   const cap = deps.config.apiKeysPerAccount;
   const id = await deps.db.transaction().execute(async (trx) => {
-    // A cap on the keys that act (issue 30): each key had its own rate-limit bucket, so keys were a way to more
+    // A cap on the keys that act: each key had its own rate-limit bucket, so keys were a way to more
     // requests (there is an account bucket now too), and a leaked session could mint keys without end. Counted
     // under the account's lock, so two requests at once cannot both take the last place.
     await lockAccount(trx, deps.dialect, accountId);
@@ -73,7 +73,7 @@ export async function pageApiKeys(deps: Deps, accountId: number, page: number, p
   return { total, items };
 }
 
-/** Every key that acts for a publication, whoever made it: its owners manage them (issue 15). */
+/** Every key that acts for a publication, whoever made it: its owners manage them. */
 export async function listPublicationKeys(deps: Deps, accountId: number, slug: string) {
   const { publisher } = await requireMember(deps, accountId, slug, 'owner');
   return store.listPublisherKeys(deps.db, publisher.id);

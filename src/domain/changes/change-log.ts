@@ -1,4 +1,4 @@
-// The change log (issue 11): every change to public data appends one immutable entry in the transaction of the
+// The change log: every change to public data appends one immutable entry in the transaction of the
 // change. Entries are the public face of the change only (docs/changes.md lists each kind's fields); the feed shows
 // them as stored, and every process's record cache follows them (follower.ts).
 import { slicer } from '../batch.js';
@@ -14,7 +14,7 @@ export type { ChangeKind };
 export type { Change, ChangeIds } from './change.js';
 
 /**
- * The fields of an entry that name a person (issue 32): each is committed to in the entry's bytes and opened beside
+ * The fields of an entry that name a person: each is committed to in the entry's bytes and opened beside
  * it, under the account of the entry's `ids.accountId`, so erasing that person forgets it without touching the log.
  * A new field that identifies someone belongs here, never in an entry in clear.
  */
@@ -49,7 +49,7 @@ export async function appendChange(trx: Db, change: Change): Promise<number> {
 }
 
 /**
- * Append several entries inside `trx` (a batch write's changes, issue 16): one seq lookup and multi-row inserts,
+ * Append several entries inside `trx` (a batch write's changes): one seq lookup and multi-row inserts,
  * the entries contiguous in the order given. The same contract as appendChange, entry for entry; returns their seqs.
  */
 export async function appendChanges(trx: Db, changes: Change[]): Promise<number[]> {

@@ -55,14 +55,14 @@ export async function openingsBetween(db: Db, first: number, last: number): Prom
   return out;
 }
 
-/** Forget every opening of what names one person (erasure, issue 32); the entries themselves never change. */
+/** Forget every opening of what names one person (erasure); the entries themselves never change. */
 export async function deleteOpeningsOf(trx: Db, accountId: number): Promise<number> {
   const r = await trx.deleteFrom('change_openings').where('account_id', '=', accountId).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
 /**
- * What a watcher follows (issue 34), by the entries' id columns, never their bodies: a contributor (their account),
+ * What a watcher follows, by the entries' id columns, never their bodies: a contributor (their account),
  * a publication (its publisher), a domain (pages on it or its subdomains, and the domain's own verification
  * entries). Several are all required.
  */

@@ -1,4 +1,4 @@
-// Salted commitments to the personal fields of a change-log entry (issue 32), as the IETF Key Transparency design
+// Salted commitments to the personal fields of a change-log entry, as the IETF Key Transparency design
 // commits to personal data: the entry's bytes hold `{"commitment": base64(HMAC-SHA256(opening, canonical JSON of the
 // value))}`, and the opening (32 random bytes) and the value are kept beside the entry, never inside it. Deleting the
 // opening forgets the value for good while every leaf hash, and so every proof, stays as it was; a random key per

@@ -50,7 +50,7 @@ export class ChangeFollower {
   private timer: NodeJS.Timeout | undefined;
   /** Each listener, and whether it is handed the entries (with their openings) or only told of the advance. */
   private readonly listeners = new Map<AdvanceListener, boolean>();
-  /** Entries read from the log by this follower: each committed entry once, whatever listens (issue 30). */
+  /** Entries read from the log by this follower: each committed entry once, whatever listens. */
   entriesRead = 0;
   /** Set by a shared bus: tell the other processes this one committed (a wake-up, never needed for correctness). */
   wake: (() => void) | undefined;

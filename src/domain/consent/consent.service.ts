@@ -1,4 +1,4 @@
-// Consent (issue 31): nothing is said in public about a person until they agree, and they can always take their
+// Consent: nothing is said in public about a person until they agree, and they can always take their
 // name back. A publication naming an author makes a claim; the person confirms it (then it is published, as any
 // accepted work is: the contribution, its change-log entry, their scores) or declines it (the publication cannot
 // name them on that page again). A person may let one publication of theirs publish its claims at once, or refuse
@@ -21,7 +21,7 @@ import * as store from './consent.store.js';
 export type NamingStatus = 'published' | 'pending' | 'declined' | 'withdrawn' | 'refused' | 'limited';
 
 /**
- * Claims a publication may have waiting on one person, and make in a day (issue 31 item 7; the settings
+ * Claims a publication may have waiting on one person, and make in a day (the settings
  * CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY): a publication cannot flood someone's list. Past
  * either, the naming is answered `limited` and nothing is made.
  */

@@ -1,4 +1,4 @@
-// All the SQL of consent (issue 31): claims, a person's standing answers to a publication, and withdrawn work.
+// All the SQL of consent: claims, a person's standing answers to a publication, and withdrawn work.
 // Reads of a person's own objects take the person (`accountId`), so another's cannot be read by accident.
 import type { ClaimPreference, ClaimState } from '../../db/schema.js';
 import type { Db } from '../../db/schema.js';

@@ -20,7 +20,7 @@ export async function getProfile(deps: Deps, idOrUsername: string) {
   return { account, topics: topics.get(account.id) ?? [], work, interests };
 }
 
-/** A contributor's scores as shown, and the sum behind each (issue 36). */
+/** A contributor's scores as shown, and the sum behind each. */
 export async function explainProfileScores(deps: Deps, idOrUsername: string) {
   const account = await store.findContributor(deps.db, idOrUsername);
   if (!account) throw notFound('Contributor');
@@ -56,7 +56,7 @@ export async function getProof(deps: Deps, contributionId: number) {
   const proof = await store.findProof(deps.db, contributionId);
   if (!proof) throw notFound('Proof');
   // The person's declared interests that bear on this page (its publication, its topic): those held when the work
-  // was accepted, and those held now (issue 36).
+  // was accepted, and those held now.
   const all = await allInterestsOf(deps.db, [proof.account_id]);
   const held = new Set([...heldAt(all, proof.accepted_at), ...all.filter((i) => i.ended_at === null)]);
   const interests = relatedTo([...held], { publisher_id: proof.publisher_id, topic: proof.page_topic }).sort((a, b) => a.id - b.id);

@@ -9,8 +9,8 @@ export type ContributorRow = NonNullable<Awaited<ReturnType<typeof findContribut
 
 /** By numeric id or by username (SPEC §15). */
 export function findContributor(db: Db, idOrUsername: string) {
-  // Unconfirmed accounts are not public (issue 33); the shared account of erased people's work is nobody's profile
-  // (issue 32).
+  // Unconfirmed accounts are not public; the shared account of erased people's work is nobody's profile
+  //.
   const q = db
     .selectFrom('accounts as a')
     .select(publicAccount)

@@ -27,7 +27,7 @@ export interface NewEvent {
   type: EventType;
   publisherId: number | null;
   pageId: number | null;
-  /** The person the event concerns: their own webhooks receive it (issue 34). */
+  /** The person the event concerns: their own webhooks receive it. */
   accountId?: number | null;
   payload: unknown;
   now: string;

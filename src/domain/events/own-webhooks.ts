@@ -1,4 +1,4 @@
-// The events a person's own webhook hears (issue 34; docs/webhooks.md, "Your own webhook"), written in the
+// The events a person's own webhook hears (docs/webhooks.md, "Your own webhook"), written in the
 // transaction of their change like every event. Only for people who hold such a webhook: otherwise the outbox would
 // grow by an event per accepted work that nobody listens for. A webhook registered while a change commits may miss
 // that change; like every endpoint it receives what happens after it exists.

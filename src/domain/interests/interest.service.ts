@@ -1,4 +1,4 @@
-// Declared interests (issue 36): a contributor says what might sway their work (an employer, a funder, a stake, a
+// Declared interests: a contributor says what might sway their work (an employer, a funder, a stake, a
 // personal tie) in an organisation, a publication or a topic. An interest in a publication keeps them from taking
 // its requests and submitting work on its pages (403); every interest is public on their profile, related ones on
 // the proofs of their work and before a publisher decides (docs/decisions/declared-interests.md).

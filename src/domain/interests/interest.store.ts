@@ -1,4 +1,4 @@
-// All SQL about declared interests (issue 36). Every read of one person's interests takes the account.
+// All SQL about declared interests. Every read of one person's interests takes the account.
 import type { Db } from '../../db/schema.js';
 import type { InterestKind, InterestSubject } from '../../db/schema.js';
 

@@ -31,7 +31,7 @@ export const tag = {
  * What a built record shows: the page, its publisher, its host's verification and each contributor's public face.
  * Not its lookup or embed key: once a page exists, nothing but a change to that page (tagged with its id) can change
  * which page a key names for this record; answers about keys (an unregistered URL, the embed's choice among pages
- * sharing a key) track those tags themselves. Fewer tags per answer is less work on every miss (issue 16).
+ * sharing a key) track those tags themselves. Fewer tags per answer is less work on every miss.
  */
 export function recordTags(r: PageRecord): string[] {
   const tags = [tag.page(r.page.id), tag.publisher(r.page.publisher_id), ...tag.domains(r.page.host)];

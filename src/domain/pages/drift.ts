@@ -1,4 +1,4 @@
-// Work applies to one version of a page (issue 14). When registration brings a new version (a hash, the text, or
+// Work applies to one version of a page. When registration brings a new version (a hash, the text, or
 // the text fetched), the page's accepted reviews, fact checks and corrections done on an older version are marked
 // "changed since", a correction whose new text no longer appears is flagged, and `page.changed` goes to both
 // webhook surfaces and the change log, all in the registering transaction. Docs: docs/decisions/page-versions-and-drift.md.
@@ -64,7 +64,7 @@ export async function applyVersion(
   if (!changed) return true;
   const facts = await changedFacts(trx, page, now);
   await appendEvent(trx, { type: 'page.changed', publisherId: page.publisherId, pageId: page.id, payload: facts, now });
-  // Panel statements issued on the older text and citing the page are flagged for review (issue 36).
+  // Panel statements issued on the older text and citing the page are flagged for review.
   const key = parsePageUrl(page.url)?.lookupKey;
   const flags = key ? await flagCitingStatements(trx, { id: page.id, lookupKey: key }, 'source_changed', `/records/${page.id}`, now, now) : [];
   await appendChange(trx, {

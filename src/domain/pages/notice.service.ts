@@ -1,4 +1,4 @@
-// Notices on a page (issue 36): a publisher attaches a retraction, an expression of concern, a reinstatement, ... to
+// Notices on a page: a publisher attaches a retraction, an expression of concern, a reinstatement, ... to
 // one of its pages. One transaction writes the notice, its change-log entry (`page.notice`) and its outbox event,
 // so the record, the feed, the log and both webhook surfaces all learn of it together. Nothing is ever removed: a
 // retracted page keeps its accepted work and every earlier notice (docs/decisions/page-notices.md).

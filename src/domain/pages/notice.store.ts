@@ -1,4 +1,4 @@
-// All SQL about notices on pages (issue 36).
+// All SQL about notices on pages.
 import type { Db } from '../../db/schema.js';
 import type { NoticeType } from '../../db/schema.js';
 import type { Notice } from './notices.js';

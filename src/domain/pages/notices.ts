@@ -1,4 +1,4 @@
-// Notices on a page (issue 36): what a publisher says happened to a published page, in Crossmark's vocabulary where
+// Notices on a page: what a publisher says happened to a published page, in Crossmark's vocabulary where
 // it fits (docs/decisions/page-notices.md). Pure rules: the order a record shows them in and the standing they leave
 // the page in. Notices are never edited or deleted; a later notice (a reinstatement) changes the standing.
 import type { NoticeType } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-// Fetching a publisher's own page to learn its text (issue 14), for publishers that opt in with `fetch: true`.
+// Fetching a publisher's own page to learn its text, for publishers that opt in with `fetch: true`.
 // Through the safe fetcher: public addresses only, checked at connect time, no redirects, a size cap and a timeout.
 // Only pages on the publisher's verified domains get here (registration refuses the rest first).
 import { fetchSmall } from '../../net/safe-fetch.js';

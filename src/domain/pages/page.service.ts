@@ -59,7 +59,7 @@ interface Checked {
   authors: number[];
   /** The authors as the call named them, in the order of `authors`. */
   authorNames: string[];
-  /** The page version the item brings (content hash, text or fetch; issue 14), or null. */
+  /** The page version the item brings (content hash, text or fetch), or null. */
   version: NewVersion | null;
 }
 
@@ -141,7 +141,7 @@ async function upsertPages(
     pages.set(p.lookup_key, { id: p.id, original: { title: p.title, topic: p.topic }, url: p.url, title: p.title, topic: p.topic, authors });
   }
   const outcomes = new Map<number, ItemOutcome>();
-  // Naming an author is a claim until the person confirms it (issue 31): decided here against stored claims and
+  // Naming an author is a claim until the person confirms it: decided here against stored claims and
   // the person's standing answer to this publication; only what is published counts below.
   const namings = await Namings.load(trx, publisherId, [...existing.values()].map((p) => p.id), [...new Set(items.flatMap((i) => i.authors))], now, claimLimits);
   const decided = new Map<string, NamingStatus>();
@@ -227,7 +227,7 @@ async function upsertPages(
     now,
   );
   // Each person named and asked hears of it: a publication's namings within a few minutes go as one mail, and each
-  // is an event for their own webhooks (issue 34).
+  // is an event for their own webhooks.
   const asked = namings.claims.flatMap((c, i) => (c.state === 'pending' ? [{ ...c, claimId: claimIds[i]! }] : []));
   await enqueueMails(
     trx,
@@ -270,7 +270,7 @@ async function upsertPages(
     })),
   );
   // The change log last: its lock is held to commit, so it is taken after every other write but the authorships,
-  // which are written under it already linked to their entries in the transparency log (issue 12): the first seqs,
+  // which are written under it already linked to their entries in the transparency log: the first seqs,
   // in order. (Written earlier, each would need an update once its seq was known.)
   if (newAuthors.length + pageEntries.length + contributorEntries.length + moved.size === 0) return outcomes; // nothing changed
   const first = await takeSeqs(trx);

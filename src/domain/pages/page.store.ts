@@ -84,7 +84,7 @@ export interface NewPageRow {
   host: string;
   title: string;
   topic: string;
-  /** The page's version when the registration brought one (issue 14). */
+  /** The page's version when the registration brought one. */
   content_hash: string | null;
 }
 
@@ -152,7 +152,7 @@ export function listAcceptedContributions(db: Db, pageIds: number[]) {
 
 /**
  * Name authors of pages: accepted `author` contributions, in multi-row statements, each linked to the change-log
- * entry that publishes it (`log_seq`, issue 12); ids by `page:account`.
+ * entry that publishes it (`log_seq`); ids by `page:account`.
  */
 export async function insertAuthors(
   db: Db,
@@ -228,14 +228,14 @@ export interface RecordLoadRow extends PageRow {
   trust_score: number | null;
 }
 
-// The cold read path (issue 16): a record is one fixed statement, run by the database's FixedReader (db/client.ts):
+// The cold read path: a record is one fixed statement, run by the database's FixedReader (db/client.ts):
 // prepared once, nothing built or compiled per request, on what is committed.
 // The verified flag is hostUnderDomain (url-keys.ts) in SQL: the host is the domain or ends with "." + domain.
 // On SQLite the value is bound as `+?`: better-sqlite3's SQLite is built with STAT4, which re-prepares a statement
 // whenever a new value is bound to a parameter compared with an indexed column (the plan might depend on it). For
 // this join that re-prepare was 85% of a cache miss (142 µs of 166 measured on 100,000 pages); the unary plus is a
-// no-op on the value that hides it from the planner, and the index is still used (docs/performance.md, issue 16).
-// A page's notices (issue 36) ride along as one JSON array per row, so a record stays one statement; the record
+// no-op on the value that hides it from the planner, and the index is still used (docs/performance.md).
+// A page's notices ride along as one JSON array per row, so a record stays one statement; the record
 // sorts them. One probe of page_notices_page per row.
 const NOTICE_FIELDS = ['id', 'type', 'notice_date', 'reason', 'notice_url', 'created_at', 'log_seq'];
 const noticesSql = {

@@ -16,7 +16,7 @@ export interface RecordCache {
   getOrLoad<T>(key: string, load: Load<T>): Promise<T>;
   /**
    * As getOrLoad, but a value the cache can serve now is returned as it is, not in a promise: no promise and no
-   * microtask turn between the cache and the answer, the warm path of every cached route (issue 16). A miss is the
+   * microtask turn between the cache and the answer, the warm path of every cached route. A miss is the
    * promise of its load.
    */
   getNow<T>(key: string, load: Load<T>): T | Promise<T>;
@@ -71,14 +71,14 @@ export class MemoryRecordCache implements RecordCache {
   /**
    * Least recently used first out (lru-cache). A Map re-ordered by delete-and-set, evicting its first key, was
    * 28% of a cold lookup's CPU: V8's ordered maps keep deleted slots until they rehash, so reaching the first live
-   * key walked every slot deleted before it (issue 16, docs/performance.md).
+   * key walked every slot deleted before it (docs/performance.md).
    */
   private readonly entries: LRUCache<string, Entry>;
   /**
    * tag → the invalidation count when it was last invalidated. An entry is stale when one of its tags was
    * invalidated after its load began; it is dropped when next asked for, or evicted. Invalidating is a write per
    * tag, and keeping an answer costs nothing beyond the LRU: an index from tags to keys cost a cache miss a Set per
-   * new tag, plus the untagging of what it evicted (8% of a miss, issue 16).
+   * new tag, plus the untagging of what it evicted (8% of a miss).
    */
   private stamps = new Map<string, number>();
   /** Entries whose load began before this count are stale (invalidateAll, a sweep of `stamps`). */
@@ -118,7 +118,7 @@ export class MemoryRecordCache implements RecordCache {
   /**
    * Whether nothing the entry depends on was invalidated since its load began. Found fresh, it is fresh as of now:
    * its count moves up, and until the next invalidation its hits skip the walk over its tags (a Map lookup each,
-   * about 300 ns a hit once writes have left stamps, issue 16).
+   * about 300 ns a hit once writes have left stamps).
    */
   private fresh(entry: Entry): boolean {
     if (entry.at === this.invalidations) return true;
@@ -168,7 +168,7 @@ export class MemoryRecordCache implements RecordCache {
   private async miss<T>(key: string, load: Load<T>, parent: Set<string> | undefined, trusted: boolean): Promise<T> {
     // Inside another load (a finished JSON body built from a record, say): the outer answer is what the next request
     // finds, so the inner value is not kept (it would take a second slot per miss and halve what the cache holds)
-    // and needs no flight of its own; its tags are the outer answer's (issue 16).
+    // and needs no flight of its own; its tags are the outer answer's.
     if (parent) {
       this.misses++;
       return load((more) => {

@@ -13,14 +13,14 @@ export interface PageRecord {
   /** The page's host is under a verified domain of its publisher (SPEC §4). */
   verified: boolean;
   contributions: RecordContributionRow[];
-  /** Every notice on the page (issue 36), newest first, and the standing they leave it in. */
+  /** Every notice on the page, newest first, and the standing they leave it in. */
   notices: Notice[];
   standing: Standing;
 }
 
 /**
  * A page "has a record" once it has accepted work (or named authors): both seeds' words, one rule. A registered page
- * without any is `has_record: false` on the /api/v1 lookup and 404 "no record yet" on /v1/pages/record (issue 15).
+ * without any is `has_record: false` on the /api/v1 lookup and 404 "no record yet" on /v1/pages/record.
  */
 export const hasRecord = (record: PageRecord | null): record is PageRecord =>
   record !== null && (record.contributions.length > 0 || record.notices.length > 0);

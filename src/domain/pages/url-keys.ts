@@ -25,7 +25,7 @@ export function parsePageUrl(input: unknown): PageUrl | null {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   if (!u.hostname) return null;
   // Setting the fragment re-serialises the URL: only when there is one, even empty (`/a#`; a `#` always starts
-  // one), which saves a third of a parse's time (issue 16).
+  // one), which saves a third of a parse's time.
   if (input.includes('#')) u.hash = '';
   // The WHATWG parser already lower-cases the host, converts IDN to punycode and drops a default port.
   const host = u.port ? `${u.hostname}:${u.port}` : u.hostname;
@@ -80,7 +80,7 @@ function uriComponent(s: string): string {
 }
 
 /**
- * A source URL (issue 30): what SPEC §3 reads as a URL (the WHATWG parser, http or https, with a host), without a
+ * A source URL: what SPEC §3 reads as a URL (the WHATWG parser, http or https, with a host), without a
  * user name or password (a source is shown to everyone), written as the WHATWG parser serialises it and then
  * percent-encoded wherever RFC 3986 wants it (a space, `{}|^` and the like, a second `#`), so that every answer
  * carrying it holds a valid `uri`. At most 2,048 characters, once encoded. The one rule for every path that takes

@@ -28,7 +28,7 @@ export interface StatementView {
   content: StatementContent;
   /** The change-log entry that published this version (transparency log index = log_seq − 1); null before the log. */
   log_seq: number | null;
-  /** The pages it cites, by URL (issue 36). */
+  /** The pages it cites, by URL. */
   sources: string[];
   /** Why it needs review: flags raised on this version (a cited page moved), and a passed revisit date. */
   review: { reason: string; source: string | null; link: string | null; flagged_at: string }[];
@@ -116,7 +116,7 @@ async function recordIssue(
     now: e.now,
   });
   const seq = await appendChange(trx, { kind: 'panel.issued', ids: { panelId: e.slug }, data: { panel: { id: e.slug, version: e.version, topic: e.next.topic, question: e.next.question, issued_at: e.now } }, now: e.now });
-  // The version links to its entry in the transparency log (issue 12).
+  // The version links to its entry in the transparency log.
   await linkPanelVersion(trx, e.slug, e.version, seq);
 }
 

@@ -167,7 +167,7 @@ export async function isPanellist(db: Db, accountId: number): Promise<boolean> {
   return r !== undefined;
 }
 
-// ---- Sources and review flags (issue 36) ----
+// ---- Sources and review flags ----
 
 export async function insertSources(db: Db, versionId: number, sources: { url: string; lookup_key: string }[]): Promise<void> {
   if (sources.length === 0) return;

@@ -1,4 +1,4 @@
-// Panels that reopen themselves (issue 36): a statement version cites pages (its `sources`). When a cited page gets
+// Panels that reopen themselves: a statement version cites pages (its `sources`). When a cited page gets
 // an accepted correction, a retraction (or withdrawal, removal) or an expression of concern, or its text changes
 // after the version was issued, the current version is flagged for review at once, in the transaction of that change:
 // a flag row (reason and link), `panel.updated` to the /v1 webhooks of the topic's publishers, and a `panel.flagged`

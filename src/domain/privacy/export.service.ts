@@ -1,4 +1,4 @@
-// The account export (issue 32): one JSON document with everything the service holds about the signed-in account,
+// The account export: one JSON document with everything the service holds about the signed-in account,
 // in the shape docs/privacy.md describes field by field. Secrets and hashes are never part of it: a key shows its
 // prefix and last four characters, a webhook its URL and events, a session its times.
 import type { Deps } from '../deps.js';

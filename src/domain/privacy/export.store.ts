@@ -1,4 +1,4 @@
-// All SQL of the account export (GDPR Art. 15 and 20, issue 32): every table that holds something of one account,
+// All SQL of the account export (GDPR Art. 15 and 20): every table that holds something of one account,
 // read by that account's id, column by column (never a hash or a secret).
 import type { Db } from '../../db/schema.js';
 

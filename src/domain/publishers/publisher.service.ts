@@ -90,7 +90,7 @@ async function keepAnOwner(trx: Trx, publisherId: number, leaving: number): Prom
 }
 
 /**
- * Add someone (owners only), with their consent (issue 15): a person not yet a member gets an invitation they accept
+ * Add someone (owners only), with their consent: a person not yet a member gets an invitation they accept
  * or decline; until then nothing changes for them (their keys stay contributor keys). For a member already there,
  * this changes their role, and the last owner cannot be demoted.
  */
@@ -102,7 +102,7 @@ export async function addMember(
 ) {
   const member = await findAccountByUsername(deps.db, input.username.toLowerCase());
   return underLock(deps, accountId, slug, 'owner', async (trx, publisher) => {
-    // An unconfirmed account cannot be named (issue 33): answered as though there were none, as its profile is.
+    // An unconfirmed account cannot be named: answered as though there were none, as its profile is.
     if (!member || !member.email_confirmed_at) throw invalid('username', `no account is called ${input.username}`);
     const now = isoNow(deps.clock);
     const view = { username: member.username, name: member.name, role: input.role };
@@ -187,7 +187,7 @@ export const myInvitations = (deps: Deps, accountId: number) => store.listInvita
 /**
  * Accept: the account becomes a member with the role it was offered. Under the publication's lock, and only if the
  * invitation is still there (not withdrawn or answered in the meantime) and its inviter is still an owner: an
- * invitation is worth no more than its inviter's standing now (issue 30: one made by an owner since removed must
+ * invitation is worth no more than its inviter's standing now (One made by an owner since removed must
  * not let its invitee in, let alone as an owner). One that lost its inviter is withdrawn here and answered 404, as
  * a withdrawn one is. A member already there keeps their role.
  */
@@ -356,7 +356,7 @@ export async function getPublisher(deps: Deps, slug: string) {
 
 /**
  * The publication of the caller's that verified a page's domain: how a person in several publications acts on a page
- * without naming one (`POST /v1/requests`, issue 30). A verified domain belongs to one publication (verifying it
+ * without naming one (`POST /v1/requests`). A verified domain belongs to one publication (verifying it
  * displaces any other), so the answer is unique. A page on none of the caller's verified domains is 403
  * `page_not_verified`, as it is for a key.
  */

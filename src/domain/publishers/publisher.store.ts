@@ -200,7 +200,7 @@ export const listPublisherContributors = (db: Db, publisherId: number, limit: nu
     .limit(limit)
     .execute();
 
-// ---- Membership changes and invitations (issue 15) ----
+// ---- Membership changes and invitations ----
 
 /**
  * Take the publication's write lock for the rest of this transaction: every change of membership takes it first, so

@@ -1,4 +1,4 @@
-// Scores that explain themselves (issue 36): the sum behind a person's contribution_score, trust_score and each
+// Scores that explain themselves: the sum behind a person's contribution_score, trust_score and each
 // topic's authority, from the same rows and the same rules the recount uses (reputation.store.ts recomputeScores,
 // scores.ts), so anyone can recompute the numbers from what is shown. Rejected work is private (SPEC: nothing
 // rejected is public): it is shown as a count only, which is all the formula needs.

@@ -3,7 +3,7 @@
 // (including topic and title changes and URLs repeated within a batch), claims confirmed and declined, submissions,
 // batch decisions (accepts, rejects, repeats), withdrawn submissions, names taken back from public work, and
 // declared-topic changes, compared with the recount at checkpoints; on both databases. Then the two replays of
-// issue 31: one publication cannot make an expert.
+// One publication cannot make an expert.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/harness.js';
 import { createPrng } from '../../demo/prng.js';
@@ -72,7 +72,7 @@ describe('incremental reputation', () => {
       // The change log's face of each contributor follows too: its newest `contributor.updated` entry shows the
       // account as stored (applyReputationChanges works the fields out from its writes rather than reading them).
       for (const id of ids) {
-        // The entry commits to it (issue 32); what opens the commitment, kept beside the entry, is the account.
+        // The entry commits to it; what opens the commitment, kept beside the entry, is the account.
         const entry = await deps.db
           .selectFrom('changes as c')
           .innerJoin('change_openings as o', (j) => j.onRef('o.seq', '=', 'c.seq').on('o.pointer', '=', '/contributor'))
@@ -183,7 +183,7 @@ describe('incremental reputation', () => {
   });
 });
 
-describe('one publication cannot make an expert (issue 31)', () => {
+describe('one publication cannot make an expert', () => {
   it('a publisher’s second account, 50 fact checks accepted in one batch, stays below trusted', async () => {
     const deps = t.runtime.deps;
     const owner = await createAccount(deps, { email: 'sock-owner@rep.test', password: 'correct horse battery', name: 'Sock owner', username: 'sock-owner' });

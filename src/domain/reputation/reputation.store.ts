@@ -324,7 +324,7 @@ export async function recomputeReputation(
 async function recomputeScores(db: Db, accountIds: number[], now: string): Promise<void> {
   for (const accountId of accountIds) {
     const account = await db.selectFrom('accounts').select(['topics', 'username']).where('id', '=', accountId).executeTakeFirst();
-    // Erased people's work counts for no one (issue 32).
+    // Erased people's work counts for no one.
     if (!account || account.username === FORMER_CONTRIBUTOR.username) continue;
     // Each work in the order it was accepted (ids), counted by its place among the person's work from its
     // publication's source (SPEC §13's diminishing returns; publications sharing an owner or member are one source).

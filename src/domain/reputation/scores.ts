@@ -24,7 +24,7 @@ export function trustScore(accepted: number, rejected: number): number {
 }
 
 /**
- * Work one source accepted for one person counts with diminishing returns (issue 31; docs/decisions/reputation-counters.md), so
+ * Work one source accepted for one person counts with diminishing returns (docs/decisions/reputation-counters.md), so
  * one source cannot make an expert. A source is a publication together with every publication it shares an owner
  * or member with, directly or through others (`independentSources`; docs/decisions/reputation-independent-sources.md):
  * owning more publications buys nothing. The k-th of their contributions on its pages, in the order they were

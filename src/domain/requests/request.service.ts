@@ -113,7 +113,7 @@ function stateConflict(r: store.RequestRow, action: string): DomainError {
  * lasts REQUEST_TAKE_HOURS without work (`expireStaleTakes`).
  */
 export async function takeRequest(deps: Deps, accountId: number, id: number) {
-  // A take shows the taker's username in the marketplace, and leads only to submitting work (issue 33).
+  // A take shows the taker's username in the marketplace, and leads only to submitting work.
   await assertConfirmed(deps.db, accountId);
   const now = isoNow(deps.clock);
   const taker = await findAccountById(deps.db, accountId);
@@ -121,7 +121,7 @@ export async function takeRequest(deps: Deps, accountId: number, id: number) {
   await deps.db.transaction().execute(async (trx) => {
     const r = await store.findRequest(trx, id);
     if (!r) throw notFound('Request');
-    // A declared interest in the publication rules its requests out (issue 36).
+    // A declared interest in the publication rules its requests out.
     await assertNoInterestIn(trx, accountId, r.publisher_id);
     // Nobody checks a page they are named an author of.
     await assertNotAuthorOf(trx, accountId, r.page_id, r.kind);
@@ -203,7 +203,7 @@ export const takeExpiresAt = (deps: Deps, takenAt: string): string =>
   new Date(Date.parse(takenAt) + deps.config.requestTakeHours * 3_600_000).toISOString();
 
 /**
- * Reopen every take older than REQUEST_TAKE_HOURS with no work pending on it (issue 30: takes never expired), each
+ * Reopen every take older than REQUEST_TAKE_HOURS with no work pending on it (Takes never expired), each
  * with a record of its expiry for the specialist's /me and the publisher's dashboard, in one transaction a take.
  * Safe to run twice and on several instances at once: each reopening names the take it ends (expireTake), so only
  * one run moves it and records it. Returns how many this run reopened.

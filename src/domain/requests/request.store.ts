@@ -108,7 +108,7 @@ export async function moveRequest(
   return Number(r.numUpdatedRows) === 1;
 }
 
-// ---- Holding requests: the cap and the take's expiry (issue 30) ----
+// ---- Holding requests: the cap and the take's expiry ----
 
 /** Whether the taker has work pending on the request: then the take holds (the publisher is deciding). */
 const noPendingWork = (eb: ExpressionBuilder<DB, 'requests'>) =>

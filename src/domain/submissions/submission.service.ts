@@ -105,7 +105,7 @@ function checkEvidence(kind: WorkKind, e: Evidence): Evidence {
 
 /**
  * The sources of a stored submission as answers carry them: each written by the rule of `parseSourceUrl`. Rows
- * stored before that rule (issue 30) may hold a source as it was sent (`https://e.example/a b`); it is answered in
+ * stored before that rule may hold a source as it was sent (`https://e.example/a b`); it is answered in
  * its WHATWG serialisation, percent-encoded, and one no parser reads as an http(s) URL is left out: an answer never
  * carries a `uri` that is not one (docs/decisions/source-urls.md).
  */
@@ -122,7 +122,7 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
   await assertConfirmed(deps.db, accountId);
   return applyEach(items, async (input) => {
     const { page, request, kind } = await resolveTarget(deps, accountId, input);
-    // A declared interest in the publication rules its pages out (issue 36).
+    // A declared interest in the publication rules its pages out.
     await assertNoInterestIn(deps.db, accountId, page.publisher_id);
     // Nor does anyone check a page they are named an author of.
     await assertNotAuthorOf(deps.db, accountId, page.id, kind);
@@ -175,7 +175,7 @@ function submissionFacts(s: store.SubmissionRow) {
 }
 
 /** The change-log entry of accepted work: only what the public record shows (no reason, no sources, no note). */
-/** Work the person submitted and the publication accepted: agreed by submitting (issue 31). */
+/** Work the person submitted and the publication accepted: agreed by submitting. */
 const SUBMITTED = { asserted_by: 'contributor', consent: 'submitted' } as const;
 
 function acceptedEntry(s: store.SubmissionRow, contributionId: number, now: string) {
@@ -203,7 +203,7 @@ export async function getOwnSubmission(deps: Deps, accountId: number, id: number
 export const listOwnSubmissions = (deps: Deps, accountId: number, status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) =>
   store.listOwnSubmissions(deps.db, accountId, status, perPage, (page - 1) * perPage);
 
-/** A publication's inbox, each submission with its contributor's declared interests (issue 36: seen before deciding). */
+/** A publication's inbox, each submission with its contributor's declared interests (Seen before deciding). */
 export async function listInbox(deps: Deps, publisherIds: number[], status: store.SubmissionRow['status'] | undefined, page: number, perPage: number) {
   const { rows, total } = await store.listInbox(deps.db, publisherIds, status, perPage, (page - 1) * perPage);
   const held = await interestsOf(deps.db, [...new Set(rows.map((r) => r.account_id))]);
@@ -238,7 +238,7 @@ export async function withdrawSubmission(deps: Deps, accountId: number, id: numb
 }
 
 /**
- * Withdraw every pending submission of a person who is being erased (issue 32), inside the erasing transaction:
+ * Withdraw every pending submission of a person who is being erased, inside the erasing transaction:
  * their requests go back to the market and each publisher is told, the event naming `shownAs` (the former
  * contributor) instead of them, since it is written after they asked to be forgotten.
  */
@@ -370,7 +370,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       })),
     );
     const contributorEntries = await applyReputationChanges(trx, changes, now);
-    // An accepted correction flags the panel statements citing its page (issue 36).
+    // An accepted correction flags the panel statements citing its page.
     const flagEntries: Change[] = [];
     for (const s of accepted) {
       if (s.kind !== 'correction') continue;
@@ -390,7 +390,7 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
       ...contributorEntries,
       ...flagEntries,
     ]);
-    // Each record links to its entry in the transparency log (issue 12): the first seqs, in order.
+    // Each record links to its entry in the transparency log: the first seqs, in order.
     await linkContributions(trx, accepted.map((s, i) => ({ contributionId: contributionIds.get(s.id)!, seq: seqs[i]! })));
     return checked.map((r): ItemResult => {
       if (r.status === 'failed') return r;

@@ -1,4 +1,4 @@
-// The transparency log over the public change log (issue 12): appending `changes` entries to the Merkle tree and
+// The transparency log over the public change log: appending `changes` entries to the Merkle tree and
 // signing checkpoints (done by the sequencer, after commit), and answering checkpoints, proofs and entries.
 //
 // Entry i (from 0) of the log is the `changes` row with seq = i + 1; its leaf is SHA-256(0x00 || body), the body
@@ -193,7 +193,7 @@ export interface LogEntry {
   createdAt: string;
   kind: ChangeKind;
   body: Buffer;
-  /** The openings of its committed personal fields that still exist (issue 32), beside the bytes, never in them. */
+  /** The openings of its committed personal fields that still exist, beside the bytes, never in them. */
   openings: Openings;
 }
 

@@ -61,7 +61,7 @@ export async function insertNodes(db: Db, nodes: { level: number; index: number;
   }
 }
 
-/** `changes` rows after `afterSeq`, in order. The table belongs to the change log (issue 11); this only reads it. */
+/** `changes` rows after `afterSeq`, in order. The table belongs to the change log; this only reads it. */
 export async function readChanges(db: Db, afterSeq: number, limit: number): Promise<ChangeEntry[]> {
   const rows = await db
     .selectFrom('changes')
@@ -119,7 +119,7 @@ export async function linkContribution(db: Db, contributionId: number, seq: numb
   await db.updateTable('contributions').set({ log_seq: seq }).where('id', '=', contributionId).execute();
 }
 
-/** linkContribution for a batch (issue 16): one statement per 300 contributions, UPDATE … FROM a VALUES list. */
+/** linkContribution for a batch: one statement per 300 contributions, UPDATE … FROM a VALUES list. */
 export async function linkContributions(db: Db, links: { contributionId: number; seq: number }[]): Promise<void> {
   for (let i = 0; i < links.length; i += 300) {
     const values = links.slice(i, i + 300).map((l) => sql`(cast(${l.contributionId} as integer), cast(${l.seq} as integer))`);

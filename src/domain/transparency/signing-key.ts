@@ -35,7 +35,7 @@ export function defaultWitnessName(siteUrl: string): string {
 
 /**
  * The default origin: the site's host and path, without a scheme, plus `/log/v2` (e.g. `credence.example/log/v2`): the
- * log restarted under a new origin when its entries moved to committed personal fields (issue 32, migration 0014).
+ * log restarted under a new origin when its entries moved to committed personal fields (migration 0014).
  */
 export function defaultOrigin(siteUrl: string): string {
   const u = new URL(siteUrl);

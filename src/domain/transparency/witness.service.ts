@@ -1,4 +1,4 @@
-// Credence as a witness for other logs (issue 34, C2SP tlog-witness): `add-checkpoint` for the logs its operator
+// Credence as a witness for other logs (C2SP tlog-witness): `add-checkpoint` for the logs its operator
 // lists in WITNESS_LOGS (their note verifier keys; the key name is the log's origin). It keeps the newest checkpoint
 // it cosigned for each log (witnessed_logs) and cosigns a new one only when it extends that one, checked with the
 // consistency proof the log sends; the check and the update happen under one lock on the log's row, so two

@@ -1,4 +1,4 @@
-// This log's witnesses (issue 34, C2SP tlog-witness / tlog-cosignature / tlog-policy): the policy document readers
+// This log's witnesses (C2SP tlog-witness / tlog-cosignature / tlog-policy): the policy document readers
 // should enforce, the cosignatures stored for checkpoints, and the newest checkpoint that carries the policy's
 // quorum of them. The HTTP side (submitting checkpoints to witnesses) is jobs/witness-submit.ts.
 import type { Deps } from '../deps.js';

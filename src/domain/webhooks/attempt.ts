@@ -34,7 +34,7 @@ export interface DeliveryToSend {
   event_id: number;
   event_type: string;
   body: string;
-  /** 1 for a delivery queued again by a replay (issue 36). */
+  /** 1 for a delivery queued again by a replay. */
   replay?: number;
 }
 

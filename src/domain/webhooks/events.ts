@@ -1,6 +1,6 @@
 // Which events each kind of endpoint may subscribe to (SPEC §10). An endpoint speaks one format: `api_v1` (the
 // account webhooks of the /api/v1 document), `v1` (the /v1 scheme, one endpoint per publisher) or `contributor` (a
-// person's own endpoint, told of what names them: issue 34; docs/webhooks.md, "Your own webhook").
+// person's own endpoint, told of what names them: docs/webhooks.md, "Your own webhook").
 import type { EventType } from '../events/outbox.js';
 
 export const WEBHOOK_FORMATS = ['api_v1', 'v1', 'contributor'] as const;

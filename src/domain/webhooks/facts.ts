@@ -38,7 +38,7 @@ export interface AuthorshipFacts {
 }
 
 /**
- * Published work its person took their name back from (issue 31), or an authorship named before consent existed
+ * Published work its person took their name back from, or an authorship named before consent existed
  * taken off until its person confirms (`unconfirmed`). The /v1 `contribution.withdrawn` event covers it beside a
  * pending submission withdrawn (SubmissionFacts).
  */
@@ -82,7 +82,7 @@ export function panelTopics(f: PanelUpdatedFacts): string[] {
 }
 
 /**
- * What a person's own webhook hears (issue 34). `named`: a publication named them as an author of a page and waits
+ * What a person's own webhook hears. `named`: a publication named them as an author of a page and waits
  * for their answer (nothing public yet). `credited` and `uncredited`: the public change log's entry that now names
  * them, or no longer does (`seq` finds it in the feed and the log), without the person's own name.
  */

@@ -7,7 +7,7 @@ export const RETRY_WINDOW_MS = 24 * 3_600e3;
 export const JITTER = 0.1;
 /** Failed attempts in a row that disable an endpoint… */
 export const DISABLE_AFTER = 20;
-/** …when they also span at least this long: failing over time, not a burst (issue 30). */
+/** …when they also span at least this long: failing over time, not a burst. */
 export const DISABLE_AFTER_FAILING_MS = 24 * 3_600e3;
 
 /**

@@ -1,6 +1,6 @@
 // The signature of a delivery (SPEC §10): hex HMAC-SHA256, keyed with the whole secret (`whsec_…`), over
 // "<unix seconds>.<raw body>", the exact bytes sent. During a rotation both secrets sign, each surface as its
-// document reads (issue 30): /v1's `Service-Signature` is a list by SPEC (`t=…,sha256=<new>,sha256=<old>`, as
+// document reads: /v1's `Service-Signature` is a list by SPEC (`t=…,sha256=<new>,sha256=<old>`, as
 // Stripe's `v1=`), but /api/v1's `X-Service-Signature` is documented as one `sha256=<hex>`, so it carries the
 // current secret's alone and the previous secret's goes in `X-Service-Signature-Previous` (docs/decisions/webhook-signatures.md).
 import { createHmac, randomBytes } from 'node:crypto';
@@ -20,7 +20,7 @@ export function signedHeaders(
   /** The current secret first, then the previous one during its overlap. */
   e: { eventId: number; eventType: string; timestamp: number; body: Buffer; secrets: string[]; replay?: boolean },
 ): Record<string, string> {
-  // A replay the owner asked for (issue 36): the same event id, so a receiver that kept it can drop it.
+  // A replay the owner asked for: the same event id, so a receiver that kept it can drop it.
   const replay: Record<string, string> = e.replay ? { [format === 'v1' ? 'Service-Replay' : 'X-Service-Replay']: 'true' } : {};
   const [current, previous] = e.secrets.map((s) => `sha256=${signatureHex(s, e.timestamp, e.body)}`);
   if (format === 'v1') {

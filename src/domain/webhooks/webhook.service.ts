@@ -53,7 +53,7 @@ function checkEvents(format: WebhookFormat, events: string[] | undefined): strin
 
 /**
  * The publication whose pages' events the webhook receives: named, or the caller's only one (api_v1 only). None for
- * a person's own webhook (`contributor`, issue 34): it hears what names its account, whichever publication did it.
+ * a person's own webhook (`contributor`): it hears what names its account, whichever publication did it.
  */
 async function publisherFor(deps: Deps, accountId: number, format: WebhookFormat, slug: string | undefined) {
   if (format === 'contributor') {
@@ -96,7 +96,7 @@ async function view(deps: Deps, rows: store.WebhookRow[]): Promise<WebhookView[]
 
 /**
  * The webhook, if the account registered it or owns its publication (owners manage every publication-level
- * resource, issue 15); 404 otherwise, indistinguishable from one that does not exist.
+ * resource); 404 otherwise, indistinguishable from one that does not exist.
  */
 async function requireWebhook(deps: Deps, accountId: number, id: number): Promise<store.WebhookRow> {
   const row = await store.findWebhookFor(deps.db, accountId, await ownedPublisherIds(deps.db, accountId), id);
@@ -224,7 +224,7 @@ export async function redeliver(deps: Deps, accountId: number, id: number, deliv
   };
 }
 
-/** How far back a replay may reach (issue 36; docs/webhooks.md, "Replay"): the events the service promises to keep. */
+/** How far back a replay may reach (docs/webhooks.md, "Replay"): the events the service promises to keep. */
 export const REPLAY_RETENTION_DAYS = 30;
 
 /**

@@ -34,7 +34,7 @@ const webhookColumns = [
   'p.name as publisher_name',
 ] as const;
 
-// A person's own webhook (issue 34) has no publication: its publisher fields are null.
+// A person's own webhook has no publication: its publisher fields are null.
 const webhooksWithPublisher = (db: Db) =>
   db.selectFrom('webhooks as w').leftJoin('publishers as p', 'p.id', 'w.publisher_id').select(webhookColumns);
 
@@ -256,7 +256,7 @@ export const endpointsOfPublishers = (db: Db, publisherIds: number[]) =>
         .where('publisher_id', 'in', publisherIds)
         .execute();
 
-/** The own endpoints (issue 34) of these accounts, enabled or not. */
+/** The own endpoints of these accounts, enabled or not. */
 export const ownEndpointsOf = (db: Db, accountIds: number[]) =>
   accountIds.length === 0
     ? Promise.resolve([])
@@ -562,7 +562,7 @@ export async function pendingDeliveries(db: Db): Promise<{ deliveries: number; o
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Replays (issue 36).
+// Replays.
 
 export async function insertReplay(db: Db, row: { webhook_id: number; since: string; requested_at: string }): Promise<number> {
   return (await db.insertInto('webhook_replays').values({ ...row, done_at: null, events: null }).returning('id').executeTakeFirstOrThrow()).id;

@@ -73,7 +73,7 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * Send a cached embed answer, compressed when the caller accepts br or gzip (each coding made once per cached
  * answer, http/precompressed.ts), or 304 when the caller already has it in any coding. A 200's headers are one frozen
  * set per representation, made on its first answer: the fixed set, its type, ETag and coding, written with its
- * bytes in one go (http/wire.ts, issue 16).
+ * bytes in one go (http/wire.ts).
  */
 function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS, tier?: Tier) {
   const fixed = compressible(out) ? set.negotiated : set.identity;
@@ -212,7 +212,7 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
 
 /**
  * `{site_url}/embed.css`: the attribution block's stylesheet, which every block links (renderer.ts) instead of
- * carrying it (issue 16). At its versioned address (`?v=`, what the block links) it is cached for a year; asked for
+ * carrying it. At its versioned address (`?v=`, what the block links) it is cached for a year; asked for
  * without the current version, for five minutes like the embeds. Open to every origin, like the embeds.
  */
 export function embedStylesheetRoute(fastify: FastifyInstance) {

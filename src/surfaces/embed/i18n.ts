@@ -21,7 +21,7 @@ export interface Words {
   pageChanged: string;
   /** Said of a correction whose new text no longer appears on the page. */
   correctionMissing: string;
-  /** Notices (issue 36): each kind's name, each standing's headline and plain sentence, and the list's words. */
+  /** Notices: each kind's name, each standing's headline and plain sentence, and the list's words. */
   notices: Record<NoticeType, string>;
   standings: Record<Exclude<Standing, 'current'>, { label: string; sentence: string }>;
   noticesHeading: string;

@@ -131,7 +131,7 @@ describe('renderAttribution', () => {
   });
 });
 
-describe('notices (issue 36)', () => {
+describe('notices', () => {
   it.each(STYLES.flatMap((style) => LANGS.map((lang) => [style, lang] as const)))('a retracted page leads with it in %s, %s', (style, lang) => {
     const html = renderAttribution({ siteUrl: site, record: record([contribution()], true, [retraction]), style, lang });
     const label = wordsFor(lang).standings.retracted.label;

@@ -12,7 +12,7 @@ export const STYLES = ['full', 'compact', 'badge'] as const;
 export type EmbedStyle = (typeof STYLES)[number];
 
 /**
- * The block's stylesheet, served once at `{site_url}/embed.css` rather than inside every answer (issue 16): the
+ * The block's stylesheet, served once at `{site_url}/embed.css` rather than inside every answer: the
  * block links it, and embed.js and `format=js` scripts adopt it into their shadow root. Scoped by class names so
  * the block also works when a CMS inserts the HTML without a shadow root. Colours keep a 4.5:1 contrast in both
  * schemes.
@@ -43,7 +43,7 @@ export const EMBED_CSS_PATH = `/embed.css?v=${EMBED_CSS_VERSION}`;
 /** Where the block's stylesheet is, for a block shown on any site: `{site_url}/embed.css?v={version}`. */
 export const embedCssUrl = (siteUrl: string) => `${siteUrl}${EMBED_CSS_PATH}`;
 
-/** The short note under work done on an older version of the page (issue 14). */
+/** The short note under work done on an older version of the page. */
 function driftNote(c: PageRecord['contributions'][number], w: ReturnType<typeof wordsFor>, lang: Lang): string {
   const changed = (DRIFTING_ROLES as readonly string[]).includes(c.role) ? c.page_changed_at : null;
   const notes: string[] = [];
@@ -53,7 +53,7 @@ function driftNote(c: PageRecord['contributions'][number], w: ReturnType<typeof 
 }
 
 /**
- * What a reader must read first on a page that is not in good standing (issue 36): the standing in one word and one
+ * What a reader must read first on a page that is not in good standing: the standing in one word and one
  * plain sentence, the reason and date of the notice that set it, and the link to the notice itself.
  */
 function standingBanner(record: PageRecord, w: ReturnType<typeof wordsFor>, lang: Lang): string {

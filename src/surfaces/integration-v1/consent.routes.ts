@@ -1,4 +1,4 @@
-// Consent on /api/v1 (issue 31): the person named answers a publication's claims, sets a standing answer for a
+// Consent on /api/v1: the person named answers a publication's claims, sets a standing answer for a
 // publication, and takes their name back from any public contribution; the publisher reads its claims' states.
 // The person acts with their session or a contributor key; a publisher key acts for its publication only.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

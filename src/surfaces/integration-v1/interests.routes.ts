@@ -1,4 +1,4 @@
-// A contributor's declared interests (issue 36): list, declare, end. A session or the person's contributor key, like
+// A contributor's declared interests: list, declare, end. A session or the person's contributor key, like
 // their answers to claims (a publisher key acts for its publication only). Public on the profile; docs/decisions/declared-interests.md.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';

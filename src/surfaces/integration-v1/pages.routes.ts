@@ -97,7 +97,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         body: Batch(PageItem),
         response: { 200: Ok(Type.Union([ItemResultData, BatchResult])), 201: Ok(ItemResultData) },
         // Links only where every answer of the status has `data.id` and `data.url`: a 200 is also an array's
-        // results, which no link expression can walk (issue 30). Its description says how to follow each item.
+        // results, which no link expression can walk. Its description says how to follow each item.
         links: { 201: registered },
         answers: {
           200: {

@@ -1,4 +1,4 @@
-// Leaving for good (issue 32): export everything the service holds about the signed-in account, and delete it.
+// Leaving for good: export everything the service holds about the signed-in account, and delete it.
 // Session only, and deleting asks for the password again: a key, or a session left open on someone's computer, is
 // not enough to erase a person.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

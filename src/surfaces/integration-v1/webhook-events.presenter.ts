@@ -140,7 +140,7 @@ export const API_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSc
 };
 
 /**
- * A person's own webhook (format `contributor`, issue 34): what names them. Same envelope and headers as the account
+ * A person's own webhook (format `contributor`): what names them. Same envelope and headers as the account
  * webhooks above; `page.notice` is sent to it too, with the payload above, for a page whose record names them.
  */
 export const CONTRIBUTOR_WEBHOOK_PAYLOADS: Record<string, { summary: string; schema: TSchema }> = {

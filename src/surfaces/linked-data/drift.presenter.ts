@@ -1,4 +1,4 @@
-// What both record surfaces add to each contribution entry (issue 14): a fact check's claim and verdict, and
+// What both record surfaces add to each contribution entry: a fact check's claim and verdict, and
 // whether the page's text changed after the work. Field by field from the record row.
 import { DRIFTING_ROLES } from '../../domain/pages/drift.js';
 import type { PageRecord } from '../../domain/pages/record.js';

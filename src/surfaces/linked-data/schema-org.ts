@@ -1,4 +1,4 @@
-// A page's trust record as schema.org JSON-LD (issue 14): what search engines read. The page is a NewsArticle
+// A page's trust record as schema.org JSON-LD: what search engines read. The page is a NewsArticle
 // with its authors, editors and other contributors as Persons (url = the public profile); accepted corrections are
 // CorrectionComments; reviews are Reviews; a fact check with a claim and a verdict is a ClaimReview, without them
 // a Review. Built from the record field by field, so only public fields can appear (typed with schema-dts).
@@ -61,7 +61,7 @@ function review(siteUrl: string, c: Work, pageUrl: string): Review | ClaimReview
   };
 }
 
-/** `creativeWorkStatus` of a page with notices (issue 36): its standing in words. */
+/** `creativeWorkStatus` of a page with notices: its standing in words. */
 const STATUS_WORDS: Record<Standing, string> = {
   current: 'Published',
   retracted: 'Retracted',
@@ -142,7 +142,7 @@ export function wantsJsonLd(accept: string | undefined, format: string | undefin
 }
 
 /**
- * Callers send a handful of distinct Accept values; each is ranked once, not on every read (issue 16). Bounded in
+ * Callers send a handful of distinct Accept values; each is ranked once, not on every read. Bounded in
  * entries and in the length of what is kept, whatever callers send.
  */
 const ranked = new Map<string, string | undefined>();

@@ -1,4 +1,4 @@
-// Every public contribution as a W3C Web Annotation (issue 14): what annotation tools read. The target is the
+// Every public contribution as a W3C Web Annotation: what annotation tools read. The target is the
 // page, narrowed by a TextQuoteSelector when the work quotes it (a correction's `from` text, or the quote a
 // review or fact check gave); the motivation follows the kind of work; the creator is the contributor's profile.
 import type { getProof } from '../../domain/contributors/contributor.service.js';
@@ -71,7 +71,7 @@ export function contributionAnnotation(siteUrl: string, p: Proof) {
     type: 'Annotation',
     motivation,
     created: p.accepted_at,
-    // Who asserted it (issue 31): the person for work they submitted; a publication naming an author asserted it
+    // Who asserted it: the person for work they submitted; a publication naming an author asserted it
     // with the person, who confirmed it (or let the publication publish its claims).
     creator:
       p.asserted_by === 'publisher'

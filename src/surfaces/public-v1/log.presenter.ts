@@ -23,7 +23,7 @@ export const V1ConsistencyProof = Type.Object({
 });
 
 /**
- * The openings of an entry's committed personal fields (issue 32), by the JSON Pointer of each commitment in the body.
+ * The openings of an entry's committed personal fields, by the JSON Pointer of each commitment in the body.
  * base64(HMAC-SHA256(opening, canonical JSON of value)) is the commitment; an erased person's openings are gone, so
  * the pointer is absent while the body keeps its commitment. docs/transparency.md, "Entries".
  */

@@ -1,4 +1,4 @@
-// The transparency log (issue 12, docs/transparency.md): its signed checkpoint, its key, inclusion and consistency
+// The transparency log (docs/transparency.md): its signed checkpoint, its key, inclusion and consistency
 // proofs, and its entries. Public, on /v1's limits; proofs are answered from the tree's stored nodes.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -143,7 +143,7 @@ function contribution(f: SubmissionFacts, status: string) {
   };
 }
 
-/** Published work its person took their name back from (issue 31): `contribution.withdrawn` with its record id. */
+/** Published work its person took their name back from: `contribution.withdrawn` with its record id. */
 function presentWithdrawnWork(f: WithdrawnFacts, created: string) {
   const w = f.withdrawn;
   return {

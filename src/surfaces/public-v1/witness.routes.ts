@@ -1,4 +1,4 @@
-// Credence as a witness for other logs (issue 34): the C2SP tlog-witness API under the submission prefix
+// Credence as a witness for other logs: the C2SP tlog-witness API under the submission prefix
 // `<SITE_URL>/v1/witness`, for the logs listed in WITNESS_LOGS, and what this witness holds of each. The
 // add-checkpoint answers are the spec's (status codes, plain-text bodies), not the /v1 JSON envelope.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -92,7 +92,7 @@ export function v1WorkRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const p = req.principal;
-      // A key acts for its own publication; a person for the one that verified the page's domain (issue 30).
+      // A key acts for its own publication; a person for the one that verified the page's domain.
       const publisherId = p.kind === 'key' ? (await actingPublishers(deps, req))[0]! : await memberPublisherForPage(deps, accountOf(req), req.body.url);
       const [result] = await requests.openRequests(deps, publisherId, accountOf(req), [
         { index: 0, ok: true, value: { url: req.body.url, kind: req.body.type, topic: req.body.topic } },

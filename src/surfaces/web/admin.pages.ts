@@ -1,4 +1,4 @@
-// Operators' pages (issue 7 ★, SPEC §5, §14): issue an expert panel statement or its next version, and verify a
+// Operators' pages (SPEC §5, §14): issue an expert panel statement or its next version, and verify a
 // domain by hand. Admin rights are read from the account on every request (req.webUser), so granting or removing
 // them takes effect at once; anyone else gets a 403 page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -66,7 +66,7 @@ export function integrationPages(app: FastifyInstance, deps: Deps) {
     const ctx = pageContext(deps, req, reply);
     const now = deps.clock.now();
     const keys = (await apiKeys.listApiKeys(deps, pub.user.accountId)).filter((k) => k.publisher_id === pub.id);
-    // Owners also see, and can revoke, the keys other members made for the publication (issue 15).
+    // Owners also see, and can revoke, the keys other members made for the publication.
     const others = pub.role === 'owner' ? (await apiKeys.listPublicationKeys(deps, pub.user.accountId, pub.slug)).filter((k) => k.account_id !== pub.user.accountId) : [];
     const v = opts.values ?? {};
     const body = html`${notice(req, { revoked: 'The key is revoked: it stops working at once.' })}

@@ -1,4 +1,4 @@
-// The publisher dashboard (issue 7 ★): the way in (create a publication, or pick one), the overview with members,
+// The publisher dashboard: the way in (create a publication, or pick one), the overview with members,
 // and domains with their verification. The other sections live in dashboard.*.pages.ts and are registered here, so
 // the web root registers the dashboard with one line. Every page reads and writes through the same services as
 // the APIs; membership is the services' check (404 for anyone else).

@@ -297,7 +297,7 @@ ${field({ name: 'topic', label: 'Topic', value: values.topic, error: errors.topi
 ${field({ name: 'brief', label: 'Brief', textarea: true, value: values.brief, error: errors.brief, hint: 'What you need, and what good evidence looks like' })}
 <div><button type="submit">Open request</button></div></form></section>
 ${
-  // The publisher is told of takes that ran out (issue 30): who held it, and that it is open again.
+  // The publisher is told of takes that ran out: who held it, and that it is open again.
   expired.length > 0
     ? html`<section class="card" aria-labelledby="expired-takes"><h3 id="expired-takes" class="card-title">Takes that ran out</h3>
 <p class="muted">A specialist holds a request for ${deps.config.requestTakeHours} hours without submitted work; then it opens again for anyone.</p>

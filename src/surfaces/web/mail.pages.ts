@@ -1,4 +1,4 @@
-// The pages a mail links to (issue 33): confirm an address, forgot/reset a password, unsubscribe from a kind of
+// The pages a mail links to: confirm an address, forgot/reset a password, unsubscribe from a kind of
 // notice. Each link opens a page that asks before acting (a mail scanner following links must not spend a
 // single-use link or turn a notice off); the one-click unsubscribe POST of RFC 8058 is the exception, by design.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// The contributor panel at /me (issue 7, part 4): the marketplace with take and release, a submission form with
+// The contributor panel at /me (part 4): the marketplace with take and release, a submission form with
 // errors next to its fields, one's own submissions by status with withdraw, the public profile, and API keys.
 // Every form posts to /me/..., checks CSRF first, and answers with a 303 back to its page and `?done=<key>`;
 // invalid input re-renders the form with status 400. Input is checked with the API's own TypeBox schemas.
@@ -98,7 +98,7 @@ function generalError(errors: FieldErrors, shown: string[]): string | undefined 
   return rest.length ? rest.map(([k, m]) => `${k}: ${m}`).join('. ') : undefined;
 }
 
-/** A take's deadline: it lasts REQUEST_TAKE_HOURS without submitted work (issue 30). */
+/** A take's deadline: it lasts REQUEST_TAKE_HOURS without submitted work. */
 const heldUntil = (deps: Deps, r: RequestRow) =>
   r.taken_at ? html`<p class="muted small">Yours until ${date(requests.takeExpiresAt(deps, r.taken_at))} unless you submit work on it; then it opens again.</p>` : '';
 
@@ -113,7 +113,7 @@ function takenList(deps: Deps, ctx: PageContext, taken: RequestRow[]): SafeHtml 
   )}</ul>`;
 }
 
-/** The specialist is told of takes that ran out (issue 30): which, when, and that the request is open again. */
+/** The specialist is told of takes that ran out: which, when, and that the request is open again. */
 function expiredTakes(deps: Deps, rows: TakeExpiryRow[]): SafeHtml {
   if (rows.length === 0) return html``;
   return html`<section class="card" aria-labelledby="expired-h"><h2 id="expired-h">Takes that ran out</h2>
@@ -499,7 +499,7 @@ ${field({ name: 'note', label: 'Note', value: iv.note ?? '', error: ie.note, hin
     return reply.redirect('/me/profile?done=saved', 303);
   });
 
-  // ---- Your name (issue 31): claims to answer, public work to take one's name back from, standing answers ----
+  // ---- Your name: claims to answer, public work to take one's name back from, standing answers ----
 
   /** `hook`: a webhook of one's own just made (its secret, shown this once), or the form's value and error. */
   const namesPage = async (req: FastifyRequest, reply: FastifyReply, hook: { secret?: string; url?: string; error?: string } = {}, status = 200) => {
@@ -636,7 +636,7 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
     },
   );
 
-  // ---- Invitations to publications (issue 15): membership needs the person's consent ----
+  // ---- Invitations to publications: membership needs the person's consent ----
 
   app.post('/me/invitations/:id/accept', withId, async (req, reply) => {
     const { user } = formUser(req);
@@ -650,7 +650,7 @@ ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: hook.url, erro
     return reply.redirect('/me?done=declined', 303);
   });
 
-  // ---- Password and sessions (issue 15) ----
+  // ---- Password and sessions ----
 
   const securityPage = (req: FastifyRequest, reply: FastifyReply, errors: FieldErrors = {}, status = 200) =>
     frame(
@@ -684,7 +684,7 @@ ${field({ name: 'password', label: 'Your password', type: 'password', error: err
       status,
     );
 
-  // Unticked by default: a CMS's key should not stop because its owner changed a password (issue 30).
+  // Unticked by default: a CMS's key should not stop because its owner changed a password.
   const revokeKeysBox = (id: string) =>
     html`<div><label class="check"><input type="checkbox" name="revoke_api_keys" value="true" aria-describedby="${id}-keys-hint"> Also revoke every API key of my account</label>
 <p class="hint" id="${id}-keys-hint">For an account someone else may have used: their keys stop at once. Integrations using your keys stop too; make new keys for them.</p></div>`;
@@ -712,7 +712,7 @@ ${field({ name: 'password', label: 'Your password', type: 'password', error: err
     return reply.redirect('/?done=logged-out', 303);
   });
 
-  // ---- Leaving (issue 32) ----
+  // ---- Leaving ----
 
   app.get('/me/export', page, async (req, reply) => {
     const user = requireUser(req);
@@ -743,7 +743,7 @@ ${field({ name: 'password', label: 'Your password', type: 'password', error: err
     return reply.redirect('/?done=erased', 303);
   });
 
-  // ---- Email and notices (issue 33) ----
+  // ---- Email and notices ----
 
   const validEmailChange = itemValidator<{ new_email: string; current_password: string }>(EmailChangeBody);
 

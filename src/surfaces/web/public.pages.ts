@@ -1,4 +1,4 @@
-// The public pages (issue 7, part 1): home and search, contributor profiles, publishers, expert panels and the
+// The public pages (part 1): home and search, contributor profiles, publishers, expert panels and the
 // marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
 import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
 import { SCORE_FORMULA } from '../../domain/reputation/explain.js';
@@ -180,7 +180,7 @@ const FLAG_WORDS: Record<string, string> = {
   revisit_due: 'Its revisit date has passed',
 };
 
-/** Issue 36: a statement whose evidence moved says so above its answer, with the reason and the link. */
+/** A statement whose evidence moved says so above its answer, with the reason and the link. */
 function reviewNotice(v: StatementView): SafeHtml | '' {
   if (v.status !== 'issued' || v.review.length === 0) return '';
   return html`<div class="notice warn" role="note"><p><strong>Flagged for review.</strong> The panel should look at this statement again; its next version will say what it found.</p><ul>${v.review.map(
@@ -346,7 +346,7 @@ ${
     '/contributors/:username',
     { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },
     async (req, reply) => {
-      // Where the records' "a former contributor" links: what it means, not a profile (issue 32).
+      // Where the records' "a former contributor" links: what it means, not a profile.
       if (req.params.username === FORMER_CONTRIBUTOR.username) {
         return page(req, reply, {
           title: FORMER_CONTRIBUTOR.name,
@@ -411,7 +411,7 @@ ${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? ht
     },
   );
 
-  // Scores that explain themselves (issue 36): every accepted work with its place, weight and date, and the sums.
+  // Scores that explain themselves: every accepted work with its place, weight and date, and the sums.
   app.get(
     '/contributors/:username/scores',
     { config: { html: true }, schema: { params: Type.Object({ username: Type.String({ maxLength: 100 }) }) } },

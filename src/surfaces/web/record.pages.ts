@@ -18,7 +18,7 @@ import { wordsFor } from '../embed/i18n.js';
 // The pages speak English; the words of notices and standings are the embed's English ones, one vocabulary.
 const words = wordsFor('en');
 
-/** A page not in good standing says so first (issue 36): the standing, the notice that set it, its link. */
+/** A page not in good standing says so first: the standing, the notice that set it, its link. */
 function standingSection(record: PageRecord) {
   if (record.standing === 'current') return '';
   const s = words.standings[record.standing];

@@ -74,7 +74,7 @@ const Proof = Type.Object({
 /**
  * `root`: the addresses SPEC §12 gives (`record_url`, `proof_url`), HTML for browsers and JSON otherwise; left out of
  * the documents, which describe the same operations once, under /v1 (`surface`: JSON and JSON-LD only), so that a
- * client generated from the /v1 document and based at `{site}/v1` reaches them (issue 15).
+ * client generated from the /v1 document and based at `{site}/v1` reaches them.
  */
 export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root' | 'surface' = 'root') {
   const root = where === 'root';
