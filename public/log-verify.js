@@ -6,7 +6,11 @@
 // the inclusion proof from hash tiles and walks it to the signed root (RFC 9162 §2.1.3.2), (4) checks each salted
 // commitment of the entry against its opening (an erased one is said, not failed), and (5) remembers the checkpoint
 // in this browser and checks the next one extends it (consistency from tiles), so a log that shows this reader
-// two different trees (a fork) is caught. Served as a file (/assets/log-verify.js), never inline.
+// two different trees (a fork) is caught. The entry's bytes and openings shown on the page are only a starting point:
+// the bytes must equal the bundle's, which the signed root vouches for, and the openings must open the commitments.
+// The log's files are static reads that spend no rate budget; a check that could not run (the network, a 429, a 5xx)
+// says so and tries again later, and only a proof that fails says NOT verified. Served as a file
+// (/assets/log-verify.js), never inline.
 /* global TextEncoder, TextDecoder, atob, btoa, localStorage, Blob */
 (function () {
   'use strict';
@@ -17,6 +21,7 @@
   var download = box.querySelector('[data-log-download]');
   var index = Number(box.getAttribute('data-log-index'));
   var api = box.getAttribute('data-log-api') || '/v1/log';
+  var shownEntry = box.querySelector('[data-log-entry]');
   var subtle = window.crypto && window.crypto.subtle;
   var enc = new TextEncoder();
   var WIDTH = 256;
@@ -56,13 +61,31 @@
   }
   function node(l, r) { return sha256(new Uint8Array([1]), l, r); }
   function fail(message) { var e = new Error(message); e.final = true; return e; }
+  // A check that could not run (not a proof that failed): the network, a 429 or a 5xx. `wait`: the answer's
+  // Retry-After, in seconds, when it gave one.
+  function unavailable(message, wait) { var e = new Error(message); e.transient = true; e.wait = wait; return e; }
   function get(path, type) {
-    return fetch(api + path, { headers: { accept: type }, credentials: 'omit', cache: 'no-store' }).then(function (r) {
+    // The log's files are cacheable (full tiles forever): the browser's cache answers what it has, but for the
+    // checkpoint, which is asked for anew each time (it grows and gathers cosignatures).
+    var fresh = path === '/checkpoint' ? 'no-cache' : 'default';
+    return fetch(api + path, { headers: { accept: type }, credentials: 'omit', cache: fresh }).then(function (r) {
+      if (r.status === 429 || r.status >= 500) throw unavailable(path + ' answered ' + r.status, Number(r.headers.get('retry-after')) || 0);
       if (!r.ok) throw new Error(path + ' answered ' + r.status);
       if (type === 'application/json') return r.json();
       if (type === 'application/octet-stream') return r.arrayBuffer().then(function (b) { return new Uint8Array(b); });
       return r.text();
+    }, function () {
+      throw unavailable('the log could not be reached');
     });
+  }
+  // The entry as the page shows it (its bytes, and the openings of its commitments), else as the log serves it.
+  function entry() {
+    if (shownEntry) {
+      var openings = {};
+      try { openings = JSON.parse(shownEntry.getAttribute('data-log-openings') || '{}'); } catch { openings = {}; }
+      return Promise.resolve({ index: index, body: shownEntry.textContent, openings: openings });
+    }
+    return get('/entries?start=' + index + '&limit=1', 'application/json').then(function (r) { return r.data[0]; });
   }
   function ed25519(pub, sig, msg) {
     return subtle.importKey('raw', pub, { name: 'Ed25519' }, false, ['verify']).then(function (k) {
@@ -298,9 +321,9 @@
     }
     say('Checking the proof in your browser…', 'checking');
     var key, note, policy, listed, v, text, size, root, tiles, bytes, proof, vouched, opened;
-    Promise.all([get('/key', 'text/plain'), get('/policy', 'text/plain'), get('/checkpoint', 'text/plain'), get('/entries?start=' + index + '&limit=1', 'application/json')])
+    Promise.all([get('/key', 'text/plain'), get('/policy', 'text/plain'), get('/checkpoint', 'text/plain'), entry()])
       .then(function (r) {
-        key = r[0].trim(); policy = parsePolicy(r[1]); note = r[2]; listed = r[3].data[0];
+        key = r[0].trim(); policy = parsePolicy(r[1]); note = r[2]; listed = r[3];
         v = parseVkey(key, 1);
         if (policy.logs.length > 0 && policy.logs.indexOf(key) < 0) throw fail('the witness policy does not name the log’s key');
         return sha256(enc.encode(v.name + '\n'), new Uint8Array([1]), v.pub);
@@ -375,7 +398,7 @@
         say('Verified in your browser: entry ' + index + ' is in the log’s signed checkpoint of ' + size + ' entries (key ' + v.hash + ')' +
           (vouched.length ? ', cosigned by the witnesses ' + vouched.join(', ') : '') + '.' +
           (erased ? ' The person’s details were erased at their request; the entry still verifies.' : ''), 'verified');
-        if (details) details.textContent = 'Signed by ' + key + '. Root ' + hex(root) + '. Entry bytes: ' + listed.body;
+        if (details) details.textContent = 'Signed by ' + key + '. Root ' + hex(root) + '.';
         if (download) {
           var file = 'c2sp.org/tlog-proof@v1\nextra ' + toB64(bytes) + '\nindex ' + index + '\n' +
             proof.map(function (h) { return toB64(h) + '\n'; }).join('') + '\n' + note;
@@ -392,8 +415,33 @@
           setTimeout(function () { check(attempt + 1); }, 2000);
           return;
         }
+        // The check did not run: that says nothing about the proof. Again later, waiting longer each time.
+        if (err && err.transient) {
+          retries++;
+          if (retries > MAX_RETRIES) {
+            say('Could not check right now (' + message + '). The links below let you check it elsewhere.', 'unavailable');
+            offerRetry();
+            return;
+          }
+          var wait = Math.min(60, Math.max(err.wait || 0, Math.pow(2, retries)));
+          say('Could not check right now (' + message + '); trying again in ' + wait + ' seconds…', 'unavailable');
+          setTimeout(function () { check(attempt); }, wait * 1000);
+          return;
+        }
         say('NOT verified: ' + (message === 'pending' ? 'entry ' + index + ' is not in the log’s checkpoint' : message) + '.', 'failed');
       });
+  }
+  var retries = 0, MAX_RETRIES = 6;
+  // After the last retry, the reader may ask for another check.
+  function offerRetry() {
+    var again = document.createElement('button');
+    again.type = 'button';
+    again.className = 'small secondary';
+    again.textContent = 'Check again';
+    again.setAttribute('data-log-retry', '');
+    again.addEventListener('click', function () { again.remove(); retries = 0; check(0); });
+    status.appendChild(document.createTextNode(' '));
+    status.appendChild(again);
   }
   check(0);
 })();

@@ -26,6 +26,7 @@ import { docsPage } from './surfaces/docs/docs.page.js';
 import { API_PREFIX, integrationV1 } from './surfaces/integration-v1/index.js';
 import { V1_PREFIX, publicV1 } from './surfaces/public-v1/index.js';
 import { web } from './surfaces/web/index.js';
+import { sendErrorPage, sendNotFoundPage, wantsErrorPage } from './surfaces/web/error.pages.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Errors raised before routing answer in the envelope of the surface the raw path falls in. */
@@ -128,9 +129,12 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   // The security headers and the request id on every answer, JSON and errors included, chosen before
   // any other hook can answer.
   registerAnswerHeaders(app, headerSets);
-  // Outside any surface (unknown paths, /docs): the /v1 envelope.
-  app.setErrorHandler(errorHandler(v1Envelope));
-  app.setNotFoundHandler(notFoundHandler(v1Envelope));
+  // Outside any surface (unknown paths, /docs): a page for a browser (surfaces/web/error.pages.ts), else the /v1
+  // envelope.
+  const jsonErrors = errorHandler(v1Envelope);
+  const jsonNotFound = notFoundHandler(v1Envelope);
+  app.setErrorHandler((err, req, reply) => (wantsErrorPage(req) ? sendErrorPage(deps, err, req, reply) : jsonErrors(err, req, reply)));
+  app.setNotFoundHandler((req, reply) => (wantsErrorPage(req) ? sendNotFoundPage(deps, req, reply) : jsonNotFound(req, reply)));
 
   // Hooks on every request are callback-style: an async hook costs a promise and a microtask turn per request.
   // SPEC §5: all requests must use HTTPS. With REQUIRE_HTTPS off (TLS ends elsewhere, or a local run) there is no
@@ -190,7 +194,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   await app.register(publicV1(deps, openapi.v1), { prefix: V1_PREFIX });
   await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
   await app.register(web(deps, openapi.v1));
-  docsPage(app, deps.config.siteUrl, [openapi.v1, openapi.api]);
+  docsPage(app, deps, [openapi.v1, openapi.api]);
   // A browser asks before a public read that sends a header beyond the safelisted ones (If-None-Match,
   // X-Request-Id): one OPTIONS route per public read's path, outside the surfaces (no credential, no limit).
   // Authenticated routes have none, so no site's script is ever allowed to send them a credential.

@@ -250,19 +250,21 @@ describe.skipIf(!enabled)('the cache tier: Varnish with xkey in front of two ins
     for (const ms of Object.values(took)) expect(ms).toBeLessThan(1000);
   });
 
-  it('keeps the log’s tiles for their own lifetime', async () => {
+  it('keeps the log’s tiles, key and policy (what a proof page reads) for their own lifetime', async () => {
     const size = Number((await reader().get('/v1/log/checkpoint')).text.split('\n')[1]);
     expect(size).toBeGreaterThan(0);
     const tile = size >= 256 ? '/v1/log/tile/entries/000' : `/v1/log/tile/entries/000.p/${size}`;
-    let last = '';
-    for (let i = 0; i < 20 && last !== 'hit'; i++) {
-      const r = await reader().get(tile);
-      expect(r.status, tile).toBe(200);
-      expect(r.headers.get('xkey'), 'the keys are the tier’s alone').toBeNull();
-      last = r.headers.get('x-cache') ?? '';
-      if (last !== 'hit') await sleep(50);
+    for (const file of [tile, '/v1/log/key', '/v1/log/policy']) {
+      let last = '';
+      for (let i = 0; i < 20 && last !== 'hit'; i++) {
+        const r = await reader().get(file);
+        expect(r.status, file).toBe(200);
+        expect(r.headers.get('xkey'), 'the keys are the tier’s alone').toBeNull();
+        last = r.headers.get('x-cache') ?? '';
+        if (last !== 'hit') await sleep(50);
+      }
+      expect(last, file).toBe('hit');
     }
-    expect(last).toBe('hit');
   });
 
   it('with the origin stopped, the cached embed is still served', async () => {

@@ -30,10 +30,10 @@ describe('OpenAPI', () => {
         'GET /livez',
         'GET /readyz',
         'GET /v1/openapi.json',
-        'GET /embed/demo',
         'GET /assets/app.css',
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',
+        'GET /assets/docs.js',
         'GET /assets/me.js',
         // Documented once under /v1 (GET /v1/records/:id, /v1/proofs/:id, /v1/embed.js), so a client based there reaches them.
         'GET /records/:id',

@@ -555,6 +555,9 @@ export const ROUTES: RouteSpec[] = [
   // The change feed, on both surfaces.
   { method: 'GET', path: '/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
   { method: 'GET', path: '/api/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
+  // Search over the public record, on both surfaces.
+  { method: 'GET', path: '/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'story', type: 'page' }) },
+  { method: 'GET', path: '/api/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'story', per_page: '5' }) },
   {
     method: 'POST',
     path: '/v1/requests',
@@ -602,7 +605,6 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/embed.js', auth: 'none', embed: true, ok: [200] },
   { method: 'GET', path: '/embed.js', auth: 'none', embed: true, hidden: true, ok: [200] },
   { method: 'GET', path: '/embed.css', auth: 'none', embed: true, hidden: true, ok: [200], query: () => ({ v: 'abc' }) },
-  { method: 'GET', path: '/embed/demo', auth: 'none', embed: true, hidden: true, ok: [200] },
 
   // Outside the OpenAPI documents.
   { method: 'GET', path: '/healthz', auth: 'none', hidden: true, ok: [200] },
@@ -612,6 +614,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/assets/dashboard.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/log-verify.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/me.js', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/docs.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs/', auth: 'none', hidden: true, ok: [301] },
   { method: 'GET', path: '/favicon.ico', auth: 'none', hidden: true, ok: [204] },

@@ -18,6 +18,7 @@ import * as m0017 from './0017_cache_purger.js';
 import * as m0018 from './0018_witness.js';
 import * as m0019 from './0019_own_webhooks.js';
 import * as m0020 from './0020_mentions.js';
+import * as m0021 from './0021_search.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0018_witness': m0018,
   '0019_own_webhooks': m0019,
   '0020_mentions': m0020,
+  '0021_search': m0021,
 };

@@ -197,6 +197,17 @@ export interface LogEntry {
   openings: Openings;
 }
 
+/**
+ * Entry `index` as `changes` holds it now, whether or not a checkpoint covers it yet (a proof page shows it; the
+ * reader's check compares it with the entry bundle the signed root vouches for); null when there is none.
+ */
+export async function entryAt(deps: Deps, index: number): Promise<LogEntry | null> {
+  const [r] = await store.readChanges(deps.db, index, 1);
+  if (!r || r.seq !== index + 1) return null;
+  const openings = await openingsBetween(deps.db, r.seq, r.seq);
+  return { index, seq: r.seq, createdAt: r.created_at, kind: r.kind, body: r.body, openings: openings.get(r.seq) ?? {} };
+}
+
 /** Entries [start, start + limit) of the tree of the newest checkpoint, as `changes` holds them now. */
 export async function entries(deps: Deps, start: number, limit: number): Promise<{ entries: LogEntry[]; treeSize: number }> {
   const size = await checkedSize(deps, 'tree_size', undefined);

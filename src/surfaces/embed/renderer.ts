@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { type PageRecord, hasRecord } from '../../domain/pages/record.js';
 import { standingNotice } from '../../domain/pages/notices.js';
 import { escapeHtml as e } from '../html.js';
-import { logProofUrl, profileUrl, proofUrl, recordUrl } from '../urls.js';
+import { profileUrl, proofUrl, recordUrl } from '../urls.js';
 import { DRIFTING_ROLES } from '../../domain/pages/drift.js';
 import { formatDate, type Lang, wordsFor } from './i18n.js';
 
@@ -128,8 +128,9 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
         c.role === 'correction' && c.change_from !== null && c.change_to !== null
           ? `<span class="change">${e(w.changed)} ${e(w.from)} <del>${e(c.change_from)}</del> ${e(w.to)} <ins>${e(c.change_to)}</ins></span>`
           : '';
-      // The entry in the transparency log that published it, so a reader can check the record was not rewritten.
-      const log = c.log_seq === null || c.log_seq === undefined ? '' : ` · <a href="${e(logProofUrl(siteUrl, Number(c.log_seq) - 1))}">${e(w.log)} #${Number(c.log_seq) - 1}</a>`;
+      // The entry in the transparency log that published it, so a reader can check the record was not rewritten: the
+      // proof page's log section, which checks it in the reader's browser.
+      const log = c.log_seq === null || c.log_seq === undefined ? '' : ` · <a href="${e(`${proofUrl(siteUrl, c.id)}#log`)}">${e(w.log)} #${Number(c.log_seq) - 1}</a>`;
       const drift = driftNote(c, w, lang);
       return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${log}${change}${drift}</li>`;
     })

@@ -5,6 +5,7 @@ import { apiEnvelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
 import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface } from '../../http/surface.js';
 import { changeRoutes } from '../changes.feed.js';
+import { searchRoutes } from '../search.routes.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
 import { consentRoutes } from './consent.routes.js';
@@ -51,5 +52,6 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     adminPanelRoutes(app, deps);
     webhookRoutes(app, deps, openapi);
     changeRoutes(app, deps, 'api');
+    searchRoutes(app, deps, 'api');
   };
 }

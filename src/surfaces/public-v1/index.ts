@@ -5,6 +5,7 @@ import { v1Envelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
 import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface } from '../../http/surface.js';
 import { changeRoutes } from '../changes.feed.js';
+import { searchRoutes } from '../search.routes.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { embedScriptRoute } from '../embed/embed.routes.js';
 import { recordRoutes } from '../web/records.routes.js';
@@ -38,6 +39,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     logRoutes(app, deps);
     await app.register(witnessRoutes(deps));
     changeRoutes(app, deps, 'v1');
+    searchRoutes(app, deps, 'v1');
     // The root addresses (record_url, proof_url, embed.js) once more under /v1, JSON only, for generated clients.
     recordRoutes(app, deps, 'surface');
     embedScriptRoute(app, 'surface');

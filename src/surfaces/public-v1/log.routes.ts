@@ -1,5 +1,8 @@
-// The transparency log (docs/transparency.md): its signed checkpoint, its key, inclusion and consistency
-// proofs, and its entries. Public, on /v1's limits; proofs are answered from the tree's stored nodes.
+// The transparency log (docs/transparency.md): its signed checkpoint, its key, inclusion and consistency proofs, and
+// its entries. Proofs are answered from the tree's stored nodes. The log's static files (its checkpoint, key, policy
+// and tiles: what a proof page's check reads) spend no caller's rate budget (`unlimited`): every answer is cacheable,
+// with its Cache-Control and the log's surrogate key, so the cache tier answers repeats (docs/decisions/
+// log-files-are-static-reads.md). Proofs and entries stay on /v1's limits.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -26,6 +29,8 @@ const Bytes = (description: string) => Type.String({ description, 'x-credence-me
 /** Full tiles never change: a year, immutable. A partial tile is kept briefly (the full one replaces it soon). */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const PARTIAL = 'public, max-age=60';
+/** The log's static files: no rate budget spent (the cache tier and browsers keep them; see the header). */
+const STATIC_READ = { unlimited: true };
 const Index = (description: string) => Type.Integer({ minimum: 0, maximum: 2 ** 52, description });
 
 const prefersJson = (req: FastifyRequest) => {
@@ -40,6 +45,7 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
   app.get(
     '/log/checkpoint',
     {
+      config: STATIC_READ,
       preValidation: [optional],
       schema: {
         tags,
@@ -58,6 +64,7 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
   app.get(
     '/log/policy',
     {
+      config: STATIC_READ,
       preValidation: [optional],
       schema: {
         tags,
@@ -65,12 +72,14 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Text('log, witness, group and quorum lines') },
       },
     },
-    async (_req, reply) => reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=300').send(witnesses.policyText(deps)),
+    async (_req, reply) =>
+      reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=300').header('xkey', LOG_KEY).send(witnesses.policyText(deps)),
   );
 
   app.get(
     '/log/key',
     {
+      config: STATIC_READ,
       preValidation: [optional],
       schema: {
         tags,
@@ -80,7 +89,8 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const k = await log.verifierKeys(deps);
-      void reply.header('vary', 'Accept');
+      // The key changes only when the operator rotates it (and restarts): kept five minutes, like the policy.
+      void reply.header('vary', 'Accept').header('cache-control', 'public, max-age=300').header('xkey', LOG_KEY);
       if (!prefersJson(req)) return reply.type('text/plain; charset=utf-8').send(`${k.current}\n`);
       return reply.type('application/json; charset=utf-8').send(
         JSON.stringify({
@@ -185,6 +195,7 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
   app.get(
     '/log/tile/*',
     {
+      config: STATIC_READ,
       preValidation: [optional],
       schema: {
         tags,

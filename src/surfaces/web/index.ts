@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { registerFormParser } from '../../http/bodies.js';
 import type { Deps } from '../../domain/deps.js';
-import { errorHandler, toAppError, v1Envelope } from '../../http/error-handler.js';
+import { errorHandler, v1Envelope } from '../../http/error-handler.js';
 import { routeConfig } from '../../http/route-config.js';
 import { accountBucket, accountPolicy, callerKey, principalAccount, setupSurface } from '../../http/surface.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
@@ -15,8 +15,8 @@ import { adminPages } from './admin.pages.js';
 import { authPages } from './auth.pages.js';
 import { verifyCsrfSource } from './csrf.js';
 import { dashboardPages } from './dashboard.pages.js';
-import { html } from './html.js';
-import { Redirect, sendPage, wantsHtml } from './kit.js';
+import { sendErrorPage, wantsErrorPage } from './error.pages.js';
+import { Redirect } from './kit.js';
 import { mePages } from './me.pages.js';
 import { publicPages } from './public.pages.js';
 import { recordRoutes } from './records.routes.js';
@@ -36,22 +36,12 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
   const jsonErrors = errorHandler(v1Envelope);
 
   const negotiated = (req: FastifyRequest) => Boolean(routeConfig(req).negotiated);
-  // Pages answer errors as pages (and redirects thrown by handlers as 303s); everything else in the /v1 envelope.
+  // Pages answer errors as pages (and redirects thrown by handlers as 303s), and so does every route to a browser
+  // (error.pages.ts); everything else in the /v1 envelope.
   const pageErrors = async (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof Redirect) return reply.redirect(err.location, 303);
-    if (!(isHtmlRoute(req) || (negotiated(req) && wantsHtml(req)))) return jsonErrors(err, req, reply);
-    const error = toAppError(err, req);
-    if (error.status >= 500) req.log.error({ err }, 'page failed');
-    if (error.headers) void reply.headers(error.headers);
-    const message = error.status >= 500 ? `Something went wrong on our side. Quote request id ${req.id} if you report it.` : error.message;
-    const title = error.status === 404 ? 'Not found' : 'That did not work';
-    return sendPage(
-      deps,
-      req,
-      reply,
-      { title, noindex: true, body: html`<h1>${title}</h1><p class="notice error" role="alert">${message}</p><p><a href="/">Back to the start</a></p>` },
-      error.status,
-    );
+    if (!(isHtmlRoute(req) || wantsErrorPage(req))) return jsonErrors(err, req, reply);
+    return sendErrorPage(deps, err, req, reply);
   };
 
   return async function plugin(app: FastifyInstance) {

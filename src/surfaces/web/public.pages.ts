@@ -13,6 +13,7 @@ import type { StatementView } from '../../domain/panels/panel.service.js';
 import * as panels from '../../domain/panels/panel.service.js';
 import { changesBetween, type CitedContent, type StatementContent } from '../../domain/panels/rules.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
+import { MAX_SEARCH_PAGE, SEARCH_KINDS, type SearchItem, type SearchKind, search } from '../../domain/search/search.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
 import { REQUESTABLE, type WorkKind } from '../../domain/work-kinds.js';
@@ -43,8 +44,8 @@ import {
 const PER_PAGE = 20;
 
 const SearchForm = (q = '', opts: { big?: boolean } = {}) => html`<form method="get" action="/search" class="search${opts.big ? ' big' : ''}" role="search">
-<label class="sr-only" for="q">Search a page URL, a contributor or a publisher</label>
-<input type="search" id="q" name="q" value="${q}" placeholder="https://example.com/article, a name or a publication" maxlength="2048">
+<label class="sr-only" for="q">Search pages, people, publishers and panels</label>
+<input type="search" id="q" name="q" value="${q}" placeholder="A page’s title or URL, a name, a publication, a topic" maxlength="2048">
 <button type="submit">Search</button></form>`;
 
 // ---- The marketplace, shared with the contributor panel (/me/requests) ----
@@ -239,6 +240,35 @@ ${before ? panelChanges(before, v) : html`<p class="muted">Issued ${date(v.issue
   };
 }
 
+// ---- Search results ----
+
+const KIND_WORDS: Record<SearchKind, { one: string; plural: string }> = {
+  page: { one: 'Page', plural: 'Pages' },
+  contributor: { one: 'Contributor', plural: 'People' },
+  publisher: { one: 'Publisher', plural: 'Publishers' },
+  panel: { one: 'Expert panel', plural: 'Panels' },
+};
+
+/** One result: its kind, its title linked to its page here, and what tells it apart (URL, username, topic). */
+function searchResult(i: SearchItem): SafeHtml {
+  const badge = html`<span class="badge">${KIND_WORDS[i.kind].one}</span>`;
+  switch (i.kind) {
+    case 'page':
+      return html`<li class="card"><p class="who">${badge} ${i.topic ? html`<span class="muted">${i.topic}</span>` : ''}</p>
+<h2 class="h3">${recordLink({ id: i.id, title: i.title, url: i.url })}</h2>
+<p class="meta wrap">${i.url} · ${publisherLink(i.publisher)}</p></li>`;
+    case 'contributor':
+      return html`<li class="card"><p class="who">${badge} ${levelBadge(i.level as Parameters<typeof levelBadge>[0])}</p>
+<h2 class="h3">${personLink({ username: i.username, name: i.name })}</h2>
+<p class="meta">@${i.username} · trust ${percent(i.trust_score)}</p></li>`;
+    case 'publisher':
+      return html`<li class="card"><p class="who">${badge}</p><h2 class="h3">${publisherLink(i)}</h2><p class="meta">${i.slug}</p></li>`;
+    case 'panel':
+      return html`<li class="card"><p class="who">${badge} <span class="muted">${i.topic} · version ${i.version}</span></p>
+<h2 class="h3"><a href="/panels/${encodeURIComponent(i.slug)}">${i.question}</a></h2></li>`;
+  }
+}
+
 // ---- Routes ----
 
 export function publicPages(fastify: FastifyInstance, deps: Deps) {
@@ -300,45 +330,53 @@ ${
   });
 
   app.get('/search', { config: { html: true } }, async (req, reply) => {
-    const q = (queryOf(req).q ?? '').trim().slice(0, 2048);
+    const query = queryOf(req);
+    const q = (query.q ?? '').trim().slice(0, 2048);
     if (!q) {
       return page(req, reply, { title: 'Search', noindex: true, body: html`<h1>Search</h1>${SearchForm()}` });
     }
-    // A URL (with or without its scheme) is looked up as a page; names search contributors and publications.
+    const kind = (SEARCH_KINDS as readonly string[]).includes(query.type ?? '') ? (query.type as SearchKind) : undefined;
+    const n = Math.min(pageNumber(req), MAX_SEARCH_PAGE);
+    // A URL (with or without its scheme) is also looked up as a page: its record, or that none is on record.
     const asUrl = /^https?:\/\//i.test(q) ? q : /^[^\s/@]+\.[a-z]{2,}(?:[/?#:]|$)/i.test(q) ? `https://${q}` : null;
-    const short = q.slice(0, 100);
-    const [lookup, people, pubs] = await Promise.all([
+    const [lookup, found] = await Promise.all([
       asUrl ? pages.lookupByUrl(deps, asUrl).catch((err) => (err instanceof DomainError && statusOf(err) === 400 ? null : Promise.reject(err))) : null,
-      contributors.searchContributors(deps, { q: short }, 1, 10),
-      publishers.searchPublishers(deps, short, 10),
+      search(deps, q.slice(0, 200), { kinds: kind ? [kind] : undefined, page: n, perPage: PER_PAGE }),
     ]);
     const pageResult = lookup
       ? lookup.record
         ? html`<ul class="cards"><li class="card"><h3>${recordLink({ id: lookup.record.page.id, title: lookup.record.page.title, url: lookup.record.page.url })}</h3>
-<p class="meta">${lookup.record.page.url} · ${publisherLink({ slug: lookup.record.page.publisher_slug, name: lookup.record.page.publisher_name })} · ${lookup.record.contributions.length} accepted ${lookup.record.contributions.length === 1 ? 'contribution' : 'contributions'}</p></li></ul>`
+<p class="meta wrap">${lookup.record.page.url} · ${publisherLink({ slug: lookup.record.page.publisher_slug, name: lookup.record.page.publisher_name })} · ${lookup.record.contributions.length} accepted ${lookup.record.contributions.length === 1 ? 'contribution' : 'contributions'}</p></li></ul>`
         : empty(`No page is on record at ${lookup.url.lookupKey}.`)
       : null;
-    const found = (lookup?.record ? 1 : 0) + people.total + pubs.length;
+    const all = SEARCH_KINDS.reduce((sum, k) => sum + found.counts[k], 0);
+    const filterLink = (k: SearchKind | undefined, label: string, count: number) => {
+      const params = new URLSearchParams({ q });
+      if (k) params.set('type', k);
+      return html`<a href="/search?${params.toString()}"${k === kind ? html` aria-current="page"` : ''}>${label} <span class="muted">${count}</span></a>`;
+    };
+    const said = found.total === 0 ? 'Nothing matched.' : `${found.total} ${found.total === 1 ? 'result' : 'results'}${kind ? ` among ${KIND_WORDS[kind].plural.toLowerCase()}` : ''}.`;
     return page(req, reply, {
-      title: `Search: ${short}`,
+      title: `Search: ${q.slice(0, 100)}`,
       noindex: true,
       body: html`<h1>Search</h1>${SearchForm(q)}
-<p class="muted" role="status">${found === 0 ? 'Nothing matched.' : `${found} ${found === 1 ? 'result' : 'results'}.`}</p>
-${pageResult ? html`<h2>Page</h2>${pageResult}` : ''}
-<h2>Contributors</h2>
+<p class="muted" role="status">${said}</p>
+${pageResult ? html`<h2>Page at this address</h2>${pageResult}` : ''}
 ${
-  people.items.length === 0
-    ? empty('No contributor matches.')
-    : html`<ul class="list">${people.items.map(
-        (i) => html`<li>${personLink(i.account)} <span class="muted">@${i.account.username}</span> ${levelBadge(i.account.level)} <span class="muted">trust ${percent(i.account.trust_score)}</span></li>`,
-      )}</ul>${people.total > people.items.length ? html`<p class="muted">Showing ${people.items.length} of ${people.total}; add more of the name to narrow it down.</p>` : ''}`
+  all > 0
+    ? html`<nav class="filters" aria-label="Kinds of result">${filterLink(undefined, 'All', all)}${SEARCH_KINDS.filter((k) => found.counts[k] > 0 || k === kind).map((k) =>
+        filterLink(k, KIND_WORDS[k].plural, found.counts[k]),
+      )}</nav>`
+    : ''
 }
-<h2>Publishers</h2>
 ${
-  pubs.length === 0
-    ? empty('No publisher matches.')
-    : html`<ul class="list">${pubs.map((p) => html`<li>${publisherLink(p.publisher)} <span class="muted">${p.domains.join(', ')} · ${p.pages} pages</span></li>`)}</ul>`
-}`,
+  found.items.length === 0
+    ? found.total > 0
+      ? empty('No more results.', html`<a href="/search?${new URLSearchParams({ q }).toString()}">Back to the first page</a>.`)
+      : empty('No page, person, publisher or panel matches every word.', html`Try fewer words, or the start of a word.`)
+    : html`<ol class="cards results">${found.items.map((i) => searchResult(i))}</ol>`
+}
+${pager('/search', { q, type: kind }, n, PER_PAGE, Math.min(found.total, MAX_SEARCH_PAGE * PER_PAGE))}`,
     });
   });
 

@@ -6,7 +6,7 @@ import type { PageRecord } from '../../domain/pages/record.js';
 import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { driftOf } from '../linked-data/drift.presenter.js';
 import { recordJsonLd } from '../linked-data/schema-org.js';
-import { logProofUrl, proofUrl, recordUrl } from '../urls.js';
+import { logEntryUrl, logProofUrl, proofUrl, recordUrl } from '../urls.js';
 import { renderDiff } from './diff.js';
 import { html } from './html.js';
 import type { PageOptions } from './layout.js';
@@ -29,7 +29,7 @@ function standingSection(record: PageRecord) {
 }
 
 const logLink = (n: PageRecord['notices'][number]) =>
-  n.log_seq === null ? '' : html`<p class="meta"><a href="${logProofUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`;
+  n.log_seq === null ? '' : html`<p class="meta"><a href="${logEntryUrl('', Number(n.log_seq) - 1)}">Log entry ${String(Number(n.log_seq) - 1)}</a></p>`;
 
 /** Every notice, newest first, but the one the standing above already says: a notice is said once. */
 function noticesSection(record: PageRecord) {
@@ -96,19 +96,48 @@ ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? ht
   };
 }
 
+/** An entry of the transparency log as a page shows it: its bytes, and the openings served beside them. */
+export interface ShownEntry {
+  body: string;
+  openings: unknown;
+}
+
 /**
- * The contribution's entry in the transparency log, checked by /assets/log-verify.js in the reader's browser
- * against the published key. Without JavaScript the links remain, for checking elsewhere (docs/transparency.md).
+ * A transparency-log entry, checked by /assets/log-verify.js in the reader's browser against the published key. The
+ * entry's bytes are shown behind a disclosure, and the check starts from them (it compares them with the entry bundle
+ * the signed root vouches for, so the page's word is not taken). `contributionId`: the entry must be about this
+ * contribution. Without JavaScript the links remain, for checking elsewhere (docs/transparency.md).
  */
-function logSection(index: number, contributionId: number) {
-  return html`<section class="card" aria-labelledby="log-heading" data-log-index="${String(index)}" data-log-contribution="${String(contributionId)}" data-log-api="/v1/log">
+export function logSection(index: number, contributionId: number | null, entry: ShownEntry | null, what = 'This acceptance') {
+  return html`<section class="card log" id="log" aria-labelledby="log-heading" data-log-index="${String(index)}"${
+    contributionId === null ? '' : html` data-log-contribution="${String(contributionId)}"`
+  } data-log-api="/v1/log">
 <h2 id="log-heading">In the public transparency log</h2>
-<p>This acceptance is entry <strong>${String(index)}</strong> of Credence’s append-only log of public changes. Anyone can check that it was not changed or removed since: the log’s checkpoints are signed, and the proof below ties this entry to them.</p>
+<p>${what} is entry <strong>${String(index)}</strong> of Credence’s append-only log of public changes. Anyone can check that it was not changed or removed since: the log’s checkpoints are signed, and the proof below ties this entry to them.</p>
 <p role="status" aria-live="polite" data-log-status>Your browser checks this proof when JavaScript is on; it is not checked yet.</p>
-<p class="hint">The check runs here, in your browser, with the log’s published key: it does not take this page’s word for it. <span data-log-details></span></p>
-<p><a href="/v1/log/proof/bundle?index=${String(index)}" download="entry-${String(index)}.tlog-proof" data-log-download>Download the proof (C2SP tlog-proof, checks offline)</a> · <a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a> · <a href="/v1/log/policy">Witness policy</a></p>
+<p class="hint wrap">The check runs here, in your browser, with the log’s published key: it does not take this page’s word for it. <span data-log-details></span></p>
+${
+  entry
+    ? html`<details><summary>The entry’s bytes, as the log holds them</summary>
+<p class="hint">Canonical JSON. People’s names appear as salted commitments; their openings are served beside the entry, and deleted when a person leaves.</p>
+<pre class="entry" data-log-entry data-log-openings="${JSON.stringify(entry.openings)}">${entry.body}</pre></details>`
+    : ''
+}
+<p class="links wrap"><a href="/v1/log/proof/bundle?index=${String(index)}" download="entry-${String(index)}.tlog-proof" data-log-download>Download the proof (C2SP tlog-proof, checks offline)</a> · <a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a> · <a href="/v1/log/policy">Witness policy</a></p>
 <script src="/assets/log-verify.js" defer></script>
 </section>`;
+}
+
+/** One entry of the transparency log on its own (a notice's, a panel version's): what it is, its bytes, its check. */
+export function logEntryPage(index: number, entry: { kind: string; createdAt: string; body: string; openings: unknown }): PageOptions {
+  return {
+    title: `Transparency-log entry ${index}`,
+    description: `Entry ${index} of Credence’s public transparency log, checked in your browser.`,
+    body: html`<p class="crumbs">Transparency log</p>
+<h1>Entry ${String(index)} of the transparency log</h1>
+<dl class="facts"><dt>Change</dt><dd><code>${entry.kind}</code></dd><dt>Logged</dt><dd>${date(entry.createdAt)}</dd></dl>
+${logSection(index, null, entry, 'This change')}`,
+  };
 }
 
 /** One declared interest in words: "Employment: Acme Pharma (since 2026-01-02), ended …". */
@@ -118,7 +147,7 @@ export function interestLine(i: Proof['interests'][number]) {
   return html`${kind}: ${what}${i.note ? html` (${i.note})` : ''}, declared ${date(i.declared_at)}${i.ended_at ? html`, ended ${date(i.ended_at)}` : ''}`;
 }
 
-export function proofPage(siteUrl: string, p: Proof): PageOptions {
+export function proofPage(siteUrl: string, p: Proof, entry: ShownEntry | null = null): PageOptions {
   const pageTitle = p.page_title || p.page_url;
   const named = p.submission_id === null;
   const sources = storedSources(p.sources);
@@ -185,6 +214,6 @@ ${
 ${p.decision_note ? html`<dt>Note</dt><dd class="text">${p.decision_note}</dd>` : ''}
 ${p.request_id !== null ? html`<dt>Requested</dt><dd>Yes: in answer to a request by ${p.publisher_name}</dd>` : ''}
 </dl>
-${p.log_seq === null ? '' : logSection(Number(p.log_seq) - 1, p.id)}`,
+${p.log_seq === null ? '' : logSection(Number(p.log_seq) - 1, p.id, entry)}`,
   };
 }

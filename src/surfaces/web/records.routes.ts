@@ -6,6 +6,8 @@ import Type from 'typebox';
 import * as contributors from '../../domain/contributors/contributor.service.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
+import * as log from '../../domain/transparency/log.service.js';
+import { notFound } from '../../domain/errors.js';
 import { optional } from '../../http/auth.js';
 import { IdParam, Nullable, sendAs } from '../../http/schemas.js';
 import { JSON_LD_TYPE, jsonLdText, recordJsonLd, wantsJsonLd } from '../linked-data/schema-org.js';
@@ -17,7 +19,7 @@ import { LogLink, presentLogLink } from '../log-link.js';
 import { driftOf } from '../linked-data/drift.presenter.js';
 import { contributionRef, profileUrl, recordUrl } from '../urls.js';
 import { sendPage, wantsHtml } from './kit.js';
-import { proofPage, recordPage } from './record.pages.js';
+import { logEntryPage, proofPage, recordPage } from './record.pages.js';
 import { PageUrl, ProofDecision, Provenance, ServiceUrl, WorkRole, provenanceOf } from '../vocabulary.js';
 import { storedSources } from '../../domain/submissions/submission.service.js';
 import { jsonLdAnswer } from '../docs/openapi.js';
@@ -131,7 +133,10 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
       void reply.header('vary', 'Accept');
       const p = await contributors.getProof(deps, proofId(req.params.id));
       if (wantsAnnotation(req.headers.accept)) return sendAs(reply, `${ANNO_TYPE}; charset=utf-8`, jsonLdText(contributionAnnotation(site, p)));
-      if (root && wantsHtml(req)) return sendPage(deps, req, reply, proofPage(site, p));
+      if (root && wantsHtml(req)) {
+        const entry = p.log_seq === null ? null : await log.entryAt(deps, Number(p.log_seq) - 1);
+        return sendPage(deps, req, reply, proofPage(site, p, entry && { body: entry.body.toString('utf8'), openings: entry.openings }));
+      }
       return {
         id: contributionRef(p.id),
         role: p.role,
@@ -159,6 +164,19 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
         log: presentLogLink(site, p.log_seq),
         interests: p.interests.map(presentInterest),
       };
+    },
+  );
+
+  if (!root) return;
+  // A log entry on its own (the record's notices link here): a page for people; the APIs have /v1/log/entries.
+  app.get(
+    '/log/:index',
+    { config: { html: true }, schema: { params: Type.Object({ index: Type.String({ pattern: '^(0|[1-9][0-9]{0,14})$' }) }) } },
+    async (req, reply) => {
+      const index = Number(req.params.index);
+      const entry = await log.entryAt(deps, index);
+      if (!entry) throw notFound('Log entry');
+      return sendPage(deps, req, reply, logEntryPage(index, { kind: entry.kind, createdAt: entry.createdAt, body: entry.body.toString('utf8'), openings: entry.openings }));
     },
   );
 }
