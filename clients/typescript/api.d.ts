@@ -38,7 +38,7 @@ export interface paths {
         get: operations["getAccountApiKeys"];
         put?: never;
         /**
-         * Create an API key; the secret is in this response only
+         * Create an API key (one object, or an array of at most 500); the secret is in this response only
          * @description Needs a session token; an API key gets 403 session_required.
          */
         post: operations["postAccountApiKeys"];
@@ -606,7 +606,7 @@ export interface paths {
         get: operations["getAccountWebhooks"];
         put?: never;
         /**
-         * Register a webhook; the signing secret is in this response only
+         * Register a webhook (one object, or an array of at most 500); the signing secret is in this response only
          * @description Needs a session token; an API key gets 403 session_required.
          */
         post: operations["postAccountWebhooks"];
@@ -1884,17 +1884,100 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        /** @description At most 5 MB, and 25,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
                     expires_in_days?: number;
                     name: string;
                     publisher?: string | null;
-                };
+                } | {
+                    expires_in_days?: number;
+                    name: string;
+                    publisher?: string | null;
+                }[];
             };
         };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            results: {
+                                api_key?: {
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    expires_at: string | null;
+                                    id: number;
+                                    /**
+                                     * @description Fixed at creation
+                                     * @enum {string}
+                                     */
+                                    kind: "publisher" | "contributor";
+                                    last_used_at: string | null;
+                                    /** @description The last four characters of the key */
+                                    last4: string;
+                                    name: string;
+                                    /** @description The first characters of the key */
+                                    prefix: string;
+                                    publisher: {
+                                        name: string;
+                                        slug: string;
+                                    } | null;
+                                    revoked_at: string | null;
+                                    /** @enum {string} */
+                                    status: "active" | "revoked" | "expired";
+                                } & {
+                                    /** @description The secret, shown once */
+                                    key: string;
+                                };
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
+                                authors?: {
+                                    /**
+                                     * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                     * @enum {string}
+                                     */
+                                    status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                    username: string;
+                                }[];
+                                error?: {
+                                    /**
+                                     * @description SPEC §6; stable, for programs
+                                     * @enum {string}
+                                     */
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    details?: {
+                                        field: string;
+                                        message: string;
+                                    }[];
+                                    message: string;
+                                };
+                                id?: number;
+                                index: number;
+                                /** @enum {string} */
+                                status: "created" | "updated" | "skipped" | "failed";
+                                /** Format: uri */
+                                url?: string;
+                            }[];
+                            summary: {
+                                created: number;
+                                failed: number;
+                                skipped: number;
+                                updated: number;
+                            };
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
             /** @description Success */
             201: {
                 headers: {
@@ -2698,6 +2781,13 @@ export interface operations {
                                 sent_at: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "sent" | "failed";
+                            }[];
+                            /** @description Every publication the account ever joined, present ones included: what links publications into one source of reputation */
+                            membership_history: {
+                                publisher: string;
+                                publisher_name: string;
+                                /** Format: date-time */
+                                since: string;
                             }[];
                             memberships: {
                                 publisher: string;
@@ -4302,7 +4392,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        /** @description At most 5 MB, and 25,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
         requestBody: {
             content: {
                 "application/json": {
@@ -4320,10 +4410,116 @@ export interface operations {
                      * @description An https URL on a public address
                      */
                     url: string;
-                };
+                } | {
+                    /** @description Event names. api_v1: contribution.accepted, contribution.withdrawn, submission.received, page.registered, page.changed, page.notice. v1: contribution.submitted, contribution.accepted, contribution.withdrawn, request.taken, panel.updated, page.changed, page.notice. contributor: contributor.named, contributor.credited, contributor.uncredited, page.notice. Default: all of the format’s */
+                    events?: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
+                    /**
+                     * @description `api_v1` (default), `v1` (the /v1 scheme; one per publisher), or `contributor`: your own webhook, told of what names you, whichever publication did it (no publisher)
+                     * @enum {string}
+                     */
+                    format?: "api_v1" | "v1" | "contributor";
+                    /** @description Slug of the publication whose events to receive: required for v1; for api_v1 the caller’s only publication by default; left out for contributor */
+                    publisher?: string;
+                    /**
+                     * Format: uri
+                     * @description An https URL on a public address
+                     */
+                    url: string;
+                }[];
             };
         };
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            results: {
+                                /** @description Registrations: what naming each author did. A named person is shown in public only once they confirm */
+                                authors?: {
+                                    /**
+                                     * @description `published` (the person lets this publication publish at once, or was named already), `pending` (a claim waits for them), `declined`, `withdrawn` (they took their name back), `refused` (they refuse this publication’s claims), `limited` (too many claims waiting)
+                                     * @enum {string}
+                                     */
+                                    status: "published" | "pending" | "declined" | "withdrawn" | "refused" | "limited";
+                                    username: string;
+                                }[];
+                                error?: {
+                                    /**
+                                     * @description SPEC §6; stable, for programs
+                                     * @enum {string}
+                                     */
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    details?: {
+                                        field: string;
+                                        message: string;
+                                    }[];
+                                    message: string;
+                                };
+                                id?: number;
+                                index: number;
+                                /** @enum {string} */
+                                status: "created" | "updated" | "skipped" | "failed";
+                                /** Format: uri */
+                                url?: string;
+                                webhook?: {
+                                    consecutive_failures: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    disabled_at: string | null;
+                                    disabled_reason: ("failures" | "owner") | null;
+                                    events: ("page.registered" | "page.changed" | "page.notice" | "contribution.submitted" | "contribution.accepted" | "contribution.withdrawn" | "request.taken" | "submission.received" | "panel.updated" | "contributor.named" | "contributor.credited" | "contributor.uncredited")[];
+                                    /**
+                                     * @description `api_v1` (X-Service-* headers, `{id, event, created, data}`), `v1` (Service-* headers), or `contributor`: your own webhook, told of what names you (the /api/v1 headers and envelope)
+                                     * @enum {string}
+                                     */
+                                    format: "api_v1" | "v1" | "contributor";
+                                    id: number;
+                                    last_attempt_at: string | null;
+                                    last_failure_at: string | null;
+                                    last_status_code: number | null;
+                                    last_success_at: string | null;
+                                    /** @description Deliveries not through yet: queued, retrying, or held while disabled */
+                                    pending: number;
+                                    previous_secret_expires_at: string | null;
+                                    /** @description The publication whose events it receives; null for a `contributor` webhook */
+                                    publisher: {
+                                        name: string;
+                                        slug: string;
+                                    } | null;
+                                    /** @enum {string} */
+                                    status: "enabled" | "disabled";
+                                    success_rate_24h: number | null;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                    /**
+                                     * Format: uri
+                                     * @description The https endpoint
+                                     */
+                                    url: string;
+                                } & {
+                                    /** @description The signing secret (`whsec_…`), shown in this response only */
+                                    secret: string;
+                                };
+                            }[];
+                            summary: {
+                                created: number;
+                                failed: number;
+                                skipped: number;
+                                updated: number;
+                            };
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
             /** @description Success */
             201: {
                 headers: {
@@ -6396,7 +6592,7 @@ export interface operations {
                             work: {
                                 /** Format: date-time */
                                 accepted_at: string;
-                                /** @description 1, or 0 past the 9th from one source (a publication and those sharing an owner or member with it) */
+                                /** @description 1, or 0 past the 9th from one source (a publication and those sharing an owner or member, present or past, or a registrable domain with it) */
                                 counts_as_accepted: number;
                                 /** @description The contribution: an integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;

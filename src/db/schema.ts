@@ -51,6 +51,16 @@ export interface PublisherMembersTable {
   created_at: string;
 }
 
+/**
+ * Every membership ever made (one row per publication and account, kept when the person leaves): what links
+ * publications into one source of reputation (docs/decisions/reputation-independent-sources.md).
+ */
+export interface PublisherMemberHistoryTable {
+  publisher_id: number;
+  account_id: number;
+  since: string;
+}
+
 export interface LoginThrottleTable {
   key: string;
   failures: number;
@@ -76,6 +86,8 @@ export interface DomainsTable {
   verified_at: string | null;
   verified_by: 'dns' | 'file' | 'operator' | null;
   created_at: string;
+  /** The domain's registrable domain by the Public Suffix List (private suffixes included), or the domain itself. */
+  registrable_domain: string | null;
 }
 
 export interface ApiKeysTable {
@@ -111,6 +123,8 @@ export interface PagesTable {
   content_seen_at: string | null;
   /** When the text last changed; null until it first does. */
   content_changed_at: string | null;
+  /** SHA-256 (hex) of embed_key: the extension's private lookup asks by its first digits (docs/extension.md). */
+  embed_key_hash: string | null;
 }
 
 /** What a contributor quoted from the page, and a fact check's claim and verdict (1-5). */
@@ -566,6 +580,7 @@ export interface DB {
   sessions: SessionsTable;
   publishers: PublishersTable;
   publisher_members: PublisherMembersTable;
+  publisher_member_history: PublisherMemberHistoryTable;
   domains: DomainsTable;
   api_keys: ApiKeysTable;
   pages: PagesTable;

@@ -38,7 +38,7 @@ export const ScoreExplanation = Type.Object({
       position: Type.Integer({ description: 'Its place among this person’s accepted work on that publication’s pages, in the order accepted' }),
       role_weight: Type.Integer(),
       weight: Type.Integer({ description: 'What it adds to the contribution score and to its topic’s w' }),
-      counts_as_accepted: Type.Integer({ description: '1, or 0 past the 9th from one source (a publication and those sharing an owner or member with it)' }),
+      counts_as_accepted: Type.Integer({ description: '1, or 0 past the 9th from one source (a publication and those sharing an owner or member, present or past, or a registrable domain with it)' }),
       proof_url: ServiceUrl,
     }),
     { description: 'Every accepted work, in the order accepted (what the formula is summed over)' },

@@ -27,6 +27,12 @@ afterAll(async () => {
 });
 
 /** The answer's data, after checking the call succeeded (openapi-fetch puts a 4xx/5xx body in `error`). */
+/** One object created: the creation routes answer an array with `data.results`, one object with the object itself. */
+function single<T extends { data: object }>(body: T): Exclude<T['data'], { results: unknown }> {
+  if ('results' in body.data) throw new Error('expected one object, got a batch answer');
+  return body.data as Exclude<T['data'], { results: unknown }>;
+}
+
 function ok<R extends { data?: unknown; error?: unknown; response: Response }>(r: R, status = 200): NonNullable<R['data']> {
   expect(r.error, JSON.stringify(r.error)).toBeUndefined();
   expect(r.response.status).toBe(status);
@@ -53,14 +59,14 @@ describe('the typed client, one story', () => {
     expectTypeOf(created.data.role).toEqualTypeOf<'owner' | 'editor'>();
     expect(created.data).toMatchObject({ slug: 'story-times', role: 'owner' });
     await verifyDomainByOperator(t.runtime.deps, 'story-times', 'story-times.example');
-    const key = ok(await owner.POST('/account/api-keys', { body: { name: 'cms', publisher: 'story-times' } }), 201);
+    const key = { data: single(ok(await owner.POST('/account/api-keys', { body: { name: 'cms', publisher: 'story-times' } }), 201)) };
     expect(key.data).toMatchObject({ kind: 'publisher', status: 'active' });
     const cms = createApiClient({ siteUrl: t.baseUrl, token: key.data.key });
     const who = ok(await cms.GET('/whoami'));
     expectTypeOf(who.data.credential).toEqualTypeOf<'publisher_key' | 'contributor_key' | 'session'>();
     expect(who.data.credential).toBe('publisher_key');
 
-    const hook = ok(await owner.POST('/account/webhooks', { body: { url: rx.url('/story'), events: ['page.registered', 'submission.received', 'contribution.accepted'] } }), 201);
+    const hook = { data: single(ok(await owner.POST('/account/webhooks', { body: { url: rx.url('/story'), events: ['page.registered', 'submission.received', 'contribution.accepted'] } }), 201)) };
     rx.trust('/story', hook.data.secret);
 
     // Register two pages in one call, then one alone; the link of a single registration leads to its record.
@@ -97,7 +103,7 @@ describe('the typed client, one story', () => {
     expect(request.data).toMatchObject({ id: requestId, request_type: 'fact_checker', status: 'open' });
 
     const specialistSession = await person('ada-story', 'Dr. Ada Story');
-    const mine = ok(await createApiClient({ siteUrl: t.baseUrl, token: specialistSession }).POST('/account/api-keys', { body: { name: 'tools', publisher: null } }), 201);
+    const mine = { data: single(ok(await createApiClient({ siteUrl: t.baseUrl, token: specialistSession }).POST('/account/api-keys', { body: { name: 'tools', publisher: null } }), 201)) };
     expect(mine.data.kind).toBe('contributor');
     const ada = createApiClient({ siteUrl: t.baseUrl, token: mine.data.key });
     const taken = ok(await ada.POST('/review-requests/{id}/take', { params: { path: { id: requestId } } }));

@@ -1,10 +1,13 @@
 // Conflicts of interest of authorship: an author took the fact-check request on their own page, submitted, the
 // publisher accepted, and the record said "Written by Priya · Fact-checked by Priya". Now nobody named as a page's
 // author (a claim pending or confirmed, or an authorship on its record) takes a request on it, submits work on it, or
-// has such work accepted: 403 `conflict_of_interest` with the reason in words, on /api/v1 and on the web forms.
-// (/v1 has no take or submit route; its error envelope maps the same code to the same status.) Both databases.
+// has such work accepted: 403 `conflict_of_interest` with the reason in words, on /api/v1 and on the web forms; the
+// web marketplace marks such requests with the reason instead of offering them. /v1 has no take or submit route: its
+// requests and records show that nothing moved (the request stays open, the record names no author as checker).
+// Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmClaims, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { FormClient } from '../web/browser-client.js';
 
@@ -30,6 +33,16 @@ const take = (u: TestUser, id: number) => u.client.post(`/api/v1/review-requests
 const work = { summary: 'Checked the figures', evidence: { reason: 'Compared with the source', sources: ['https://stats.example/t1'] } };
 const refusal = (message: string) => ({ success: false, error: { code: 'conflict_of_interest', message } });
 const FACT_CHECK = 'You are named as an author of this page, so you cannot fact-check it';
+/** The page's record on /v1, as `role username` per contribution (none: no record yet, 404 in /v1's envelope). */
+async function rolesOn(url: string): Promise<string[]> {
+  const res = await new Client(t.baseUrl).get(`/v1/pages/record?url=${encodeURIComponent(url)}`);
+  if (res.status === 404) {
+    expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    return [];
+  }
+  expect(res.status, res.text).toBe(200);
+  return (res.body.contributions as { role: string; contributor: string }[]).map((c) => `${c.role} ${c.contributor}`).sort();
+}
 
 async function signedIn(u: TestUser): Promise<FormClient> {
   const b = new FormClient(t.baseUrl);
@@ -54,10 +67,18 @@ describe('an author of a page cannot check it', () => {
       expect(sub.status, sub.text).toBe(403);
       expect(sub.body).toEqual(refusal(`You are named as an author of this page, so you cannot ${verb} it`));
     }
-    // Someone else takes it and submits as before.
+    // /v1: the publisher's request is still open, taken by nobody.
+    const listed = await p.api.get('/v1/requests?per_page=100');
+    expect(listed.status, listed.text).toBe(200);
+    expect((listed.body.data as { id: string }[]).find((r) => r.id === `req_${requestId}`)).toMatchObject({ status: 'open', taken_by: null });
+
+    // Someone else takes it and submits as before, and the record names each for what they did.
     const other = await signup(t);
     expect((await take(other, requestId)).status).toBe(200);
-    expect((await other.client.post('/api/v1/submissions', { request_id: requestId, ...work })).status).toBe(201);
+    const sub = await other.client.post('/api/v1/submissions', { request_id: requestId, ...work });
+    expect(sub.status, sub.text).toBe(201);
+    expect((await p.api.post('/api/v1/submissions/decide', { submission_id: sub.body.data.id, decision: 'accept' })).status).toBe(200);
+    expect(await rolesOn(url)).toEqual([`author ${priya.username}`, `fact_check ${other.username}`].sort());
   });
 
   it('a pending claim names them too; a declined one does not', async () => {
@@ -85,8 +106,9 @@ describe('an author of a page cannot check it', () => {
     expect(decided.status, decided.text).toBe(403);
     expect(decided.body.error.code).toBe('conflict_of_interest');
     expect(decided.body.error.message).toContain('named as an author of this page');
-    // Rejecting it is still the publisher's to do.
+    // Rejecting it is still the publisher's to do; the /v1 record never says they checked their own page.
     expect((await p.api.post('/api/v1/submissions/decide', { submission_id: sub.body.data.id, decision: 'reject' })).status).toBe(200);
+    expect(await rolesOn(url)).not.toContain(`fact_check ${late.username}`);
   });
 
   it('the web forms say why in words', async () => {
@@ -101,5 +123,23 @@ describe('an author of a page cannot check it', () => {
     const form = await b.post('/me/submissions', { url, role: 'fact_check', summary: work.summary, reason: work.evidence.reason, sources: '' });
     expect(form.status).toBe(403);
     expect(form.text).toContain(FACT_CHECK);
+  });
+
+  it('the marketplace marks their requests with the reason instead of a Take button', async () => {
+    const priya = await signup(t);
+    const { requestId } = await pageWithRequest([priya.username]);
+    const takeForm = `action="/me/requests/${requestId}/take"`;
+    const b = await signedIn(priya);
+    for (const path of ['/me/requests', '/requests']) {
+      const page = await b.get(path);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`${FACT_CHECK}.`);
+      expect(page.text).not.toContain(takeForm);
+    }
+    // Anyone else is offered it.
+    const other = await signedIn(await signup(t));
+    const offered = await other.get('/me/requests');
+    expect(offered.text).toContain(takeForm);
+    expect(offered.text).not.toContain(FACT_CHECK);
   });
 });

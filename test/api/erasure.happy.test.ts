@@ -114,6 +114,7 @@ describe('erasing an account', () => {
     expect(d.api_keys.length).toBeGreaterThan(0);
     expect(d.sessions.length).toBeGreaterThan(0);
     expect(d.requests_taken).toEqual([expect.objectContaining({ status: 'taken' })]);
+    expect(d.membership_history).toEqual(d.memberships.map((m: { publisher: string; publisher_name: string; since: string }) => ({ publisher: m.publisher, publisher_name: m.publisher_name, since: m.since })));
     expect(d.log_openings.length).toBeGreaterThan(2);
     expect(res.text).not.toMatch(/scrypt|cred_live_[0-9a-f]{8}|cred_sess_|"secret"|token_hash|key_hash|password/);
   });

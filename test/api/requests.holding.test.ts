@@ -71,6 +71,13 @@ describe('a cap on the requests one account holds', () => {
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body).toMatchObject({ success: false, error: { code: 'conflict', details: [{ field: 'limit' }] } });
     expect(await status(ids[3]!)).toEqual({ status: 'open', taken_by: null });
+    // The web form refuses it too, in words.
+    const b = await signedIn(u);
+    await b.get('/me/requests');
+    const page = await b.post(`/me/requests/${ids[3]}/take`, {});
+    expect(page.status).toBe(409);
+    expect(page.text).toContain('You hold 3 requests, the most an account may; a place frees when the publisher decides your work on one');
+    expect(await status(ids[3]!)).toEqual({ status: 'open', taken_by: null });
 
     // Rejected: the request reopens and the place frees.
     expect((await p.api.post('/api/v1/submissions/decide', { submission_id: subs[0], decision: 'reject' })).status).toBe(200);

@@ -1,11 +1,13 @@
 // Scores cannot be bought by owning more publications. Diminishing returns were counted per publication: one account
 // made 29 publications, verified three domains, and a sock's accepted fact checks went 9 → 18 → 27 accepted,
-// `trusted`, trust 0.88. Now publications sharing an owner or member (directly or through others) are one source,
-// and one account owns at most PUBLICATIONS_OWNED_PER_ACCOUNT publications (409 naming the limit). Both databases.
+// `trusted`, trust 0.88. Now publications sharing an owner or member, present or past, or verified domains under one
+// registrable domain (the Public Suffix List's), directly or through others, are one source; and one account owns at
+// most PUBLICATIONS_OWNED_PER_ACCOUNT publications (409 naming the limit, on /api/v1 and the web form). Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { addMember, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
+import { FormClient } from '../web/browser-client.js';
 
 let t: TestApp;
 let anon: Client;
@@ -69,6 +71,42 @@ describe('diminishing returns count independent sources, not publications', () =
     expect((await face(sock)).accepted).toBe(9);
   });
 
+  it('a past owner still links: handing a publication over and leaving it does not make it independent', async () => {
+    const owner = await signup(t);
+    const first = await publisher(t, { owner });
+    const sock = await signup(t);
+    await acceptedChecks(first, sock, 9);
+    // The owner hands the first publication to someone else and leaves it, then starts another.
+    const heir = await signup(t);
+    await addMember(owner.client, first.slug, heir);
+    expect((await owner.client.post(`/api/v1/account/publishers/${first.slug}/transfer`, { username: heir.username })).status).toBe(200);
+    const left = await heir.client.delete(`/api/v1/account/publishers/${first.slug}/members/${owner.username}`);
+    expect(left.status, left.text).toBe(200);
+    const members = await heir.client.get(`/api/v1/account/publishers/${first.slug}/members`);
+    expect(JSON.stringify(members.body)).not.toContain(owner.username);
+    const second = await publisher(t, { owner });
+    await acceptedChecks(second, sock, 9);
+    expect((await face(sock)).accepted).toBe(9);
+    // The owner's export shows the membership they left, remembered.
+    const exported = await owner.client.get('/api/v1/account/export');
+    expect(exported.status, exported.text).toBe(200);
+    const slugs = (list: { publisher: string }[]) => list.map((m) => m.publisher).sort();
+    expect(slugs(exported.body.data.memberships)).toEqual([second.slug]);
+    expect(slugs(exported.body.data.membership_history)).toEqual([first.slug, second.slug].sort());
+  });
+
+  it('domains under one registrable domain link publications of different owners; two github.io sites do not', async () => {
+    const base = `shared-${++n}.co.uk`;
+    const sock = await signup(t);
+    for (const sub of ['news', 'health', 'sport']) await acceptedChecks(await publisher(t, { domain: `${sub}.${base}` }), sock, 4);
+    expect((await face(sock)).accepted).toBe(9);
+
+    // The Public Suffix List's private section: github.io is a suffix, so alice's and bob's sites are two registrants.
+    const other = await signup(t);
+    for (const who of [`alice${n}`, `bob${n}`]) await acceptedChecks(await publisher(t, { domain: `${who}.github.io` }), other, 9);
+    expect((await face(other)).accepted).toBe(18);
+  });
+
   it('independent publications still count each in full', async () => {
     const sock = await signup(t);
     for (const p of [await publisher(t), await publisher(t), await publisher(t)]) await acceptedChecks(p, sock, 9);
@@ -103,5 +141,19 @@ describe('a cap on the publications one account owns', () => {
     await addMember(other.owner.client, other.slug, u);
     limit(await other.owner.client.post(`/api/v1/account/publishers/${other.slug}/members`, { username: u.username, role: 'owner' }));
     limit(await other.owner.client.post(`/api/v1/account/publishers/${other.slug}/transfer`, { username: u.username }));
+  });
+
+  it('the web form says so in words', async () => {
+    const u = await signup(t);
+    for (let i = 0; i < 5; i++) expect((await create(u, `web-${u.id}-${i}`)).status).toBe(201);
+    const b = new FormClient(t.baseUrl);
+    await b.get('/login');
+    expect((await b.post('/login', { email: u.email, password: u.password })).status).toBe(303);
+    await b.get('/dashboard?all');
+    const res = await b.post('/dashboard', { name: 'One Too Many', slug: `web-${u.id}-5` });
+    expect(res.status).toBe(409);
+    expect(res.text).toContain('You own 5 publications, the most an account may');
+    const owned = await t.runtime.deps.db.selectFrom('publisher_members').select('publisher_id').where('account_id', '=', u.id).where('role', '=', 'owner').execute();
+    expect(owned).toHaveLength(5);
   });
 });

@@ -19,6 +19,8 @@ import * as m0018 from './0018_witness.js';
 import * as m0019 from './0019_own_webhooks.js';
 import * as m0020 from './0020_mentions.js';
 import * as m0021 from './0021_search.js';
+import * as m0022 from './0022_independent_sources.js';
+import * as m0023 from './0023_embed_key_hash.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -42,4 +44,6 @@ export const migrations: Record<string, MigrationModule> = {
   '0019_own_webhooks': m0019,
   '0020_mentions': m0020,
   '0021_search': m0021,
+  '0022_independent_sources': m0022,
+  '0023_embed_key_hash': m0023,
 };

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/schema.js';
 import { tag } from '../pages/cache-tags.js';
+import { bucketOf, embedKeyHash } from '../pages/key-hash.js';
 import { parsePageUrl } from '../pages/url-keys.js';
 import type { MemoryRecordCache } from '../pages/record-cache.js';
 import { type ChangeRow, lastSeq, listChangeRowsAfter, type OpenedChange, withOpenings } from './change.store.js';
@@ -32,7 +33,8 @@ export function tagsOfChange(row: ChangeRow): string[] {
   const body = JSON.parse(row.body) as { page?: { url?: unknown }; domain?: unknown };
   if (typeof body.domain === 'string') tags.push(tag.domain(body.domain));
   const url = typeof body.page?.url === 'string' ? parsePageUrl(body.page.url) : null;
-  if (url) tags.push(tag.lookup(url.lookupKey), tag.embed(url.embedKey));
+  if (url) tags.push(tag.lookup(url.lookupKey), tag.embed(url.embedKey), tag.bucket(bucketOf(embedKeyHash(url.embedKey))));
+  if (row.kind.startsWith('domain.')) tags.push(tag.hosts);
   return tags;
 }
 

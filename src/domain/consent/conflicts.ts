@@ -5,7 +5,7 @@
 import type { Db } from '../deps.js';
 import { DomainError } from '../errors.js';
 import type { WorkKind } from '../work-kinds.js';
-import { isNamedAuthor } from './consent.store.js';
+import { isNamedAuthor, pagesNamingAuthor } from './consent.store.js';
 
 const VERB: Record<WorkKind, string> = {
   review: 'review',
@@ -16,13 +16,19 @@ const VERB: Record<WorkKind, string> = {
   author: 'author',
 };
 
+/** Why the person may not do this work on a page they are named an author of, in words for them. */
+export const authorConflictReason = (kind: WorkKind): string => `You are named as an author of this page, so you cannot ${VERB[kind]} it`;
+
 /** 403 `conflict_of_interest` when the person is named as an author of the page; `who` words it for the reader. */
 export async function assertNotAuthorOf(db: Db, accountId: number, pageId: number, kind: WorkKind, who: 'you' | 'contributor' = 'you'): Promise<void> {
   if (kind === 'author' || !(await isNamedAuthor(db, pageId, accountId))) return;
   throw new DomainError(
     'conflict_of_interest',
     who === 'you'
-      ? `You are named as an author of this page, so you cannot ${VERB[kind]} it`
+      ? authorConflictReason(kind)
       : `The contributor is named as an author of this page, so their work cannot be accepted as its ${kind.replace('_', '-')}`,
   );
 }
+
+/** Of these pages, those the person is named an author of: the marketplace marks their requests instead of offering them. */
+export const pagesAuthoredBy = (db: Db, accountId: number, pageIds: number[]): Promise<Set<number>> => pagesNamingAuthor(db, accountId, [...new Set(pageIds)]);

@@ -252,3 +252,19 @@ export async function isNamedAuthor(db: Db, pageId: number, accountId: number): 
     .executeTakeFirst();
   return authorship !== undefined;
 }
+
+/** Which of these pages name the person as an author (as `isNamedAuthor`), in two reads whatever their number. */
+export async function pagesNamingAuthor(db: Db, accountId: number, pageIds: number[]): Promise<Set<number>> {
+  if (pageIds.length === 0) return new Set();
+  const [claims, authorships] = await Promise.all([
+    db
+      .selectFrom('author_claims')
+      .select('page_id')
+      .where('account_id', '=', accountId)
+      .where('page_id', 'in', pageIds)
+      .where('state', 'in', ['pending', 'confirmed'])
+      .execute(),
+    db.selectFrom('contributions').select('page_id').where('account_id', '=', accountId).where('page_id', 'in', pageIds).where('role', '=', 'author').execute(),
+  ]);
+  return new Set([...claims, ...authorships].map((r) => r.page_id));
+}

@@ -23,6 +23,10 @@ export const tag = {
     return tags;
   },
   domain: (domain: string) => `domain:${domain}`,
+  /** A bucket of the extension's private lookup (key-hash.ts): it depends on every page whose key falls in it. */
+  bucket: (prefix: string) => `bucket:${prefix}`,
+  /** The extension's list of verified domains depends on every domain's verification. */
+  hosts: 'hosts',
   /** The contributor directory depends on every contributor. */
   contributors: 'contributors',
 };

@@ -3,6 +3,7 @@ import type { FixedQuery, FixedReader } from '../../db/client.js';
 import type { Db } from '../../db/schema.js';
 import type { AssertedBy, Consent, WorkKind } from '../../db/schema.js';
 import type { Level } from '../reputation/scores.js';
+import { embedKeyHash, prefixEnd } from './key-hash.js';
 
 const pageColumns = [
   'p.id',
@@ -95,7 +96,7 @@ export async function insertPages(db: Db, rows: NewPageRow[], now: string): Prom
   for (let i = 0; i < rows.length; i += 250) {
     const inserted = await db
       .insertInto('pages')
-      .values(rows.slice(i, i + 250).map((r) => ({ ...r, content_seen_at: r.content_hash !== null ? now : null, created_at: now, updated_at: now })))
+      .values(rows.slice(i, i + 250).map((r) => ({ ...r, embed_key_hash: embedKeyHash(r.embed_key), content_seen_at: r.content_hash !== null ? now : null, created_at: now, updated_at: now })))
       .returning(['id', 'lookup_key'])
       .execute();
     for (const r of inserted) ids.set(r.lookup_key, r.id);
@@ -277,4 +278,18 @@ const RECORD_QUERIES = {
 /** The rows of the records a lookup key, a page id or an embed key names (empty when none), as committed. */
 export function loadRecordRows(read: FixedReader, by: keyof typeof RECORD_QUERIES, value: string | number): Promise<RecordLoadRow[]> {
   return read<RecordLoadRow>(RECORD_QUERIES[by], [value]);
+}
+
+/** Pages whose embed key hash starts with `prefix` (a bucket of the extension's private lookup), id order. */
+export const findPagesByHashPrefix = (db: Db, prefix: string) =>
+  pagesWithPublisher(db).where('p.embed_key_hash', '>=', prefix).where('p.embed_key_hash', '<', prefixEnd(prefix)).orderBy('p.id').execute();
+
+/** Pages whose embed key hashes to `hash`. */
+export const findPagesByKeyHash = (db: Db, hash: string) =>
+  pagesWithPublisher(db).where('p.embed_key_hash', '=', hash).orderBy('p.id').limit(50).execute();
+
+/** Every verified domain, sorted: the hosts the extension may ask about. */
+export async function listVerifiedDomains(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('domains').select('domain').where('status', '=', 'verified').distinct().orderBy('domain').execute();
+  return rows.map((r) => r.domain);
 }

@@ -1,5 +1,6 @@
 // URL identity (SPEC §3): the one place that decides when two URLs name the same page.
 import net from 'node:net';
+import { getDomain } from 'tldts';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -50,6 +51,14 @@ export function parseDomain(input: unknown): string | null {
   if (!host.includes('.') || host === 'localhost' || host.endsWith('.localhost')) return null;
   if (!/^[a-z0-9.-]+$/.test(host) || host.split('.').some((label) => label === '' || label.length > 63)) return null;
   return host;
+}
+
+/**
+ * The registrable domain of a DNS name by the Public Suffix List, private suffixes included (`alice.github.io` and
+ * `bob.github.io` are two), or the name itself when it is a suffix: domains under one are held by one registrant.
+ */
+export function registrableDomain(domain: string): string {
+  return getDomain(domain, { allowPrivateDomains: true }) ?? domain;
 }
 
 /** A verified domain covers itself and its subdomains (SPEC §1). */

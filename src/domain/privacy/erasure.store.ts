@@ -152,7 +152,7 @@ export async function deleteWebhooksOf(trx: Db, accountId: number): Promise<numb
 }
 
 /**
- * The account row; sessions, keys, memberships, invitations, claims, preferences, topics, and their mail (outbox,
+ * The account row; sessions, keys, memberships (present and past), invitations, claims, preferences, topics, and their mail (outbox,
  * links, notice settings) go by cascade.
  */
 export async function deleteAccount(trx: Db, accountId: number): Promise<void> {
@@ -166,6 +166,7 @@ export const ERASED_TABLES = [
   'sessions',
   'api_keys',
   'publisher_members',
+  'publisher_member_history',
   'publisher_invitations',
   'account_topics',
   'author_claims',

@@ -14,10 +14,11 @@ export async function exportAccount(deps: Deps, accountId: number) {
   const db = deps.db;
   const account = await store.accountRow(db, accountId);
   if (!account) throw notFound('Account');
-  const [topics, memberships, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails, interests] =
+  const [topics, memberships, history, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails, interests] =
     await Promise.all([
       store.topicRows(db, accountId),
       store.membershipRows(db, accountId),
+      store.membershipHistoryRows(db, accountId),
       store.invitationRows(db, accountId),
       store.sessionRows(db, accountId),
       store.apiKeyRows(db, accountId),
@@ -56,6 +57,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
     },
     topic_scores: topics.map((t) => ({ topic: t.topic, weight: t.weight, accepted: t.accepted, authority: t.authority })),
     memberships: memberships.map((m) => ({ publisher: m.slug, publisher_name: m.name, role: m.role, since: m.created_at })),
+    membership_history: history.map((h) => ({ publisher: h.slug, publisher_name: h.name, since: h.since })),
     invitations: invitations.map((i) => ({ publisher: i.slug, role: i.role, invited_by: i.invited_by, created_at: i.created_at })),
     sessions: sessions.map((s) => ({ created_at: s.created_at, expires_at: s.expires_at, ended_at: s.ended_at })),
     api_keys: keys.map((k) => ({

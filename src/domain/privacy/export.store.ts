@@ -21,6 +21,16 @@ export const membershipRows = (db: Db, accountId: number) =>
     .orderBy('p.slug')
     .execute();
 
+/** Every publication the account ever joined, present ones included (what links publications into one source). */
+export const membershipHistoryRows = (db: Db, accountId: number) =>
+  db
+    .selectFrom('publisher_member_history as h')
+    .innerJoin('publishers as p', 'p.id', 'h.publisher_id')
+    .select(['p.slug', 'p.name', 'h.since'])
+    .where('h.account_id', '=', accountId)
+    .orderBy('p.slug')
+    .execute();
+
 export const invitationRows = (db: Db, accountId: number) =>
   db
     .selectFrom('publisher_invitations as i')

@@ -6,7 +6,7 @@ import { findAccountByUsername, lockAccount } from '../accounts/account.store.js
 import { isoNow } from '../clock.js';
 import { appendChange } from '../changes/change-log.js';
 import type { Deps } from '../deps.js';
-import { hostUnderDomain, parseDomain, parsePageUrl } from '../pages/url-keys.js';
+import { hostUnderDomain, parseDomain, parsePageUrl, registrableDomain } from '../pages/url-keys.js';
 import { randomToken } from '../tokens.js';
 import { TXT_PREFIX, WELL_KNOWN_PATH } from './domain-verifier.js';
 import { listPublisherPages } from '../pages/page.store.js';
@@ -237,6 +237,7 @@ export async function claimDomain(deps: Deps, accountId: number, slug: string, r
     await store.insertDomain(deps.db, {
       publisher_id: publisher.id,
       domain,
+      registrable_domain: registrableDomain(domain),
       token: randomToken(16),
       created_at: isoNow(deps.clock),
     });
@@ -301,7 +302,7 @@ export async function verifyDomainByOperator(deps: Deps, slug: string, rawDomain
   const domain = parseDomain(rawDomain);
   if (!domain) throw invalid('domain', 'must be a public DNS name such as example.com');
   if (!(await store.findDomain(deps.db, publisher.id, domain))) {
-    await store.insertDomain(deps.db, { publisher_id: publisher.id, domain, token: randomToken(16), created_at: isoNow(deps.clock) });
+    await store.insertDomain(deps.db, { publisher_id: publisher.id, domain, registrable_domain: registrableDomain(domain), token: randomToken(16), created_at: isoNow(deps.clock) });
   }
   await markVerified(deps, publisher.id, domain, 'operator');
   await deps.changes.committed();

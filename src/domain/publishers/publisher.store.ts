@@ -36,6 +36,12 @@ export type MemberRow = { publisher_id: number; account_id: number; role: 'owner
  * never demotes an owner) or takes the new one (`'set-role'`).
  */
 export async function saveMember(db: Db, row: MemberRow, existing: 'set-role' | 'keep'): Promise<void> {
+  // Remembered for good: a past member still links the publication to their others (reputation's sources).
+  await db
+    .insertInto('publisher_member_history')
+    .values({ publisher_id: row.publisher_id, account_id: row.account_id, since: row.created_at })
+    .onConflict((oc) => oc.columns(['publisher_id', 'account_id']).doNothing())
+    .execute();
   await db
     .insertInto('publisher_members')
     .values(row)
@@ -85,7 +91,7 @@ export const listDomains = (db: Db, publisherId: number) =>
 
 export async function insertDomain(
   db: Db,
-  row: { publisher_id: number; domain: string; token: string; created_at: string },
+  row: { publisher_id: number; domain: string; registrable_domain: string; token: string; created_at: string },
 ): Promise<void> {
   await db
     .insertInto('domains')

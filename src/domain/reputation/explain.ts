@@ -13,7 +13,7 @@ export interface ExplainedWork {
   accepted_at: string;
   page: { id: number; url: string; title: string; topic: string };
   publisher: { slug: string; name: string };
-  /** Its place among the person's accepted work from that publication's source (it and the publications sharing an owner or member with it), in the order accepted. */
+  /** Its place among the person's accepted work from that publication's source (it and the publications sharing an owner or member, present or past, or a registrable domain with it), in the order accepted. */
   position: number;
   role_weight: number;
   /** What it adds to the contribution score and to its topic's weighted sum. */
@@ -40,7 +40,7 @@ export const ordinal = (n: number) => `${n}${SUFFIX[ordinalRules.select(n)] ?? '
 export const SCORE_FORMULA = {
   role_weights: ROLE_WEIGHTS,
   diminishing_returns:
-    `Work one source accepted for one person (a publication with every publication it shares an owner or member with, directly or through others), in the order accepted: the 1st to ${ordinal(FULL_FROM_ONE_PUBLICATION)} count in full; ` +
+    `Work one source accepted for one person (a publication with every publication it shares an owner or member with, present or past, or a registrable domain, directly or through others), in the order accepted: the 1st to ${ordinal(FULL_FROM_ONE_PUBLICATION)} count in full; ` +
     `the ${ordinal(FULL_FROM_ONE_PUBLICATION + 1)} to ${ordinal(COUNTED_FROM_ONE_PUBLICATION)} count as one accepted work at half the role's weight, rounded down; later ones count nothing`,
   contribution_score: 'the sum of `weight` over `work`',
   trust_score:
@@ -68,7 +68,7 @@ export async function explainScores(db: Db, accountId: number): Promise<ScoreExp
       .where('status', '=', 'rejected')
       .executeTakeFirstOrThrow(),
   ]);
-  // Counted per source: publications sharing an owner or member are one (reputation.store.ts `sourcesOf`).
+  // Counted per source: publications sharing an owner or member, or a registrable domain, are one (reputation.store.ts `sourcesOf`).
   const { sourceOf } = await sourcesOf(db, [...new Set(rows.map((r) => r.publisher_id))]);
   const place = new Map<number, number>();
   const work: ExplainedWork[] = rows.map((r) => {

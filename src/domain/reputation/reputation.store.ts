@@ -41,45 +41,68 @@ export type Positions = (accountId: number, publisherId: number) => number;
 
 /** How far the search for linked publications goes (publications in one source); past it, the rest are left out. */
 const SOURCE_SEARCH_MAX = 10_000;
+const CHUNK = 500;
 
 /**
- * The sources of these publications (scores.ts `independentSources`): every publication linked to one of them by a
- * shared owner or member, directly or through others, found by walking the present memberships out from them.
- * Returns each publication's source and every publication of those sources.
+ * The sources of these publications (scores.ts `independentSources`): every publication linked to one of them,
+ * directly or through others, by an account that is or was a member of both (`publisher_member_history`) or by
+ * verified domains under one registrable domain, found by walking the links out from them. Returns each
+ * publication's source and every publication of those sources.
  */
 export async function sourcesOf(db: Db, publisherIds: number[]): Promise<{ sourceOf: (publisherId: number) => number; publications: number[] }> {
   const seenPubs = new Set(publisherIds);
-  const seenAccounts = new Set<number>();
-  const memberships: { publisher_id: number; account_id: number }[] = [];
+  const seenVia = new Set<string>();
+  const links: { publisher_id: number; via: string }[] = [];
   let frontier = [...seenPubs];
+  const reach = (found: { publisher_id: number; via: string }[], next: number[]) => {
+    links.push(...found);
+    for (const l of found) {
+      if (!seenPubs.has(l.publisher_id)) {
+        seenPubs.add(l.publisher_id);
+        next.push(l.publisher_id);
+      }
+    }
+  };
   while (frontier.length > 0 && seenPubs.size < SOURCE_SEARCH_MAX) {
     const next: number[] = [];
-    for (let i = 0; i < frontier.length; i += 500) {
-      const members = await db
-        .selectFrom('publisher_members')
-        .select(['publisher_id', 'account_id'])
-        .where('publisher_id', 'in', frontier.slice(i, i + 500))
-        .execute();
-      const fresh = [...new Set(members.map((m) => m.account_id))].filter((a) => !seenAccounts.has(a));
-      for (const a of fresh) seenAccounts.add(a);
-      for (let j = 0; j < fresh.length; j += 500) {
-        const linked = await db
-          .selectFrom('publisher_members')
+    for (let i = 0; i < frontier.length; i += CHUNK) {
+      const pubs = frontier.slice(i, i + CHUNK);
+      // Accounts that are or were members of these publications, and every publication each of them joined.
+      const members = await db.selectFrom('publisher_member_history').select('account_id').distinct().where('publisher_id', 'in', pubs).execute();
+      const accounts = members.map((m) => m.account_id).filter((a) => !seenVia.has(`account:${a}`));
+      for (const a of accounts) seenVia.add(`account:${a}`);
+      for (let j = 0; j < accounts.length; j += CHUNK) {
+        const rows = await db
+          .selectFrom('publisher_member_history')
           .select(['publisher_id', 'account_id'])
-          .where('account_id', 'in', fresh.slice(j, j + 500))
+          .where('account_id', 'in', accounts.slice(j, j + CHUNK))
           .execute();
-        memberships.push(...linked);
-        for (const l of linked) {
-          if (!seenPubs.has(l.publisher_id)) {
-            seenPubs.add(l.publisher_id);
-            next.push(l.publisher_id);
-          }
-        }
+        reach(rows.map((r) => ({ publisher_id: r.publisher_id, via: `account:${r.account_id}` })), next);
+      }
+      // Registrable domains these publications verified a domain under, and every publication verified under each.
+      const held = await db
+        .selectFrom('domains')
+        .select('registrable_domain')
+        .distinct()
+        .where('publisher_id', 'in', pubs)
+        .where('status', '=', 'verified')
+        .where('registrable_domain', 'is not', null)
+        .execute();
+      const domains = held.map((d) => d.registrable_domain!).filter((d) => !seenVia.has(`domain:${d}`));
+      for (const d of domains) seenVia.add(`domain:${d}`);
+      for (let j = 0; j < domains.length; j += CHUNK) {
+        const rows = await db
+          .selectFrom('domains')
+          .select(['publisher_id', 'registrable_domain'])
+          .where('registrable_domain', 'in', domains.slice(j, j + CHUNK))
+          .where('status', '=', 'verified')
+          .execute();
+        reach(rows.map((r) => ({ publisher_id: r.publisher_id, via: `domain:${r.registrable_domain!}` })), next);
       }
     }
     frontier = next;
   }
-  return { sourceOf: independentSources(memberships), publications: [...seenPubs] };
+  return { sourceOf: independentSources(links), publications: [...seenPubs] };
 }
 
 /**
@@ -327,7 +350,7 @@ async function recomputeScores(db: Db, accountIds: number[], now: string): Promi
     // Erased people's work counts for no one.
     if (!account || account.username === FORMER_CONTRIBUTOR.username) continue;
     // Each work in the order it was accepted (ids), counted by its place among the person's work from its
-    // publication's source (SPEC §13's diminishing returns; publications sharing an owner or member are one source).
+    // publication's source (SPEC §13's diminishing returns; publications sharing an owner or member, or a registrable domain, are one source).
     const rows = await db
       .selectFrom('contributions as c')
       .innerJoin('pages as p', 'p.id', 'c.page_id')

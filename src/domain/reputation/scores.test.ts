@@ -27,18 +27,22 @@ describe('reputation', () => {
 });
 
 describe('independent sources', () => {
-  it('joins publications sharing an account, transitively, named by the least id, whatever the row order', () => {
+  it('joins publications sharing an account or a registrable domain, transitively, named by the least id, whatever the row order', () => {
     const rows = [
-      { publisher_id: 7, account_id: 1 },
-      { publisher_id: 3, account_id: 2 },
-      { publisher_id: 9, account_id: 1 },
-      { publisher_id: 9, account_id: 2 },
-      { publisher_id: 5, account_id: 4 },
+      { publisher_id: 7, via: 'account:1' },
+      { publisher_id: 3, via: 'account:2' },
+      { publisher_id: 9, via: 'account:1' },
+      { publisher_id: 9, via: 'account:2' },
+      { publisher_id: 5, via: 'account:4' },
+      { publisher_id: 12, via: 'domain:example.co.uk' },
+      { publisher_id: 3, via: 'domain:example.co.uk' },
+      { publisher_id: 13, via: 'domain:other.example' },
     ];
     for (const order of [rows, [...rows].reverse()]) {
       const source = independentSources(order);
-      expect([7, 3, 9].map(source)).toEqual([3, 3, 3]);
+      expect([7, 3, 9, 12].map(source)).toEqual([3, 3, 3, 3]);
       expect(source(5)).toBe(5);
+      expect(source(13)).toBe(13);
       expect(source(11)).toBe(11);
     }
   });

@@ -26,8 +26,8 @@ export function trustScore(accepted: number, rejected: number): number {
 /**
  * Work one source accepted for one person counts with diminishing returns (docs/decisions/reputation-counters.md), so
  * one source cannot make an expert. A source is a publication together with every publication it shares an owner
- * or member with, directly or through others (`independentSources`; docs/decisions/reputation-independent-sources.md):
- * owning more publications buys nothing. The k-th of their contributions on its pages, in the order they were
+ * or member with (present or past), or a registrable domain, directly or through others (`independentSources`;
+ * docs/decisions/reputation-independent-sources.md): owning more publications buys nothing. The k-th of their contributions on its pages, in the order they were
  * accepted, counts in full up to the 3rd, then as one accepted work at half its role's weight (rounded down) up to
  * the 9th, and not at all after. Nine accepted works from one source stay below `trusted` (10).
  */
@@ -42,11 +42,12 @@ export function counted(role: string, k: number): { accepted: number; weight: nu
 }
 
 /**
- * Which source each publication belongs to, from who belongs to which (owners and members): publications sharing an
- * account are one source, transitively (a union of linked publications). A source is named by its least publication
- * id, so the answer does not depend on the order of the rows. Publications without a row are their own source.
+ * Which source each publication belongs to, from what links publications (`via`: an account that is or was a member
+ * of each, or a registrable domain each verified a domain under): publications sharing a link are one source,
+ * transitively (union-find over the links). A source is named by its least publication id, so the answer does not
+ * depend on the order of the links. Publications without a link are their own source.
  */
-export function independentSources(memberships: { publisher_id: number; account_id: number }[]): (publisherId: number) => number {
+export function independentSources(links: { publisher_id: number; via: string }[]): (publisherId: number) => number {
   const parent = new Map<number, number>();
   const find = (x: number): number => {
     let root = x;
@@ -59,14 +60,14 @@ export function independentSources(memberships: { publisher_id: number; account_
     }
     return root;
   };
-  const firstOf = new Map<number, number>();
-  for (const m of memberships) {
-    const first = firstOf.get(m.account_id);
+  const firstOf = new Map<string, number>();
+  for (const l of links) {
+    const first = firstOf.get(l.via);
     if (first === undefined) {
-      firstOf.set(m.account_id, m.publisher_id);
+      firstOf.set(l.via, l.publisher_id);
       continue;
     }
-    const [a, b] = [find(first), find(m.publisher_id)];
+    const [a, b] = [find(first), find(l.publisher_id)];
     if (a !== b) parent.set(Math.max(a, b), Math.min(a, b));
   }
   return find;

@@ -7,7 +7,7 @@ import { holdsDomainOf } from '../publishers/publisher.store.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { assertNoInterestIn } from '../interests/interest.service.js';
-import { assertNotAuthorOf } from '../consent/conflicts.js';
+import { assertNotAuthorOf, pagesAuthoredBy } from '../consent/conflicts.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
@@ -98,6 +98,22 @@ export const marketplace = (
   page: number,
   perPage: number,
 ) => store.listOpenRequests(deps.db, { ...filter, topic: filter.topic?.trim().toLowerCase() }, perPage, (page - 1) * perPage);
+
+/**
+ * The marketplace as one person sees it: with the pages among its requests that they are named an author of, whose
+ * requests they cannot take (docs/decisions/authors-do-not-check-their-own-pages.md). Nobody signed in: none.
+ */
+export async function marketplaceFor(
+  deps: Deps,
+  viewerId: number | null,
+  filter: { topic?: string | undefined; kind?: WorkKind | undefined },
+  page: number,
+  perPage: number,
+) {
+  const result = await marketplace(deps, filter, page, perPage);
+  const authored = viewerId === null ? new Set<number>() : await pagesAuthoredBy(deps.db, viewerId, result.rows.map((r) => r.page_id));
+  return { ...result, authored };
+}
 
 export const listTakenRequests = (deps: Deps, accountId: number) => store.listTakenBy(deps.db, accountId);
 

@@ -9,10 +9,14 @@ import * as apiKeys from '../../domain/api-keys/api-key.service.js';
 import type { Deps } from '../../domain/deps.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
-import { ApiList, IdParam, Nullable, Ok, PageQuery, StringEnum, pagination } from '../../http/schemas.js';
+import { ApiList, Batch, IdParam, Nullable, Ok, PageQuery, StringEnum, pagination } from '../../http/schemas.js';
+import { itemValidator } from '../../http/validation.js';
+import { BatchWithCreated, createEach } from './batch.presenter.js';
 import { AccountData, ApiKeyData, DomainData, presentAccount, presentApiKey, presentDomain } from './account.presenter.js';
 import { MemberRole } from '../vocabulary.js';
 import { link } from '../docs/openapi.js';
+
+const ApiKeyCreated = Type.Intersect([ApiKeyData, Type.Object({ key: Type.String({ description: 'The secret, shown once' }) })]);
 
 export const ProfileBody = Type.Object(
   {
@@ -76,6 +80,7 @@ export const ApiKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+const validateApiKeyItem = itemValidator<Type.Static<typeof ApiKeyBody>>(ApiKeyBody);
 
 export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -363,9 +368,9 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [sessionOnly],
       schema: {
         tags,
-        summary: 'Create an API key; the secret is in this response only',
-        body: ApiKeyBody,
-        response: { 201: Ok(Type.Intersect([ApiKeyData, Type.Object({ key: Type.String({ description: 'The secret, shown once' }) })])) },
+        summary: 'Create an API key (one object, or an array of at most 500); the secret is in this response only',
+        body: Batch(ApiKeyBody),
+        response: { 200: Ok(BatchWithCreated('api_key', ApiKeyCreated)), 201: Ok(ApiKeyCreated) },
         links: {
           201: {
             keys: link('getAccountApiKeys', 'The caller’s keys, this one among them (never its secret again)'),
@@ -374,10 +379,11 @@ export function accountRoutes(fastify: FastifyInstance, deps: Deps) {
         },
       },
     },
-    async (req, reply) => {
-      const { key, secret } = await apiKeys.createApiKey(deps, sessionOf(req).accountId, req.body);
-      return reply.status(201).send({ success: true as const, data: { ...presentApiKey(key, deps.clock.now()), key: secret } });
-    },
+    async (req, reply) =>
+      createEach(reply, req.body, validateApiKeyItem, 'api_key', async (item) => {
+        const { key, secret } = await apiKeys.createApiKey(deps, sessionOf(req).accountId, item);
+        return { ...presentApiKey(key, deps.clock.now()), key: secret };
+      }),
   );
 
   app.delete(

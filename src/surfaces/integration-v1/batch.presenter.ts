@@ -1,7 +1,8 @@
 // Per-item results of write calls (SPEC §9): `{index, status, id, url}` or `{index, status: "failed", error}`.
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import type { FastifyReply } from 'fastify';
-import { type ItemResult, summarise } from '../../domain/batch.js';
+import { applyEach, type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
+import type { DomainError } from '../../domain/errors.js';
 import { ItemError } from '../../http/schemas.js';
 import type { Static } from 'typebox';
 import { ItemStatus, NamingStatus, PageUrl } from '../vocabulary.js';
@@ -60,4 +61,41 @@ export function sendBatch<R, T>(
     return r.status(statusOf(first)).send({ success: true, data: present(first) }) as unknown as R;
   }
   return r.status(200).send({ success: true, data: { results: results.map(present), summary: summarise(results) } }) as unknown as R;
+}
+
+/**
+ * The batch answer of a write whose created objects carry a secret shown once (keys, webhooks): each item's result,
+ * and under `field` the object made, secret included, as the single-object answer gives it.
+ */
+export function BatchWithCreated(field: string, created: TSchema) {
+  return Type.Object({
+    results: Type.Array(Type.Object({ ...ItemResultData.properties, [field]: Type.Optional(created) })),
+    summary: BatchResult.properties.summary,
+  });
+}
+
+/** Apply `create` to each valid item; a failed item carries its error; the made object is answered under `field`. */
+export async function createEach<T, C extends { id: number }>(
+  reply: FastifyReply,
+  body: unknown,
+  validate: (v: unknown) => { ok: true; value: T } | { ok: false; error: DomainError },
+  field: string,
+  create: (value: T) => Promise<C>,
+): Promise<FastifyReply> {
+  const { single, items } = splitBatch(body, validate);
+  const made = new Map<number, C>();
+  const results = await applyEach(items, async (value, index) => {
+    const c = await create(value);
+    made.set(index, c);
+    return { status: 'created', id: c.id };
+  });
+  if (single) {
+    const first = results[0]!;
+    if (first.error) throw first.error;
+    return reply.status(201).send({ success: true, data: made.get(0) });
+  }
+  return reply.status(200).send({
+    success: true,
+    data: { results: results.map((r) => ({ ...presentItemResult(r), ...(made.has(r.index) ? { [field]: made.get(r.index) } : {}) })), summary: summarise(results) },
+  });
 }

@@ -42,6 +42,9 @@ export const AccountExport = Type.Object({
   }),
   topic_scores: Type.Array(Type.Object({ topic: Type.String(), weight: Type.Number(), accepted: Type.Integer(), authority: Type.Number() })),
   memberships: Type.Array(Type.Object({ publisher: Type.String(), publisher_name: Type.String(), role: MemberRole, since: Time })),
+  membership_history: Type.Array(Type.Object({ publisher: Type.String(), publisher_name: Type.String(), since: Time }), {
+    description: 'Every publication the account ever joined, present ones included: what links publications into one source of reputation',
+  }),
   invitations: Type.Array(Type.Object({ publisher: Type.String(), role: MemberRole, invited_by: Type.String(), created_at: Time })),
   sessions: Type.Array(Type.Object({ created_at: Time, expires_at: Time, ended_at: OptTime }), { description: 'Sign-in history: every session the service still holds' }),
   api_keys: Type.Array(

@@ -7,7 +7,9 @@ import type { Deps } from '../../domain/deps.js';
 import { API_V1_EVENTS, CONTRIBUTOR_EVENTS, V1_EVENTS, WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
 import * as webhooks from '../../domain/webhooks/webhook.service.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
-import { ApiList, IdParam, Nullable, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
+import { ApiList, Batch, IdParam, Nullable, Ok, PageQuery, pagination, StringEnum } from '../../http/schemas.js';
+import { itemValidator } from '../../http/validation.js';
+import { BatchWithCreated, createEach } from './batch.presenter.js';
 import type { OpenApiCollector } from '../docs/openapi.js';
 import { documentApiWebhooks } from './webhook-events.presenter.js';
 import {
@@ -47,6 +49,8 @@ const RegisterBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const validateRegisterItem = itemValidator<Type.Static<typeof RegisterBody>>(RegisterBody);
 
 const ChangeBody = Type.Object(
   {
@@ -98,9 +102,9 @@ export function webhookRoutes(fastify: FastifyInstance, deps: Deps, openapi: Ope
       preValidation: [sessionOnly],
       schema: {
         tags,
-        summary: 'Register a webhook; the signing secret is in this response only',
-        body: RegisterBody,
-        response: { 201: Ok(WebhookWithSecret) },
+        summary: 'Register a webhook (one object, or an array of at most 500); the signing secret is in this response only',
+        body: Batch(RegisterBody),
+        response: { 200: Ok(BatchWithCreated('webhook', WebhookWithSecret)), 201: Ok(WebhookWithSecret) },
         links: {
           201: {
             webhook: link('getAccountWebhooksById', 'The webhook and its delivery health', { id: '$response.body#/data/id' }),
@@ -110,10 +114,11 @@ export function webhookRoutes(fastify: FastifyInstance, deps: Deps, openapi: Ope
         },
       },
     },
-    async (req, reply) => {
-      const { webhook, secret } = await webhooks.registerWebhook(deps, sessionOf(req).accountId, req.body);
-      return reply.status(201).send({ success: true as const, data: { ...presentWebhook(webhook, deps.clock.now()), secret } });
-    },
+    async (req, reply) =>
+      createEach(reply, req.body, validateRegisterItem, 'webhook', async (item) => {
+        const { webhook, secret } = await webhooks.registerWebhook(deps, sessionOf(req).accountId, item);
+        return { ...presentWebhook(webhook, deps.clock.now()), secret };
+      }),
   );
 
   app.get(

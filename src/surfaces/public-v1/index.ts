@@ -9,6 +9,7 @@ import { searchRoutes } from '../search.routes.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { embedScriptRoute } from '../embed/embed.routes.js';
 import { recordRoutes } from '../web/records.routes.js';
+import { extensionRoutes } from './extension.routes.js';
 import { logRoutes } from './log.routes.js';
 import { witnessRoutes } from './witness.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
@@ -37,6 +38,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
+    extensionRoutes(app, deps);
     await app.register(witnessRoutes(deps));
     changeRoutes(app, deps, 'v1');
     searchRoutes(app, deps, 'v1');

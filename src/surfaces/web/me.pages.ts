@@ -215,7 +215,7 @@ ${
   const requestsPage = async (req: FastifyRequest, reply: FastifyReply, user: WebUser, error?: string, status = 200) => {
     const f = marketFilters(req);
     const n = pageNumber(req);
-    const [taken, market, expired] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, f, n), requests.myExpiredTakes(deps, user.accountId)]);
+    const [taken, market, expired] = await Promise.all([requests.listTakenRequests(deps, user.accountId), loadMarket(deps, user.accountId, f, n), requests.myExpiredTakes(deps, user.accountId)]);
     return frame(
       req,
       reply,

@@ -16,6 +16,7 @@ import * as publishers from '../../domain/publishers/publisher.service.js';
 import { MAX_SEARCH_PAGE, SEARCH_KINDS, type SearchItem, type SearchKind, search } from '../../domain/search/search.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
+import { authorConflictReason } from '../../domain/consent/conflicts.js';
 import { REQUESTABLE, type WorkKind } from '../../domain/work-kinds.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { profileUrl } from '../urls.js';
@@ -65,8 +66,9 @@ export function marketFilters(req: FastifyRequest): MarketFilters {
   return { topic: (q.topic ?? '').trim().slice(0, 100), kind };
 }
 
-export const loadMarket = (deps: Deps, f: MarketFilters, page: number) =>
-  requests.marketplace(deps, { topic: f.topic || undefined, kind: f.kind || undefined }, page, PER_PAGE);
+/** One page of the marketplace, with the pages the viewer is named an author of (their requests are marked, not offered). */
+export const loadMarket = (deps: Deps, viewerId: number | null, f: MarketFilters, page: number) =>
+  requests.marketplaceFor(deps, viewerId, { topic: f.topic || undefined, kind: f.kind || undefined }, page, PER_PAGE);
 
 /** A card's title at the level its page needs (headings must not skip a level). */
 export const cardHeading = (level: 2 | 3, text: string): SafeHtml =>
@@ -82,17 +84,22 @@ ${r.brief ? html`<p>${r.brief}</p>` : ''}
 ${actions}</li>`;
 }
 
-/** The filters, the list and its pager. Signed-in visitors get a Take button on each request. */
+/**
+ * The filters, the list and its pager. Signed-in visitors get a Take button on each request, but on a page they are
+ * named an author of, which says why they cannot take it instead.
+ */
 export function marketplaceSection(
   ctx: PageContext,
   path: string,
   f: MarketFilters,
   page: number,
-  result: { rows: RequestRow[]; total: number },
+  result: { rows: RequestRow[]; total: number; authored?: Set<number> },
   level: 2 | 3 = 3,
 ): SafeHtml {
   const take = (r: RequestRow) =>
-    ctx.user
+    ctx.user && result.authored?.has(r.page_id)
+      ? html`<p class="actions notice warn">${authorConflictReason(r.kind)}.</p>`
+      : ctx.user
       ? html`<form method="post" action="/me/requests/${r.id}/take" class="actions">${csrfField(ctx)}<button type="submit" class="small">Take this request<span class="sr-only">: ${r.title || r.page_title}</span></button></form>`
       : html`<p class="actions"><a class="button small secondary" href="/login?next=${encodeURIComponent(path)}">Log in to take it</a></p>`;
   return html`<form method="get" action="${path}" class="market-filters" aria-label="Filter requests">
@@ -557,8 +564,8 @@ ${pager('/panels', { topic }, n, PER_PAGE, total)}`,
   app.get('/requests', { config: { html: true } }, async (req, reply) => {
     const f = marketFilters(req);
     const n = pageNumber(req);
-    const result = await loadMarket(deps, f, n);
     const ctx = pageContext(deps, req, reply);
+    const result = await loadMarket(deps, ctx.user?.accountId ?? null, f, n);
     return page(req, reply, {
       title: f.topic ? `Open requests on ${f.topic}` : 'Open requests',
       description: 'Publishers ask for reviews, fact-checks, edits, corrections and sources. Take one and submit your evidence.',
