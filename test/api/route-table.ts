@@ -297,6 +297,7 @@ export const ROUTES: RouteSpec[] = [
     path: '/api/v1/account/api-keys',
     auth: 'session',
     ok: [201],
+    batch: true,
     body: (w) => ({ name: 'cms', expires_in_days: 30, publisher: w.pub.slug }),
   },
   {
@@ -314,6 +315,7 @@ export const ROUTES: RouteSpec[] = [
     path: '/api/v1/account/webhooks',
     auth: 'session',
     ok: [201],
+    batch: true,
     body: (w) => ({ url: 'https://hooks.example.com/in', events: ['page.registered'], format: 'api_v1', publisher: w.pub.slug }),
   },
   { method: 'GET', path: '/api/v1/account/webhooks/{id}', auth: 'session', ok: [200], params: async (w) => ({ id: String(await newWebhookId(w)) }) },
@@ -558,6 +560,10 @@ export const ROUTES: RouteSpec[] = [
   // Search over the public record, on both surfaces.
   { method: 'GET', path: '/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'story', type: 'page' }) },
   { method: 'GET', path: '/api/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'story', per_page: '5' }) },
+  // The browser extension's private lookup: public, the same answer for everyone.
+  { method: 'GET', path: '/v1/extension/hosts', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/extension/buckets/{prefix}', auth: 'none', ok: [200], params: () => ({ prefix: '0a1' }) },
+  { method: 'GET', path: '/v1/extension/records/{hash}', auth: 'none', ok: [200, 404], params: () => ({ hash: '0'.repeat(64) }) },
   {
     method: 'POST',
     path: '/v1/requests',
