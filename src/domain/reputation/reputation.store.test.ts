@@ -42,7 +42,7 @@ async function snapshot(ids: number[]) {
 }
 
 describe('incremental reputation', () => {
-  it('equals a full recount after a random sequence of writes', async () => {
+  it('equals a full recount after a random sequence of writes', { timeout: 90_000 }, async () => {
     const deps = t.runtime.deps;
     const rng = createPrng(16);
     const owner = await createAccount(deps, { email: 'owner@rep.test', password: 'correct horse battery', name: 'Owner', username: 'rep-owner' });
