@@ -182,7 +182,7 @@ describe('the transparency log', () => {
     const proofJson = await anon.get(`/proofs/${record.body.contributions[1].id.replace('ctb_', '')}`);
     expect(proofJson.body.log).toEqual(record.body.contributions[1].log);
     const embed = await anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(url)}`);
-    expect(embed.body.html).toContain(`/v1/log/proof/inclusion?index=${record.body.contributions[1].log.index}`);
+    expect(embed.body.html).toContain(`/proofs/${String(record.body.contributions[1].id).replace('ctb_', '')}#log`);
 
     // A panel version links to its entry too.
     const admin = await signup(t);
