@@ -153,7 +153,8 @@ async function walk(role: string, starts: string[], session: string | null): Pro
       await page.setViewportSize(width);
       const wider = await overflow(page);
       if (wider > 0) failures.push(`${label} at ${width.width} px: scrolls sideways by ${wider} px: ${(await culprits(page)).join(', ')}`);
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${width.name}.png`), fullPage: true });
+      // A screenshot is a record for people, not a check: a slow one (a long page on a busy machine) never fails the walk.
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${width.name}.png`), fullPage: true, timeout: 10_000 }).catch(() => undefined);
     }
     for (const v of await seriousViolations(page)) failures.push(`${label}: ${v}`);
     // Chromium reports the 404 page's own status as a console error.
@@ -176,19 +177,19 @@ describe.skipIf(!run)('a walk through the site', () => {
     expect(w.failures).toEqual([]);
     expect(w.pages.length).toBeGreaterThanOrEqual(25);
     expect(w.links).toBeGreaterThan(100);
-  }, 300_000);
+  }, 600_000);
 
   it('as a publisher: the same, through the dashboard', async () => {
     const owner = DEMO_PUBLISHERS[0]!.owner.username;
     const w = await walk('publisher', ['/dashboard', `/dashboard/${DEMO_PUBLISHERS[0]!.slug}`, '/'], await sessionOf(owner));
     expect(w.failures).toEqual([]);
     expect(w.pages.length).toBeGreaterThanOrEqual(20);
-  }, 300_000);
+  }, 600_000);
 
   it('as a contributor: the same, through their own pages', async () => {
     const w = await walk('contributor', ['/me', '/me/requests', '/me/submissions', '/me/profile', '/me/keys', '/'], await sessionOf(DEMO_CONTRIBUTORS[0]!.username));
     expect(w.failures).toEqual([]);
     expect(w.pages.length).toBeGreaterThanOrEqual(20);
     expect(cspViolations).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 });
