@@ -6291,6 +6291,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -6646,7 +6647,7 @@ export interface operations {
     getEmbedArticleById: {
         parameters: {
             query?: {
-                /** @description `js` returns a script that injects the block where it is included; `jsonld` returns the record as a ready script element of type `application/ld+json` (schema.org) to paste into the page, as text/html */
+                /** @description `js` returns a script that injects the block where it is included; `jsonld` returns the record as a ready script element of type `application/ld+json` (schema.org) to paste into the page, as text/html, or 404 `not_found` (JSON) for a page with no public record */
                 format?: "json" | "js" | "jsonld";
                 /** @description `en`, `de`, `fr` or `es`; anything else falls back to English */
                 lang?: string;
@@ -6695,6 +6696,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -6713,7 +6715,7 @@ export interface operations {
     getEmbedByUrl: {
         parameters: {
             query: {
-                /** @description `js` returns a script that injects the block where it is included; `jsonld` returns the record as a ready script element of type `application/ld+json` (schema.org) to paste into the page, as text/html */
+                /** @description `js` returns a script that injects the block where it is included; `jsonld` returns the record as a ready script element of type `application/ld+json` (schema.org) to paste into the page, as text/html, or 404 `not_found` (JSON) for a page with no public record */
                 format?: "json" | "js" | "jsonld";
                 /** @description `en`, `de`, `fr` or `es`; anything else falls back to English */
                 lang?: string;
@@ -6763,7 +6765,9 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
             default: {
@@ -6924,6 +6928,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -6951,7 +6956,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Usernames of the page’s authors; each becomes an accepted `author` contribution */
+                    /** @description Usernames of the page’s authors; each is a claim the person confirms or declines (docs/decisions/consent-to-be-named.md), published at once where they gave the publication a standing permission */
                     authors?: string[];
                     /** @description The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space one space, trimmed; docs/decisions/page-versions-and-drift.md). Work accepted afterwards applies to this version; a different one later marks it as done on an older version. One of `content_hash`, `text`, `fetch`. */
                     content_hash?: string;
@@ -6967,7 +6972,7 @@ export interface operations {
                      */
                     url: string;
                 } | {
-                    /** @description Usernames of the page’s authors; each becomes an accepted `author` contribution */
+                    /** @description Usernames of the page’s authors; each is a claim the person confirms or declines (docs/decisions/consent-to-be-named.md), published at once where they gave the publication a standing permission */
                     authors?: string[];
                     /** @description The page’s current version: lower-case hex sha256 of its normalised text (Unicode NFC, every run of white space one space, trimmed; docs/decisions/page-versions-and-drift.md). Work accepted afterwards applies to this version; a different one later marks it as done on an older version. One of `content_hash`, `text`, `fetch`. */
                     content_hash?: string;
@@ -7466,6 +7471,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -7595,6 +7601,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */

@@ -884,6 +884,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */
@@ -2787,10 +2788,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        /** @description At most 16 KB of text; more is a 413. */
         requestBody: {
             content: {
-                "application/json": string;
+                "text/plain": string;
             };
         };
         responses: {
@@ -2852,7 +2853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "text/x.tlog.size": string;
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

@@ -222,6 +222,8 @@ export function changeRoutes(fastify: FastifyInstance, deps: Deps, surface: Feed
           'Each entry is one change to public data (a page registered or updated, accepted work, a contributor’s public fields, a publisher, a domain, a panel version). Go on with `after=meta.next_cursor`. Asked with `Accept: text/event-stream`, the answer is a Server-Sent Events stream: every entry after `after` (or after the `Last-Event-ID` header), then each new one; event id = seq, event name = kind, a comment line every 15 s. A caller holds a few streams at once (per account when signed in, else per address: `FEED_STREAMS_PER_CLIENT`, 10 by default); one more is 429 `rate_limited` with `Retry-After`. A client that does not read its stream is disconnected and resumes with `Last-Event-ID`. To watch a name, filter by `contributor` (a username), `publication` (a slug) or `domain` (list and stream alike); an unknown contributor or publication is a 404.',
         querystring: FeedQuery,
         response: { 200: list },
+        // An unknown `contributor` or `publication` to watch.
+        errors: ['404'],
       },
     },
     async (req, reply) => {

@@ -136,6 +136,11 @@ describe('what the origin tells the cache tier', () => {
       expect(res.headers.get('xkey')).toBeNull();
       expect(res.headers.get('surrogate-control')).toBeNull();
       expect(res.headers.get('cache-control')).toBeNull();
+      // The static answers too: embed.js and the versioned stylesheet name no key without a tier to purge them.
+      const script = await new Client(bare.baseUrl).get('/embed.js');
+      expect(script.status).toBe(200);
+      expect(script.headers.get('xkey')).toBeNull();
+      expect((await new Client(bare.baseUrl).get('/v1/embed.js')).headers.get('xkey')).toBeNull();
     } finally {
       await bare.close();
     }

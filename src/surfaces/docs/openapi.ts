@@ -217,7 +217,10 @@ export class OpenApiCollector {
       ...(schema.summary ? { summary: schema.summary } : {}),
       ...(guards.includes(sessionOnly) ? { description: 'Needs a session token; an API key gets 403 session_required.' } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(schema.body ? { requestBody: { required: true, description: bodyLimitWords(route), content: { 'application/json': { schema: clean(schema.body) } } } } : {}),
+      // A body of another protocol (the C2SP witness's text) names its media type, as a text answer does.
+      ...(schema.body
+        ? { requestBody: { required: true, description: bodyLimitWords(route), content: { [String((schema.body as Record<string, unknown>)['x-credence-media'] ?? 'application/json')]: { schema: clean(schema.body) } } } }
+        : {}),
       responses,
       ...(security ? { security } : {}),
     };
@@ -225,6 +228,10 @@ export class OpenApiCollector {
 }
 
 function bodyLimitWords(route: RouteOptions): string {
+  // A text body (another protocol's) has its route's own byte limit and no JSON structure to count.
+  if ((route.schema?.body as Record<string, unknown> | undefined)?.['x-credence-media'] && route.bodyLimit) {
+    return `At most ${route.bodyLimit / 1024} KB of text; more is a 413.`;
+  }
   const limits = BODY_LIMITS[(route.config as { body?: BodyClass } | undefined)?.body ?? 'standard'];
   const size = limits.bytes >= 1024 * 1024 ? `${limits.bytes / (1024 * 1024)} MB` : `${limits.bytes / 1024} KB`;
   return `At most ${size}, and ${limits.members.toLocaleString('en')} keys and array items in all, nested at most ${MAX_DEPTH} deep; more is a 413 (a deeper nesting, a 400).`;

@@ -6,10 +6,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import type { Deps } from '../../domain/deps.js';
+import type { Config } from '../../config.js';
+import { DomainError } from '../../domain/errors.js';
 import { whenReady } from '../../domain/pages/record-cache.js';
 import { compressible, etagForCoding, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { scriptSafeJson } from '../../http/ascii-json.js';
 import { IdParam, StringEnum } from '../../http/schemas.js';
+import { optional } from '../../http/auth.js';
 import { RequestLines } from '../../http/request-lines.js';
 import { sendWire } from '../../http/wire.js';
 import { STALE_IF_ERROR, tierHeaders } from '../../http/cache-tier.js';
@@ -43,10 +46,13 @@ function fixedHeaders(cacheControl: string): FixedHeaders {
 }
 // Readers keep seeing the last block while the service is down (stale-if-error; the cache tier honours it: docs/cache.md).
 const EMBED_HEADERS = fixedHeaders(`public, max-age=300, stale-if-error=${STALE_IF_ERROR}`);
-/** embed.js changes only with a release: the cache tier keeps it by its own max-age, under one fixed key. */
-const SCRIPT_HEADERS = { ...fixedHeaders(`public, max-age=3600, stale-if-error=${STALE_IF_ERROR}`), key: STATIC_KEY };
+/** embed.js changes only with a release: the cache tier keeps it by its own max-age. */
+const SCRIPT_HEADERS = fixedHeaders(`public, max-age=3600, stale-if-error=${STALE_IF_ERROR}`);
 /** The stylesheet at its current version's address never changes (the address does); at any other, the embeds' set. */
-const STYLESHEET_HEADERS = { ...fixedHeaders('public, max-age=31536000, immutable'), key: STATIC_KEY };
+const STYLESHEET_HEADERS = fixedHeaders('public, max-age=31536000, immutable');
+/** A static answer's set, under one fixed surrogate key only when a cache tier is configured (http/cache-tier.ts). */
+const withStaticKey = (config: Config, set: FixedHeaders): FixedHeaders =>
+  config.cachePurgeUrls.length === 0 ? set : { ...set, key: STATIC_KEY };
 
 const EmbedQuery = {
   style: Type.Optional(StringEnum(STYLES, { description: '`full` (default), `compact` or `badge`' })),
@@ -56,7 +62,8 @@ const EmbedQuery = {
     StringEnum(['json', 'js', 'jsonld'] as const, {
       description:
         '`js` returns a script that injects the block where it is included; `jsonld` returns the record as a ready ' +
-        'script element of type `application/ld+json` (schema.org) to paste into the page, as text/html',
+        'script element of type `application/ld+json` (schema.org) to paste into the page, as text/html, or 404 ' +
+        '`not_found` (JSON) for a page with no public record',
     }),
   ),
 };
@@ -76,6 +83,7 @@ const embedAnswer = <T extends TSchema>(json: T) =>
  * bytes in one go (http/wire.ts).
  */
 function sendCached(req: FastifyRequest, reply: FastifyReply, out: EmbedOutput, set: FixedHeaders = EMBED_HEADERS, tier?: Tier) {
+  if (out.absent) throw new DomainError('not_found', 'This page has no public record to give as JSON-LD');
   const fixed = compressible(out) ? set.negotiated : set.identity;
   const rep = representationOf(out, negotiateCoding(req.headers['accept-encoding'], out));
   const inm = req.headers['if-none-match'];
@@ -115,12 +123,14 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['embeds'];
   const config = { unlimited: true };
+  // No credential is needed, but one presented that cannot be used is a 401, as on every public read (http/auth.ts).
   // A line answered from the cache before is answered again ahead of validation (http/request-lines.ts): the warm path.
   const byId = new RequestLines<EmbedAsk>(deps.config.recordCacheEntries);
   const byUrl = new RequestLines<EmbedAsk>(deps.config.recordCacheEntries);
   const cached = (req: FastifyRequest, reply: FastifyReply, ask: EmbedAsk) => {
     const out = cachedEmbed(deps, ask);
-    if (out === undefined) return false;
+    // An absent record goes on to the handler, whose 404 goes through the surface's error handler.
+    if (out === undefined || out.absent) return false;
     sendCached(req, reply, out, EMBED_HEADERS, { deps, key: ask.key });
     return true;
   };
@@ -129,7 +139,7 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     '/embed/article/:id',
     {
       config,
-      preValidation: byId.hook(cached),
+      preValidation: [optional, byId.hook(cached)],
       schema: {
         tags,
         summary: 'The attribution block of a page, by id (CORS-open, cached 5 minutes, ETag)',
@@ -150,13 +160,14 @@ export function embedApiRoutes(fastify: FastifyInstance, deps: Deps) {
     '/embed/by-url',
     {
       config,
-      preValidation: byUrl.hook(cached),
+      preValidation: [optional, byUrl.hook(cached)],
       schema: {
         tags,
         summary: 'The attribution block of a page, by URL; html is empty for a page without accepted work',
         querystring: Type.Object({ url: { ...PageUrl, description: 'Full URL of the page' }, ...EmbedQuery }),
         response: { 200: embedAnswer(Type.Object({ success: Type.Literal(true), html: Type.String(), title: Type.String() })) },
         answers: revalidatedAnswers,
+        errors: ['404'],
       },
     },
     (req, reply) => {
@@ -184,8 +195,9 @@ function embedScriptSource(): string {
  * `{site_url}/embed.js`, read once at start. `root` is the address pages load (left out of the documents); `surface`
  * the same script under /v1, documented there so a client based at `{site}/v1` reaches it.
  */
-export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surface' = 'root') {
+export function embedScriptRoute(fastify: FastifyInstance, config: Config, where: 'root' | 'surface' = 'root') {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const headers = withStaticKey(config, SCRIPT_HEADERS);
   const source = embedScriptSource();
   const out: EmbedOutput = {
     body: source,
@@ -205,7 +217,7 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
       },
     },
     (req, reply) => {
-      sendCached(req, reply, out, SCRIPT_HEADERS);
+      sendCached(req, reply, out, headers);
     },
   );
 }
@@ -215,8 +227,9 @@ export function embedScriptRoute(fastify: FastifyInstance, where: 'root' | 'surf
  * carrying it. At its versioned address (`?v=`, what the block links) it is cached for a year; asked for
  * without the current version, for five minutes like the embeds. Open to every origin, like the embeds.
  */
-export function embedStylesheetRoute(fastify: FastifyInstance) {
+export function embedStylesheetRoute(fastify: FastifyInstance, config: Config) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const versioned = withStaticKey(config, STYLESHEET_HEADERS);
   const out: EmbedOutput = { body: EMBED_CSS, etag: etagOf(EMBED_CSS), contentType: 'text/css; charset=utf-8' };
   app.get(
     '/embed.css',
@@ -225,7 +238,7 @@ export function embedStylesheetRoute(fastify: FastifyInstance) {
       schema: { querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The version the block links' })) }) },
     },
     (req, reply) => {
-      sendCached(req, reply, out, req.query.v === EMBED_CSS_VERSION ? STYLESHEET_HEADERS : EMBED_HEADERS);
+      sendCached(req, reply, out, req.query.v === EMBED_CSS_VERSION ? versioned : EMBED_HEADERS);
     },
   );
 }

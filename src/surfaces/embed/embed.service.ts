@@ -12,6 +12,8 @@ import { EMBED_CSS, type EmbedStyle, renderAttribution } from './renderer.js';
 
 export interface EmbedOutput extends CachedAnswer {
   contentType: string;
+  /** `format=jsonld` for a page with no public record: answered 404 in the surface's envelope, kept as such. */
+  absent?: true;
 }
 
 export type EmbedFormat = 'json' | 'js' | 'jsonld';
@@ -41,11 +43,13 @@ export function injectingScript(html: string): string {
 
 /**
  * `format=jsonld`: the record's schema.org JSON-LD as a ready <script type="application/ld+json"> element for the
- * publisher's own page (served as text/html, to paste or include server-side). Empty where the block would be: a
- * page off a verified domain, or without accepted work or notices.
+ * publisher's own page (served as text/html, to paste or include server-side). Absent (a 404) where the block would
+ * be empty: an unknown page, a page off a verified domain, or one without accepted work or notices; an empty 200
+ * would read as a script element to paste.
  */
 function jsonLdOutput(deps: Deps, record: PageRecord | null): EmbedOutput {
-  const body = record && record.verified && hasRecord(record) ? `${jsonLdScript(recordJsonLd(deps.config.siteUrl, record))}\n` : '';
+  if (!(record && record.verified && hasRecord(record))) return { body: '', etag: etagOf(''), contentType: 'text/html; charset=utf-8', absent: true };
+  const body = `${jsonLdScript(recordJsonLd(deps.config.siteUrl, record))}\n`;
   return { body, etag: etagOf(body), contentType: 'text/html; charset=utf-8' };
 }
 

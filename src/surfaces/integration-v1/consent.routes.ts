@@ -142,6 +142,8 @@ export function consentRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'The publication’s author claims and their states (pending until the person answers), newest first',
         querystring: PublisherClaimsQuery,
         response: { 200: Ok(Type.Array(PublisherClaim)) },
+        // `publisher` names no publication of the caller's.
+        errors: ['404'],
       },
     },
     async (req) => {

@@ -29,7 +29,7 @@ export const PageItem = Type.Object(
     authors: Type.Optional(
       Type.Array(Type.String({ pattern: USERNAME_PATTERN }), {
         maxItems: 20,
-        description: 'Usernames of the page’s authors; each becomes an accepted `author` contribution',
+        description: 'Usernames of the page’s authors; each is a claim the person confirms or declines (docs/decisions/consent-to-be-named.md), published at once where they gave the publication a standing permission',
       }),
     ),
     content_hash: Type.Optional(
@@ -125,6 +125,8 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Pages registered to the caller’s publication, newest first, each with its trust record',
         querystring: Type.Object({ ...PageQuery.properties, ...PublisherQuery.properties }),
         response: { 200: ApiList(TrustRecord) },
+        // `publisher` names no publication of the caller's.
+        errors: ['404'],
       },
     },
     async (req) => {

@@ -147,6 +147,8 @@ export function submissionRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Work submitted on the publisher’s pages, with its evidence, newest first',
         querystring: StatusQuery,
         response: { 200: ApiList(ApiSubmission) },
+        // `publisher` names no publication of the caller's.
+        errors: ['404'],
       },
     },
     async (req) => {

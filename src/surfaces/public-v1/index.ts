@@ -44,7 +44,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     searchRoutes(app, deps, 'v1');
     // The root addresses (record_url, proof_url, embed.js) once more under /v1, JSON only, for generated clients.
     recordRoutes(app, deps, 'surface');
-    embedScriptRoute(app, 'surface');
+    embedScriptRoute(app, deps.config, 'surface');
     documentV1Webhooks(openapi);
   };
 }

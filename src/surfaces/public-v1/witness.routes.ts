@@ -32,13 +32,14 @@ export function witnessRoutes(deps: Deps) {
           tags,
           summary:
             'C2SP tlog-witness add-checkpoint: `old <size>`, consistency proof lines, a blank line, then a checkpoint of a log this service witnesses; answers its Ed25519 cosignature/v1 line',
-          body: Type.String({ description: 'old size line, proof lines, blank line, signed checkpoint', 'x-credence-media': 'text/plain' }),
+          // C2SP tlog-witness's own text formats, not JSON: the request, and the tree size a 409 answers with.
+          body: Type.String({ description: 'C2SP tlog-witness add-checkpoint text: `old <size>`, one base64 consistency proof hash per line, a blank line, then the signed checkpoint (C2SP tlog-checkpoint and signed-note)', 'x-credence-media': 'text/plain' }),
           response: {
             200: Text('one cosignature line'),
             400: Text('malformed request'),
             403: Text('not signed by the log’s key'),
             404: Text('a log this witness does not witness'),
-            409: Text('the tree size this witness holds (text/x.tlog.size)'),
+            409: Type.String({ description: 'C2SP tlog-witness: the tree size this witness holds for the log, one decimal line', 'x-credence-media': 'text/x.tlog.size' }),
             422: Text('the checkpoint does not extend the one this witness holds'),
           },
         },

@@ -94,8 +94,8 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
 
     openapi.attach(app);
     recordRoutes(app, deps);
-    embedScriptRoute(app);
-    embedStylesheetRoute(app);
+    embedScriptRoute(app, deps.config);
+    embedStylesheetRoute(app, deps.config);
     embedDemoPage(app, deps);
     authPages(app, deps);
     mailPages(app, deps);
