@@ -8535,7 +8535,9 @@ export interface operations {
                     /** @description Fact checks: the claim checked, as the page makes it; given with `verdict` */
                     claim_reviewed?: string;
                     evidence: {
+                        /** @description Corrections: the text after, required and not blank */
                         after?: string;
+                        /** @description Corrections: the text before, required and not blank */
                         before?: string;
                         reason: string;
                         /** @description http(s) URLs of the sources, without a user name or password; stored and answered as the WHATWG parser serialises each, percent-encoded where RFC 3986 wants it (`a b` → `a%20b`) */
@@ -8574,7 +8576,9 @@ export interface operations {
                     /** @description Fact checks: the claim checked, as the page makes it; given with `verdict` */
                     claim_reviewed?: string;
                     evidence: {
+                        /** @description Corrections: the text after, required and not blank */
                         after?: string;
+                        /** @description Corrections: the text before, required and not blank */
                         before?: string;
                         reason: string;
                         /** @description http(s) URLs of the sources, without a user name or password; stored and answered as the WHATWG parser serialises each, percent-encoded where RFC 3986 wants it (`a b` → `a%20b`) */

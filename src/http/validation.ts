@@ -8,6 +8,7 @@ import type { TSchema } from 'typebox';
 import { EMAIL_PATTERN, USERNAME_PATTERN } from '../domain/accounts/rules.js';
 import { CONTENT_HASH_PATTERN } from '../domain/pages/page-text.js';
 import { PANEL_ID_PATTERN } from '../domain/panels/panel.schema.js';
+import { NON_BLANK_PATTERN } from '../domain/text.js';
 import { AppError, type ErrorDetail } from './errors.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -154,6 +155,7 @@ const PATTERN_WORDS: Record<string, string> = {
   [CONTENT_HASH_PATTERN]: 'must be a SHA-256 hash written as 64 lowercase hexadecimal digits',
   '^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)+\\.?$': 'must be a domain name, such as example.com',
   '^(ctb_)?[1-9][0-9]{0,9}$': 'must be a contribution id, such as ctb_12',
+  [NON_BLANK_PATTERN]: 'must not be blank',
 };
 
 const FORMAT_WORDS: Record<string, string> = {
@@ -208,7 +210,9 @@ export function ruleWords(keyword: string, params: Record<string, unknown>): str
     case 'uniqueItems':
       return 'must not list an item twice';
     case 'minProperties':
-      return 'must not be empty';
+      return limit <= 1 ? 'must not be empty' : `must give at least ${limit} fields`;
+    case 'maxProperties':
+      return limit <= 1 ? 'must give one field, not several' : `must give at most ${limit} fields`;
     default:
       return undefined;
   }
@@ -219,10 +223,12 @@ type FieldSchema = { type?: string; minLength?: number; maxLength?: number; patt
 /** A form field's rules, from its schema: the HTML attributes that let the browser help, and the same rules in words. */
 export function fieldRules(schema: FieldSchema, required: boolean): { required: boolean; minlength?: number; maxlength?: number; pattern?: string; hint: string } {
   const words: string[] = [];
-  if (schema.pattern !== undefined) words.push(ruleWords('pattern', { pattern: schema.pattern })!);
+  // A required field already says it must not be empty; "not blank" adds nothing a person needs told.
+  const shape = schema.pattern === NON_BLANK_PATTERN ? undefined : schema.pattern;
+  if (shape !== undefined) words.push(ruleWords('pattern', { pattern: shape })!);
   else if (schema.format !== undefined) words.push(ruleWords('format', { format: schema.format })!);
   if (schema.minLength !== undefined && schema.minLength > 1) words.push(ruleWords('minLength', { limit: schema.minLength })!);
-  if (schema.maxLength !== undefined && schema.pattern === undefined) words.push(ruleWords('maxLength', { limit: schema.maxLength })!);
+  if (schema.maxLength !== undefined && shape === undefined) words.push(ruleWords('maxLength', { limit: schema.maxLength })!);
   const hint = words.map((w) => w.replace(/^must be /, '').replace(/^must /, '')).join('; ');
   return {
     required,

@@ -9,6 +9,7 @@ import { DomainError, invalid, missing, notFound } from '../errors.js';
 import { findPublisherBySlug } from '../publishers/publisher.store.js';
 import type { InterestKind, InterestSubject } from '../../db/schema.js';
 import * as store from './interest.store.js';
+import { characters } from '../text.js';
 
 export const INTEREST_SUBJECTS = ['organisation', 'publication', 'topic'] as const satisfies readonly InterestSubject[];
 export const INTEREST_KINDS = ['employment', 'funding', 'ownership', 'personal'] as const satisfies readonly InterestKind[];
@@ -36,10 +37,10 @@ export async function declareInterest(deps: Deps, accountId: number, input: Inte
   if (typeof input.kind !== 'string' || !(INTEREST_KINDS as readonly string[]).includes(input.kind)) throw invalid('kind', `must be one of ${INTEREST_KINDS.join(', ')}`);
   if (input.name === undefined) throw missing('name');
   const raw = typeof input.name === 'string' ? input.name.trim() : '';
-  if (raw === '' || raw.length > 200) throw invalid('name', 'must be 1 to 200 characters');
+  if (raw === '' || characters(raw) > 200) throw invalid('name', 'must be 1 to 200 characters');
   const note = typeof input.note === 'string' ? input.note.trim() : '';
   if (input.note !== undefined && typeof input.note !== 'string') throw invalid('note', 'must be a string');
-  if (note.length > INTEREST_NOTE_MAX) throw invalid('note', `must be at most ${INTEREST_NOTE_MAX} characters`);
+  if (characters(note) > INTEREST_NOTE_MAX) throw invalid('note', `must be at most ${INTEREST_NOTE_MAX} characters`);
   const subject = input.subject as InterestSubject;
   let name = raw;
   let publisherId: number | null = null;

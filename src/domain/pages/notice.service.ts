@@ -13,6 +13,7 @@ import { insertNotice, listNotices } from './notice.store.js';
 import { NOTICE_TYPES, type NoticeType, type Standing, standingOf } from './notices.js';
 import { parseSourceUrl } from './url-keys.js';
 import { type PanelFlagReason, flagCitingStatements } from '../panels/review-flags.js';
+import { characters } from '../text.js';
 
 export const NOTICE_REASON_MAX = 2000;
 
@@ -60,7 +61,7 @@ export function parseNotice(input: NoticeInput, today: string): { type: NoticeTy
   if (input.reason === undefined) throw missing('reason');
   const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
   if (reason === '') throw invalid('reason', 'must say why, in at least one word');
-  if (reason.length > NOTICE_REASON_MAX) throw invalid('reason', `must be at most ${NOTICE_REASON_MAX} characters`);
+  if (characters(reason) > NOTICE_REASON_MAX) throw invalid('reason', `must be at most ${NOTICE_REASON_MAX} characters`);
   let url: string | null = null;
   if (input.url !== undefined && input.url !== null) {
     const parsed = parseSourceUrl(input.url);

@@ -15,19 +15,20 @@ import { BatchWithCreated, createEach } from './batch.presenter.js';
 import { AccountData, ApiKeyData, DomainData, presentAccount, presentApiKey, presentDomain } from './account.presenter.js';
 import { MemberRole } from '../vocabulary.js';
 import { link } from '../docs/openapi.js';
+import { NON_BLANK_PATTERN } from '../../domain/text.js';
 
 const ApiKeyCreated = Type.Intersect([ApiKeyData, Type.Object({ key: Type.String({ description: 'The secret, shown once' }) })]);
 
 export const ProfileBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: NON_BLANK_PATTERN })),
     summary: Type.Optional(Type.String({ maxLength: 500 })),
-    topics: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+    topics: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: NON_BLANK_PATTERN }), { maxItems: 20 })),
   },
   { additionalProperties: false },
 );
 export const PublisherBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100 }), slug: Type.String({ pattern: SLUG_PATTERN }) },
+  { name: Type.String({ minLength: 1, maxLength: 100, pattern: NON_BLANK_PATTERN }), slug: Type.String({ pattern: SLUG_PATTERN }) },
   { additionalProperties: false },
 );
 const SlugParam = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -66,7 +67,7 @@ const SlugIdParam = Type.Object({ slug: Type.String({ maxLength: 100 }), id: Typ
 export const TransferBody = Type.Object({ username: Type.String({ pattern: USERNAME_PATTERN }) }, { additionalProperties: false });
 export const ApiKeyBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: NON_BLANK_PATTERN }),
     expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
     publisher: Type.Optional(
       Nullable(

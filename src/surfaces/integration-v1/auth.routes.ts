@@ -10,12 +10,13 @@ import { Nullable, Ok } from '../../http/schemas.js';
 import { Credential, NoticeKind } from '../vocabulary.js';
 import { localeOf, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
 import * as mail from '../../domain/mail/mail.service.js';
+import { NON_BLANK_PATTERN } from '../../domain/text.js';
 
 export const SignupBody = Type.Object(
   {
     email: Type.String({ pattern: EMAIL_PATTERN, maxLength: 254 }),
     password: Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: NON_BLANK_PATTERN }),
     username: Type.String({
       pattern: USERNAME_PATTERN,
       description: '3-40 lower-case letters, digits and hyphens, with at least one letter',

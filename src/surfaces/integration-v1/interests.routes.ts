@@ -8,11 +8,12 @@ import * as interests from '../../domain/interests/interest.service.js';
 import { accountOf, contributorCaller } from '../../http/auth.js';
 import { IdParam, Ok } from '../../http/schemas.js';
 import { InterestData, InterestKind, InterestSubject, presentInterest } from '../interests.presenter.js';
+import { NON_BLANK_PATTERN } from '../../domain/text.js';
 
 const InterestBody = Type.Object(
   {
     subject: InterestSubject,
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'The organisation’s name, the publication’s slug, or the topic' }),
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: NON_BLANK_PATTERN, description: 'The organisation’s name, the publication’s slug, or the topic' }),
     kind: InterestKind,
     note: Type.Optional(Type.String({ maxLength: interests.INTEREST_NOTE_MAX, description: 'Anything readers should know (a role, a period, an amount)' })),
   },

@@ -19,6 +19,7 @@ import { NoticeType, PageUrl, Standing } from '../vocabulary.js';
 import { NoticeEntry } from '../notices.presenter.js';
 import { presentLogLink } from '../log-link.js';
 import { jsonLdAnswer, link } from '../docs/openapi.js';
+import { NON_BLANK_PATTERN } from '../../domain/text.js';
 
 export const PageItem = Type.Object(
   {
@@ -61,7 +62,7 @@ const NoticeBody = Type.Object(
   {
     type: NoticeType,
     date: Type.Optional(Type.String({ format: 'date', description: 'The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)' })),
-    reason: Type.String({ minLength: 1, maxLength: notices.NOTICE_REASON_MAX, description: 'Why, in the words readers will see' }),
+    reason: Type.String({ minLength: 1, maxLength: notices.NOTICE_REASON_MAX, pattern: NON_BLANK_PATTERN, description: 'Why, in the words readers will see' }),
     url: Type.Optional({ ...PageUrl, description: 'The notice itself, on the publisher’s site' }),
   },
   { additionalProperties: false },

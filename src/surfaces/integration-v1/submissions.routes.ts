@@ -14,6 +14,7 @@ import { BatchResult, ItemResultData, presentItemResult, sendBatch } from './bat
 import { ApiSubmission, QuoteInput, presentApiSubmission } from './work.presenter.js';
 import { Decision, ItemStatus, PageUrl, ServiceUrl, SubmissionStatus, SubmittableRole, VerdictName } from '../vocabulary.js';
 import { link } from '../docs/openapi.js';
+import { NON_BLANK_PATTERN } from '../../domain/text.js';
 
 export const SubmissionItem = Type.Object(
   {
@@ -21,19 +22,19 @@ export const SubmissionItem = Type.Object(
     article_ref_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     request_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'A request the caller has taken' })),
     role: Type.Optional({ ...SubmittableRole, description: 'Required without request_id' }),
-    summary: Type.String({ minLength: 1, maxLength: 300, description: 'One line: what the work changes' }),
+    summary: Type.String({ minLength: 1, maxLength: 300, pattern: NON_BLANK_PATTERN, description: 'One line: what the work changes' }),
     evidence: Type.Object(
       {
-        before: Type.Optional(Type.String({ maxLength: 20_000 })),
-        after: Type.Optional(Type.String({ maxLength: 20_000 })),
-        reason: Type.String({ minLength: 1, maxLength: 5_000 }),
+        before: Type.Optional(Type.String({ maxLength: 20_000, description: 'Corrections: the text before, required and not blank' })),
+        after: Type.Optional(Type.String({ maxLength: 20_000, description: 'Corrections: the text after, required and not blank' })),
+        reason: Type.String({ minLength: 1, maxLength: 5_000, pattern: NON_BLANK_PATTERN }),
         sources: Type.Array(PageUrl, { maxItems: 20, description: 'http(s) URLs of the sources, without a user name or password; stored and answered as the WHATWG parser serialises each, percent-encoded where RFC 3986 wants it (`a b` → `a%20b`)' }),
       },
       { additionalProperties: false },
     ),
     quote: Type.Optional(QuoteInput),
     claim_reviewed: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 1_000, description: 'Fact checks: the claim checked, as the page makes it; given with `verdict`' }),
+      Type.String({ minLength: 1, maxLength: 1_000, pattern: NON_BLANK_PATTERN, description: 'Fact checks: the claim checked, as the page makes it; given with `verdict`' }),
     ),
     verdict: Type.Optional({
       ...VerdictName,

@@ -227,7 +227,7 @@ export function webhookRoutes(fastify: FastifyInstance, deps: Deps, openapi: Ope
             since: Type.Optional(Type.String({ format: 'date-time' })),
             after: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'A change-log seq (the feed’s cursor)' })),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, minProperties: 1, maxProperties: 1, description: 'Exactly one of `since` and `after`' },
         ),
         response: { 202: Ok(Replay) },
       },

@@ -10,6 +10,7 @@ import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { recordUrl } from '../urls.js';
 import { Decision, PageUrl, RequestStatus, ServiceUrl, SubmissionStatus, Verdict, WorkRole } from '../vocabulary.js';
 import { storedSources } from '../../domain/submissions/submission.service.js';
+import { NON_BLANK_PATTERN } from '../../domain/text.js';
 
 const PageRef = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), record_url: ServiceUrl });
 const PublisherRef = Type.Object({ slug: Type.String(), name: Type.String() });
@@ -46,7 +47,7 @@ export function presentApiRequest(siteUrl: string, r: RequestRow) {
 
 export const QuoteInput = Type.Object(
   {
-    exact: Type.String({ minLength: 1, maxLength: 5_000, description: 'The passage of the page the work is about, word for word' }),
+    exact: Type.String({ minLength: 1, maxLength: 5_000, pattern: NON_BLANK_PATTERN, description: 'The passage of the page the work is about, word for word' }),
     prefix: Type.Optional(Type.String({ maxLength: 200, description: 'A few words just before it, to tell repeated passages apart' })),
     suffix: Type.Optional(Type.String({ maxLength: 200, description: 'A few words just after it' })),
   },
