@@ -1145,6 +1145,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/publishers/{slug}/contributors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people with accepted work on a publication’s pages, most first, a page at a time */
+        get: operations["getPublishersBySlugContributors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publishers/{slug}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A publication’s pages on record, newest first, a page at a time */
+        get: operations["getPublishersBySlugPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/requests": {
         parameters: {
             query?: never;
@@ -7156,7 +7190,7 @@ export interface operations {
                      * @description The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)
                      */
                     date?: string;
-                    /** @description Why, in the words readers will see */
+                    /** @description Why, in the words readers will see: public and permanent (signed into the transparency log), so it should name nobody who has not agreed to be named */
                     reason: string;
                     /**
                      * @description What the notice says happened to the page (docs/decisions/page-notices.md)
@@ -7708,6 +7742,7 @@ export interface operations {
                             pages: number;
                             slug: string;
                         } & {
+                            /** @description The 50 with most accepted work; all of them at `/publishers/{slug}/contributors` */
                             contributors: {
                                 contribution_score: number;
                                 /** @description Accepted contributions on this publication’s pages */
@@ -7723,7 +7758,7 @@ export interface operations {
                                 trust_score: number;
                                 username: string;
                             }[];
-                            /** @description The 20 most recently registered pages */
+                            /** @description The 20 most recently registered pages; all of them at `/publishers/{slug}/pages` */
                             recent_pages: {
                                 id: number;
                                 /** Format: uri */
@@ -7733,6 +7768,144 @@ export interface operations {
                                 /** Format: uri */
                                 url: string;
                             }[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublishersBySlugContributors: {
+        parameters: {
+            query?: {
+                /** @description The `meta.next_cursor` of the page before; leave out for the first page */
+                after?: string;
+                /** @description Items on this page */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            contribution_score: number;
+                            /** @description Accepted contributions on this publication’s pages */
+                            contributions: number;
+                            /**
+                             * @description SPEC §13: `newcomer` (fewer than 3 accepted), `contributor`, `trusted`, `expert`
+                             * @enum {string}
+                             */
+                            level: "newcomer" | "contributor" | "trusted" | "expert";
+                            name: string;
+                            /** Format: uri */
+                            profile_url: string;
+                            trust_score: number;
+                            username: string;
+                        }[];
+                        meta: {
+                            has_more: boolean;
+                            limit: number;
+                            /** @description Pass as `after` for the next page; null on the last page */
+                            next_cursor: string | null;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublishersBySlugPages: {
+        parameters: {
+            query?: {
+                /** @description The `meta.next_cursor` of the page before; leave out for the first page */
+                after?: string;
+                /** @description Items on this page */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** Format: uri */
+                            record_url: string;
+                            title: string;
+                            topic: string;
+                            /** Format: uri */
+                            url: string;
+                        }[];
+                        meta: {
+                            has_more: boolean;
+                            limit: number;
+                            /** @description Pass as `after` for the next page; null on the last page */
+                            next_cursor: string | null;
                         };
                         /** @constant */
                         success: true;

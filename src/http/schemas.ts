@@ -29,6 +29,19 @@ export const ApiList = <T extends TSchema>(item: T) =>
   Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: Meta });
 export const V1List = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), meta: Meta });
 
+/** Lists paged by position (`?after=` the last page's `meta.next_cursor`): steady while items are added. */
+export const CursorQuery = Type.Object({
+  after: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'The `meta.next_cursor` of the page before; leave out for the first page' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items on this page' })),
+});
+export const CursorMeta = Type.Object({
+  limit: Type.Integer(),
+  has_more: Type.Boolean(),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `after` for the next page; null on the last page' }),
+});
+export const ApiCursorList = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: CursorMeta });
+
 export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   // Values above 100 are capped, not refused (SPEC §8).

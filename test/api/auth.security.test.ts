@@ -324,6 +324,8 @@ describe('every route is in the table', () => {
         'GET /api/v1/articles/{id}',
         'GET /api/v1/publishers',
         'GET /api/v1/publishers/{slug}',
+        'GET /api/v1/publishers/{slug}/contributors',
+        'GET /api/v1/publishers/{slug}/pages',
         'GET /api/v1/review-requests',
         'GET /api/v1/review-requests/{id}',
         'GET /api/v1/contributors',

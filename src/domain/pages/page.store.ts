@@ -45,6 +45,13 @@ export const listPublisherPages = (db: Db, publisherId: number, limit: number, o
     .offset(offset)
     .execute();
 
+/** The publisher's pages newest first, from just below `beforeId` (a cursor: the last id of the page before). */
+export const listPublisherPagesBefore = (db: Db, publisherId: number, beforeId: number | null, limit: number) => {
+  let q = pagesWithPublisher(db).where('p.publisher_id', '=', publisherId);
+  if (beforeId !== null) q = q.where('p.id', '<', beforeId);
+  return q.orderBy('p.id', 'desc').limit(limit).execute();
+};
+
 export async function countPublisherPages(db: Db, publisherId: number): Promise<number> {
   const r = await db
     .selectFrom('pages')

@@ -9,7 +9,8 @@ import type { Deps } from '../deps.js';
 import { hostUnderDomain, parseDomain, parsePageUrl, registrableDomain } from '../pages/url-keys.js';
 import { randomToken } from '../tokens.js';
 import { TXT_PREFIX, WELL_KNOWN_PATH } from './domain-verifier.js';
-import { listPublisherPages } from '../pages/page.store.js';
+import { listPublisherPages, listPublisherPagesBefore } from '../pages/page.store.js';
+import { decodeCursor, pageOf } from '../cursor.js';
 import { deletePreference, preferencesOf } from '../consent/consent.store.js';
 import * as store from './publisher.store.js';
 
@@ -353,6 +354,27 @@ export async function getPublisher(deps: Deps, slug: string) {
     listPublisherPages(deps.db, publisher.id, 20, 0),
   ]);
   return { publisher, domains: domains.get(publisher.id) ?? [], pages: pageCounts.get(publisher.id) ?? 0, contributors, recentPages };
+}
+
+/** A publication's pages on record, newest first, a page at a time after a cursor. */
+export async function publisherPages(deps: Deps, slug: string, after: string | undefined, limit: number) {
+  const publisher = await store.findPublisherBySlug(deps.db, slug.toLowerCase());
+  if (!publisher) throw notFound('Publisher');
+  const before = after === undefined ? null : decodeCursor(after, (v) => (Number.isSafeInteger(v.id) ? (v.id as number) : null));
+  const rows = await listPublisherPagesBefore(deps.db, publisher.id, before, limit + 1);
+  return pageOf(rows, limit, (last) => ({ id: last.id }));
+}
+
+/** The people with accepted work on a publication's pages, most contributions first, a page at a time after a cursor. */
+export async function publisherContributors(deps: Deps, slug: string, after: string | undefined, limit: number) {
+  const publisher = await store.findPublisherBySlug(deps.db, slug.toLowerCase());
+  if (!publisher) throw notFound('Publisher');
+  const from =
+    after === undefined
+      ? null
+      : decodeCursor(after, (v) => (Number.isSafeInteger(v.n) && typeof v.u === 'string' ? { contributions: v.n as number, username: v.u } : null));
+  const rows = await store.listPublisherContributors(deps.db, publisher.id, limit + 1, from);
+  return pageOf(rows, limit, (last) => ({ n: Number(last.contributions), u: last.username }));
 }
 
 /**

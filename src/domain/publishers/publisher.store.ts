@@ -184,9 +184,13 @@ export async function countPagesByPublisher(db: Db, publisherIds: number[]): Pro
   return new Map(rows.map((r) => [r.publisher_id, Number(r.n)]));
 }
 
-/** Accounts with accepted work on the publisher's pages, most contributions first. */
-export const listPublisherContributors = (db: Db, publisherId: number, limit: number) =>
-  db
+/** Accounts with accepted work on the publisher's pages, most contributions first, then by username. */
+export const listPublisherContributors = (db: Db, publisherId: number, limit: number, after: { contributions: number; username: string } | null = null) =>
+  contributorsOf(db, publisherId, after).limit(limit).execute();
+
+/** The ranking query, from just after `after` (a cursor: the last row of the page before) when given. */
+const contributorsOf = (db: Db, publisherId: number, after: { contributions: number; username: string } | null) => {
+  const q = db
     .selectFrom('contributions as c')
     .innerJoin('pages as p', 'p.id', 'c.page_id')
     .innerJoin('accounts as a', 'a.id', 'c.account_id')
@@ -200,11 +204,18 @@ export const listPublisherContributors = (db: Db, publisherId: number, limit: nu
       (eb) => eb.fn.countAll<number>().as('contributions'),
     ])
     .where('p.publisher_id', '=', publisherId)
-    .groupBy(['a.id', 'a.username', 'a.name', 'a.level', 'a.trust_score', 'a.contribution_score'])
-    .orderBy('contributions', 'desc')
-    .orderBy('a.username')
-    .limit(limit)
-    .execute();
+    .groupBy(['a.id', 'a.username', 'a.name', 'a.level', 'a.trust_score', 'a.contribution_score']);
+  const from =
+    after === null
+      ? q
+      : q.having((eb) =>
+          eb.or([
+            eb(eb.fn.countAll(), '<', after.contributions),
+            eb.and([eb(eb.fn.countAll(), '=', after.contributions), eb('a.username', '>', after.username)]),
+          ]),
+        );
+  return from.orderBy('contributions', 'desc').orderBy('a.username');
+};
 
 // ---- Membership changes and invitations ----
 

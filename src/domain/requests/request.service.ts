@@ -55,14 +55,26 @@ async function pageFor(deps: Deps, publisherId: number, input: RequestInput) {
   return (await findPageById(deps.db, result!.id!))!;
 }
 
+/**
+ * How many requests one publication may have open or taken at once: far above what an editor works through, low
+ * enough that one publication cannot fill the marketplace (500 in one call, again and again).
+ */
+export const ACTIVE_REQUESTS_MAX = 1_000;
+
 export async function openRequests(
   deps: Deps,
   publisherId: number,
   accountId: number,
   items: BatchItem<RequestInput>[],
 ): Promise<ItemResult[]> {
+  // A soft cap, read once a batch: two batches at once may pass it by at most one batch.
+  let active = await store.countActiveRequests(deps.db, publisherId);
   return applyEach(items, async (input) => {
+    if (active >= ACTIVE_REQUESTS_MAX) {
+      throw new DomainError('conflict', `A publication has at most ${ACTIVE_REQUESTS_MAX} requests open or taken at once; cancel or finish some first`);
+    }
     const page = await pageFor(deps, publisherId, input);
+    active += 1;
     const id = await store.insertRequest(deps.db, {
       publisher_id: publisherId,
       page_id: page.id,

@@ -37,6 +37,17 @@ export type RequestRow = NonNullable<Awaited<ReturnType<typeof findRequest>>>;
 
 export const findRequest = (db: Db, id: number) => requestsWithPage(db).where('r.id', '=', id).executeTakeFirst();
 
+/** Requests of a publication still in the marketplace or being worked on: open or taken. */
+export async function countActiveRequests(db: Db, publisherId: number): Promise<number> {
+  const r = await db
+    .selectFrom('requests')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('publisher_id', '=', publisherId)
+    .where('status', 'in', ['open', 'taken'])
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 export async function insertRequest(
   db: Db,
   row: { publisher_id: number; page_id: number; kind: WorkKind; topic: string; title: string; brief: string; created_by: number; now: string },

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import type { Deps } from '../../domain/deps.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import { optional } from '../../http/auth.js';
-import { ApiList, Ok, PageQuery, pagination } from '../../http/schemas.js';
+import { ApiCursorList, ApiList, CursorQuery, Ok, PageQuery, pagination } from '../../http/schemas.js';
 import { profileUrl, recordUrl } from '../urls.js';
 import { Level, PageUrl, ServiceUrl } from '../vocabulary.js';
 
@@ -16,26 +16,24 @@ const PublisherSummary = Type.Object({
   pages: Type.Integer({ description: 'Pages on record' }),
   created_at: Type.String({ format: 'date-time' }),
 });
+const PublisherPage = Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), topic: Type.String(), record_url: ServiceUrl });
+const PublisherContributor = Type.Object({
+  username: Type.String(),
+  name: Type.String(),
+  level: Level,
+  trust_score: Type.Number(),
+  contribution_score: Type.Number(),
+  contributions: Type.Integer({ description: 'Accepted contributions on this publication’s pages' }),
+  profile_url: ServiceUrl,
+});
 const PublisherDetail = Type.Intersect([
   PublisherSummary,
   Type.Object({
-    recent_pages: Type.Array(
-      Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), topic: Type.String(), record_url: ServiceUrl }),
-      { description: 'The 20 most recently registered pages' },
-    ),
-    contributors: Type.Array(
-      Type.Object({
-        username: Type.String(),
-        name: Type.String(),
-        level: Level,
-        trust_score: Type.Number(),
-        contribution_score: Type.Number(),
-        contributions: Type.Integer({ description: 'Accepted contributions on this publication’s pages' }),
-        profile_url: ServiceUrl,
-      }),
-    ),
+    recent_pages: Type.Array(PublisherPage, { description: 'The 20 most recently registered pages; all of them at `/publishers/{slug}/pages`' }),
+    contributors: Type.Array(PublisherContributor, { description: 'The 50 with most accepted work; all of them at `/publishers/{slug}/contributors`' }),
   }),
 ]);
+const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 
 export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,7 +69,7 @@ export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
       schema: {
         tags,
         summary: 'A publication, its pages on record and its contributors',
-        params: Type.Object({ slug: Type.String({ maxLength: 100 }) }),
+        params: SlugParams,
         response: { 200: Ok(PublisherDetail) },
       },
     },
@@ -85,24 +83,65 @@ export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
           domains: p.domains,
           pages: p.pages,
           created_at: p.publisher.created_at,
-          recent_pages: p.recentPages.map((page) => ({
-            id: page.id,
-            url: page.url,
-            title: page.title,
-            topic: page.topic,
-            record_url: recordUrl(deps.config.siteUrl, page.id),
-          })),
-          contributors: p.contributors.map((c) => ({
-            username: c.username,
-            name: c.name,
-            level: c.level,
-            trust_score: c.trust_score,
-            contribution_score: c.contribution_score,
-            contributions: Number(c.contributions),
-            profile_url: profileUrl(deps.config.siteUrl, c.username),
-          })),
+          recent_pages: p.recentPages.map(presentPage),
+          contributors: p.contributors.map(presentContributor),
         },
       };
     },
   );
+
+  app.get(
+    '/publishers/:slug/pages',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'A publication’s pages on record, newest first, a page at a time',
+        description: 'Go on with `after=meta.next_cursor` until `has_more` is false. Pages registered meanwhile come before the cursor, so none is skipped or shown twice.',
+        params: SlugParams,
+        querystring: CursorQuery,
+        response: { 200: ApiCursorList(PublisherPage) },
+      },
+    },
+    async (req) => {
+      const limit = req.query.limit ?? 20;
+      const { items, hasMore, nextCursor } = await publishers.publisherPages(deps, req.params.slug, req.query.after, limit);
+      return { success: true as const, data: items.map(presentPage), meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
+    },
+  );
+
+  app.get(
+    '/publishers/:slug/contributors',
+    {
+      preValidation: [optional],
+      schema: {
+        tags,
+        summary: 'The people with accepted work on a publication’s pages, most first, a page at a time',
+        description: 'Go on with `after=meta.next_cursor` until `has_more` is false. Ordered by accepted contributions, then username.',
+        params: SlugParams,
+        querystring: CursorQuery,
+        response: { 200: ApiCursorList(PublisherContributor) },
+      },
+    },
+    async (req) => {
+      const limit = req.query.limit ?? 20;
+      const { items, hasMore, nextCursor } = await publishers.publisherContributors(deps, req.params.slug, req.query.after, limit);
+      return { success: true as const, data: items.map(presentContributor), meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
+    },
+  );
+
+  function presentPage(page: { id: number; url: string; title: string; topic: string }) {
+    return { id: page.id, url: page.url, title: page.title, topic: page.topic, record_url: recordUrl(deps.config.siteUrl, page.id) };
+  }
+  function presentContributor(c: Awaited<ReturnType<typeof publishers.publisherContributors>>['items'][number]) {
+    return {
+      username: c.username,
+      name: c.name,
+      level: c.level,
+      trust_score: c.trust_score,
+      contribution_score: c.contribution_score,
+      contributions: Number(c.contributions),
+      profile_url: profileUrl(deps.config.siteUrl, c.username),
+    };
+  }
 }
