@@ -6,7 +6,7 @@ import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNo
 import { holdsDomainOf } from '../publishers/publisher.store.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
-import { assertNoInterestIn } from '../interests/interest.service.js';
+import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { assertNotAuthorOf, pagesAuthoredBy } from '../consent/conflicts.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
@@ -123,8 +123,12 @@ export async function marketplaceFor(
   perPage: number,
 ) {
   const result = await marketplace(deps, filter, page, perPage);
-  const authored = viewerId === null ? new Set<number>() : await pagesAuthoredBy(deps.db, viewerId, result.rows.map((r) => r.page_id));
-  return { ...result, authored };
+  if (viewerId === null) return { ...result, authored: new Set<number>(), declared: new Map<number, string>() };
+  const [authored, held] = await Promise.all([pagesAuthoredBy(deps.db, viewerId, result.rows.map((r) => r.page_id)), interestsOf(deps.db, [viewerId])]);
+  // Publications the viewer declared an interest in: their requests cannot be taken (assertNoInterestIn), so they
+  // are not offered.
+  const declared = new Map(held.filter((i) => i.subject === 'publication' && i.publisher_id !== null).map((i) => [i.publisher_id!, i.name] as const));
+  return { ...result, authored, declared };
 }
 
 export const listTakenRequests = (deps: Deps, accountId: number) => store.listTakenBy(deps.db, accountId);

@@ -93,12 +93,14 @@ export function marketplaceSection(
   path: string,
   f: MarketFilters,
   page: number,
-  result: { rows: RequestRow[]; total: number; authored?: Set<number> },
+  result: { rows: RequestRow[]; total: number; authored?: Set<number>; declared?: Map<number, string> },
   level: 2 | 3 = 3,
 ): SafeHtml {
   const take = (r: RequestRow) =>
     ctx.user && result.authored?.has(r.page_id)
       ? html`<p class="actions notice warn">${authorConflictReason(r.kind)}.</p>`
+      : ctx.user && result.declared?.has(r.publisher_id)
+      ? html`<p class="actions notice warn">You declared an interest in ${result.declared.get(r.publisher_id)!}, so you cannot take its requests. <a href="/me/profile#interests">Your declared interests</a></p>`
       : ctx.user
       ? html`<form method="post" action="/me/requests/${r.id}/take" class="actions">${csrfField(ctx)}<button type="submit" class="small">Take this request<span class="sr-only">: ${r.title || r.page_title}</span></button></form>`
       : html`<p class="actions"><a class="button small secondary" href="/login?next=${encodeURIComponent(path)}">Log in to take it</a></p>`;
