@@ -334,10 +334,15 @@ describe('requests', () => {
     const pub = await webPublication(t);
     const page = await registerPage(t, pub, 'req/one', 'Measles story');
     const form = await pub.owner.b.get(`${pub.base}/requests?for=${page.id}`);
-    expect(form.text).toContain(`<option value="${page.id}" selected>Measles story</option>`);
-    const none = await pub.owner.b.post(`${pub.base}/requests`, { article_ref_id: '', url: '', request_type: 'reviewer' });
+    // One field for the page: started on the page asked for, the publication's pages offered as one types.
+    expect(form.text).toContain(`list="your-pages" value="${page.url}"`);
+    expect(form.text).toContain(`<datalist id="your-pages"><option value="${page.url}">Measles story</option></datalist>`);
+    expect(form.text).not.toContain('<select id="f-article_ref_id"');
+    const none = await pub.owner.b.post(`${pub.base}/requests`, { url: '', request_type: 'reviewer' });
     expect(none.status).toBe(400);
-    expect(none.text).toContain('url or article_ref_id is required');
+    expect(none.text).toContain('Give the page’s address: one of yours, or a new one');
+    const byAddress = await pub.owner.b.post(`${pub.base}/requests`, { url: page.url, request_type: 'editor', title: 'Tighten the lede' });
+    expect(byAddress.location).toBe(`${pub.base}/requests?done=opened`);
     const badKind = await pub.owner.b.post(`${pub.base}/requests`, { article_ref_id: String(page.id), request_type: 'astrologer' });
     expect(badKind.status).toBe(400);
     expect(badKind.text).toContain('id="f-request_type-error"');
@@ -353,7 +358,7 @@ describe('requests', () => {
     expect(list.text).toContain('Check the numbers');
     expect(list.text).toContain('Fact check');
     expect(list.text).toMatch(/<span class="badge warn">open<\/span>/);
-    expect(list.text).toContain('All requests (2)');
+    expect(list.text).toContain('All requests (3)');
 
     // A specialist takes one: the list says who.
     const specialist = await webUser(t, 'Ida Wells');

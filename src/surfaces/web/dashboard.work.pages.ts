@@ -276,21 +276,24 @@ ${field({ name: 'url', label: 'The notice on your site', type: 'url', value: nv.
       pages.listPages(deps, pub.id, 1, 100),
       requests.publisherExpiredTakes(deps, pub.id),
     ]);
-    const chosen = values.article_ref_id ?? query(req, 'for');
+    // `?for=<page id>` (the page view's "Open a request") starts the form on that page.
+    const forId = Number(query(req, 'for'));
+    const chosen = values.url ?? choices.records.find((r) => r.page.id === forId)?.page.url ?? '';
     const body = html`${notice(req, { opened: 'The request is open: specialists can take it now.', cancelled: 'The request is cancelled.' })}
 <h2>Requests</h2>
 <p class="lede">Ask specialists for work on a page. A request is open until someone takes it; their work arrives in your <a href="${pub.base}/inbox">inbox</a>, and accepting it fulfils the request.</p>
 <section aria-labelledby="open-request" class="card"><h3 id="open-request" class="card-title">Open a request</h3>
 <form method="post" action="${pub.base}/requests" class="stack" novalidate>${csrfField(ctx)}
-${selectField({
-  name: 'article_ref_id',
+${field({
+  name: 'url',
   label: 'Page',
+  type: 'url',
+  list: 'your-pages',
   value: chosen,
-  error: errors.article_ref_id,
-  hint: 'One of your pages, or type a new URL below',
-  options: [{ value: '', label: '— a new URL (below) —' }, ...choices.records.map((r) => ({ value: String(r.page.id), label: r.page.title || r.page.url }))],
+  error: errors.url ?? errors.article_ref_id,
+  hint: 'Its address: start typing to pick one of your pages, or give a new one on a verified domain (it is registered first)',
 })}
-${field({ name: 'url', label: 'New page URL', type: 'url', value: values.url, error: errors.url, hint: 'Registered first, on a verified domain' })}
+<datalist id="your-pages">${choices.records.map((r) => html`<option value="${r.page.url}">${r.page.title || r.page.url}</option>`)}</datalist>
 ${selectField({ name: 'request_type', label: 'Kind of work', value: values.request_type ?? 'reviewer', error: errors.request_type, options: API_REQUEST_TYPES.map((t) => ({ value: t, label: REQUEST_TYPE_LABELS[t] })) })}
 ${field({ name: 'title', label: 'Title', value: values.title, error: errors.title, hint: 'What to look at; the page title if left blank' })}
 ${field({ name: 'topic', label: 'Topic', value: values.topic, error: errors.topic, hint: 'The page topic if left blank' })}
@@ -338,6 +341,7 @@ ${rows.map(
       topic: str(form.topic),
       brief: str(form.brief),
     };
+    if (values.url === '' && values.article_ref_id === '') return requestsPage(req, reply, pub, values, { url: 'Give the page’s address: one of yours, or a new one' }, 400);
     const { article_ref_id, ...rest } = values;
     const idValue = /^[0-9]{1,10}$/.test(article_ref_id) ? Number(article_ref_id) : article_ref_id;
     const checked = validRequest({ ...given(rest), ...(article_ref_id !== '' ? { article_ref_id: idValue } : {}) });

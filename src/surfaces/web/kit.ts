@@ -109,6 +109,8 @@ export function field(opts: {
   required?: boolean;
   autocomplete?: string;
   textarea?: boolean;
+  /** The id of a <datalist> the browser offers values from as the person types. */
+  list?: string;
   /** The schema's rules (rulesOf): the attributes, and the hint when none is given. */
   rules?: Rules;
 }): SafeHtml {
@@ -119,7 +121,7 @@ export function field(opts: {
     ? html`${rules.minlength !== undefined ? html` minlength="${String(rules.minlength)}"` : ''}${rules.maxlength !== undefined ? html` maxlength="${String(rules.maxlength)}"` : ''}${rules.pattern !== undefined && !opts.textarea ? html` pattern="${rules.pattern}"` : ''}`
     : '';
   const described = [opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}${constraints}`;
+  const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}${opts.list ? html` list="${opts.list}"` : ''}${constraints}`;
   const control = opts.textarea
     ? html`<textarea ${common}>${opts.value ?? ''}</textarea>`
     : html`<input type="${opts.type ?? 'text'}" ${common} value="${opts.value ?? ''}">`;
