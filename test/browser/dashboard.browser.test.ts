@@ -263,6 +263,26 @@ describe.skipIf(!hasChromium)('the keyboard alone', { timeout: 60_000 }, () => {
     await ctx.close();
   });
 
+  it('keeps the embed snippet in step with the chosen style and language, before any submit, and copies that one', async () => {
+    const ctx = await as(pub.owner);
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
+    const page = await ctx.newPage();
+    await page.goto(`${t.baseUrl}${pub.base}/embed?page=${pageId}`);
+    expect(await page.textContent('#snippet')).toContain('data-style="full" data-lang="en"');
+    await tabTo(page, 'input[name=style][value=full]');
+    // Arrow keys move through a radio group; the second style is compact, the third the badge.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await tabTo(page, '#f-lang');
+    await page.selectOption('#f-lang', 'de');
+    expect(page.url()).not.toContain('style=');
+    expect(await page.textContent('#snippet')).toContain('data-style="badge" data-lang="de"');
+    expect(await page.textContent('#template-snippet')).toContain('data-page="auto" data-style="badge" data-lang="de"');
+    await page.click('button[data-copy=snippet]');
+    await expect.poll(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toContain('data-style="badge" data-lang="de"');
+    await ctx.close();
+  });
+
   it('works without JavaScript: forms post, the secret shows, copy buttons stay hidden', async () => {
     const ctx = await browser.newContext({ javaScriptEnabled: false });
     await ctx.addCookies([{ name: 'credence_session', value: pub.owner.b.cookie('credence_session')!, url: t.baseUrl }]);
