@@ -1,5 +1,5 @@
-// A walk through the site in Debian's Chromium, as three people: signed out, a publisher (a demo publication's owner)
-// and a contributor, on the demo dataset. From the home page and each role's own areas it follows internal links,
+// A walk through the site in Debian's Chromium, as four people: signed out, a publisher (a demo publication's owner),
+// an operator and a contributor, on the demo dataset. From the home page and each role's own areas it follows internal links,
 // breadth first, to at most PAGES_PER_ROLE distinct pages (at most SAME_SHAPE of one address shape, so the pages are
 // varied), and on each page, at 1280 and at 390 pixels: no sideways scrolling (scrollWidth ≤ innerWidth), no serious
 // or critical axe-core violation, no console error, and a screenshot in test-results/walk/ (kept out of git). Every
@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
 import { DEMO_CONTRIBUTORS, DEMO_PASSWORD, DEMO_PUBLISHERS, demoEmail } from '../../src/demo/demo-data.js';
+import { createAdmin } from '../../src/domain/accounts/account.service.js';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { startTestApp, usingPostgres, type TestApp } from '../harness.js';
 import { AXE_SOURCE, cspViolations, hasChromium, launch } from './chromium.js';
@@ -45,11 +46,11 @@ afterAll(async () => {
 });
 
 /** A session for a demo account, as its owner would get by logging in. */
-async function sessionOf(username: string): Promise<string> {
+async function sessionOf(username: string, email = demoEmail(username)): Promise<string> {
   const res = await fetch(`${t.baseUrl}/api/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: demoEmail(username), password: DEMO_PASSWORD }),
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: { token: string } }).data.token;
@@ -184,6 +185,14 @@ describe.skipIf(!run)('a walk through the site', () => {
     const w = await walk('publisher', ['/dashboard', `/dashboard/${DEMO_PUBLISHERS[0]!.slug}`, '/'], await sessionOf(owner));
     expect(w.failures).toEqual([]);
     expect(w.pages.length).toBeGreaterThanOrEqual(20);
+  }, 600_000);
+
+  it('as an operator: the same, through the admin pages', async () => {
+    const username = 'walk-operator';
+    await createAdmin(t.runtime.deps, { email: 'walk-operator@ops.test', password: DEMO_PASSWORD, username, name: 'Walk Operator' });
+    const w = await walk('operator', ['/admin', '/admin/panels/new', '/'], await sessionOf(username, 'walk-operator@ops.test'));
+    expect(w.failures).toEqual([]);
+    expect(w.pages.length).toBeGreaterThanOrEqual(5);
   }, 600_000);
 
   it('as a contributor: the same, through their own pages', async () => {
