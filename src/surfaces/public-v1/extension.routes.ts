@@ -21,6 +21,7 @@ import { Nullable } from '../../http/schemas.js';
 import { compressible, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { JSON_ANSWER, sendWire } from '../../http/wire.js';
 import { profileUrl, recordUrl } from '../urls.js';
+import { revalidatedAnswers } from '../docs/openapi.js';
 import { NoticeType, PageUrl, ServiceUrl, Standing, WorkRole } from '../vocabulary.js';
 
 const tags = ['extension'];
@@ -198,6 +199,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
           'With an ETag (`If-None-Match` answers 304). `bucket_hex` is how many hex digits of a key hash a bucket is asked by. ' +
           'The extension asks again daily, and when the change feed has a `domain.verified`, `domain.moved` or `domain.revoked` entry (docs/extension.md).',
         response: { 200: Type.Object({ domains: Type.Array(Type.String()), bucket_hex: Type.Integer() }) },
+        answers: revalidatedAnswers,
       },
     },
     async (req, reply) => {
@@ -218,6 +220,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
           'Pages without accepted work or notices are not listed. Public and the same for everyone, with an ETag (docs/extension.md).',
         params: Type.Object({ prefix: Prefix }),
         response: { 200: Bucket },
+        answers: revalidatedAnswers,
       },
     },
     async (req, reply) => {
@@ -237,6 +240,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
           'Asked by prefix, like the bucket, so it says no more about the reader’s page. Public, with an ETag; kept a minute (docs/extension.md).',
         params: Type.Object({ prefix: Prefix }),
         response: { 200: Proofs },
+        answers: revalidatedAnswers,
         errors: ['404'],
       },
     },
