@@ -32,4 +32,12 @@ export default tseslint.config(
       globals: { window: 'readonly', document: 'readonly', location: 'readonly', navigator: 'readonly', fetch: 'readonly', URL: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', console: 'readonly', CSSStyleSheet: 'readonly' },
     },
   },
+  // The browser extension: its pages and its background worker (a service worker in Chromium).
+  {
+    files: ['extension/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { self: 'readonly', document: 'readonly', location: 'readonly', navigator: 'readonly', fetch: 'readonly', URL: 'readonly', URLSearchParams: 'readonly', Intl: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', Map: 'readonly', importScripts: 'readonly' },
+    },
+  },
 );

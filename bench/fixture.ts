@@ -10,6 +10,7 @@ import { createRuntime } from '../src/deps.js';
 import { createAccount, updateOwnProfile } from '../src/domain/accounts/account.service.js';
 import { createApiKey } from '../src/domain/api-keys/api-key.service.js';
 import { createPublisher, verifyDomainByOperator } from '../src/domain/publishers/publisher.service.js';
+import { embedKeyHash } from '../src/domain/pages/key-hash.js';
 import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 import { recomputeReputation } from '../src/domain/reputation/reputation.store.js';
 import { DEMO_CONTRIBUTORS, DEMO_PUBLISHERS, type DemoTopic, HEADLINES, SLOTS, demoEmail } from '../src/demo/demo-data.js';
@@ -100,6 +101,7 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
               url: url.url,
               lookup_key: url.lookupKey,
               embed_key: url.embedKey,
+              embed_key_hash: embedKeyHash(url.embedKey),
               host: url.host,
               title: title.charAt(0).toUpperCase() + title.slice(1),
               topic,

@@ -10,8 +10,9 @@
 // the bytes must equal the bundle's, which the signed root vouches for, and the openings must open the commitments.
 // The log's files are static reads that spend no rate budget; a check that could not run (the network, a 429, a 5xx)
 // says so and tries again later, and only a proof that fails says NOT verified. Served as a file
-// (/assets/log-verify.js), never inline.
-/* global TextEncoder, TextDecoder, atob, btoa, localStorage, Blob */
+// (/assets/log-verify.js, with public/log-core.js in front of it: the checks it shares with the browser extension),
+// never inline.
+/* global TextDecoder, localStorage, Blob, self */
 (function () {
   'use strict';
   var box = document.querySelector('[data-log-index]');
@@ -22,45 +23,15 @@
   var index = Number(box.getAttribute('data-log-index'));
   var api = box.getAttribute('data-log-api') || '/v1/log';
   var shownEntry = box.querySelector('[data-log-entry]');
-  var subtle = window.crypto && window.crypto.subtle;
-  var enc = new TextEncoder();
   var WIDTH = 256;
+  var core = self.CredenceLogCore;
+  var fromB64 = core.fromB64, toB64 = core.toB64, hex = core.hex, equal = core.equal, sha256 = core.sha256, node = core.node, fail = core.fail;
+  var walk = core.walk, consistent = core.consistent, checkOpenings = core.checkOpenings;
 
   function say(text, state) {
     status.textContent = text;
     box.setAttribute('data-log-state', state);
   }
-  function fromB64(s) {
-    var bin = atob(s);
-    var out = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  }
-  function toB64(bytes) {
-    var s = '';
-    for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
-    return btoa(s);
-  }
-  function hex(bytes) {
-    return Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
-  }
-  function concat() {
-    var n = 0, i;
-    for (i = 0; i < arguments.length; i++) n += arguments[i].length;
-    var out = new Uint8Array(n), at = 0;
-    for (i = 0; i < arguments.length; i++) { out.set(arguments[i], at); at += arguments[i].length; }
-    return out;
-  }
-  function equal(a, b) {
-    if (a.length !== b.length) return false;
-    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  }
-  function sha256() {
-    return subtle.digest('SHA-256', concat.apply(null, arguments)).then(function (d) { return new Uint8Array(d); });
-  }
-  function node(l, r) { return sha256(new Uint8Array([1]), l, r); }
-  function fail(message) { var e = new Error(message); e.final = true; return e; }
   // A check that could not run (not a proof that failed): the network, a 429 or a 5xx. `wait`: the answer's
   // Retry-After, in seconds, when it gave one.
   function unavailable(message, wait) { var e = new Error(message); e.transient = true; e.wait = wait; return e; }
@@ -87,20 +58,6 @@
     }
     return get('/entries?start=' + index + '&limit=1', 'application/json').then(function (r) { return r.data[0]; });
   }
-  function ed25519(pub, sig, msg) {
-    return subtle.importKey('raw', pub, { name: 'Ed25519' }, false, ['verify']).then(function (k) {
-      return subtle.verify({ name: 'Ed25519' }, k, sig, msg);
-    });
-  }
-  function parseVkey(vkey, type) {
-    var m = /^([^+\s]+)\+([0-9a-f]{8})\+(\S+)$/.exec(vkey);
-    if (!m) throw fail('a verifier key is malformed');
-    var raw = fromB64(m[3]);
-    if (raw.length !== 33 || raw[0] !== type) throw fail('a verifier key is not an Ed25519 key of the right kind');
-    return { name: m[1], hash: m[2], pub: raw.subarray(1) };
-  }
-  function sigLines(note) { return note.slice(note.indexOf('\n\n') + 2).split('\n'); }
-
   // --- tlog-tiles: hashes of complete subtrees from tiles, for the tree of `size` entries ---
   function indexPath(n) {
     var parts = [];
@@ -193,168 +150,20 @@
     };
   }
 
-  // RFC 9162 §2.1.3.2, one step per proof hash.
-  function walk(fn, sn, r, hashes, i) {
-    if (i === hashes.length) return Promise.resolve(sn === 0 ? r : null);
-    if (sn === 0) return Promise.resolve(null);
-    var p = hashes[i];
-    var step;
-    if (fn % 2 === 1 || fn === sn) {
-      step = node(p, r).then(function (h) {
-        while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-        return h;
-      });
-    } else {
-      step = node(r, p);
-    }
-    return step.then(function (h) { return walk(Math.floor(fn / 2), Math.floor(sn / 2), h, hashes, i + 1); });
-  }
-
-  // RFC 9162 §2.1.4.2.
-  function consistent(m, n, proof, root1, root2) {
-    if (m === n) return Promise.resolve(proof.length === 0 && equal(root1, root2));
-    if (m === 0 || m > n || proof.length === 0) return Promise.resolve(false);
-    var path = (m & (m - 1)) === 0 ? [root1].concat(proof) : proof.slice();
-    var fn = m - 1, sn = n - 1;
-    while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-    var fr = Promise.resolve(path[0]), sr = Promise.resolve(path[0]);
-    for (var i = 1; i < path.length; i++) {
-      if (sn === 0) return Promise.resolve(false);
-      (function (c, both) {
-        if (both) {
-          fr = fr.then(function (f) { return node(c, f); });
-          sr = sr.then(function (s) { return node(c, s); });
-        } else {
-          sr = sr.then(function (s) { return node(s, c); });
-        }
-      })(path[i], fn % 2 === 1 || fn === sn);
-      if (fn % 2 === 1 || fn === sn) {
-        while (fn % 2 === 0 && fn !== 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
-      }
-      fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
-    }
-    return Promise.all([fr, sr]).then(function (r) { return sn === 0 && equal(r[0], root1) && equal(r[1], root2); });
-  }
-
-  // --- tlog-policy and cosignatures ---
-  function parsePolicy(text) {
-    var p = { logs: [], witnesses: [], groups: {}, quorum: null };
-    text.split('\n').forEach(function (raw) {
-      var line = raw.trim();
-      if (!line || line.charAt(0) === '#') return;
-      var f = line.split(/[ \t]+/);
-      if (f[0] === 'log') p.logs.push(f[1]);
-      else if (f[0] === 'witness') p.witnesses.push({ name: f[1], vkey: f[2] });
-      else if (f[0] === 'group') {
-        var members = f.slice(3);
-        p.groups[f[1]] = { k: f[2] === 'all' ? members.length : f[2] === 'any' ? 1 : Number(f[2]), members: members };
-      } else if (f[0] === 'quorum') p.quorum = f[1];
-      else throw fail('the witness policy has a line this page does not understand');
-    });
-    if (!p.quorum) throw fail('the witness policy names no quorum');
-    return p;
-  }
-  function quorumMet(p, vouched) {
-    function met(name) {
-      if (name === 'none') return true;
-      var g = p.groups[name];
-      if (!g) return vouched.indexOf(name) >= 0;
-      return g.members.filter(met).length >= g.k;
-    }
-    return met(p.quorum);
-  }
-  function cosigners(p, note, text) {
-    var lines = sigLines(note);
-    return Promise.all(p.witnesses.map(function (w) {
-      var v = parseVkey(w.vkey, 4);
-      return sha256(enc.encode(v.name + '\n'), new Uint8Array([4]), v.pub).then(function (id) {
-        if (hex(id.subarray(0, 4)) !== v.hash) throw fail('a witness key’s hash does not match it');
-        var checks = lines.map(function (l) {
-          var s = /^\u2014 (\S+) (\S+)$/.exec(l);
-          if (!s || s[1] !== v.name) return Promise.resolve(false);
-          var b = fromB64(s[2]);
-          if (b.length !== 76 || hex(b.subarray(0, 4)) !== v.hash) return Promise.resolve(false);
-          var ts = 0;
-          for (var i = 4; i < 12; i++) ts = ts * 256 + b[i];
-          return ed25519(v.pub, b.subarray(12), enc.encode('cosignature/v1\ntime ' + ts + '\n' + text));
-        });
-        return Promise.all(checks).then(function (r) { return r.indexOf(true) >= 0 ? w.name : null; });
-      });
-    })).then(function (names) { return names.filter(Boolean); });
-  }
-
-  // --- salted commitments: HMAC-SHA256(opening, canonical JSON of the value) ---
-  function canonical(v) {
-    if (v === null || typeof v !== 'object') return JSON.stringify(v);
-    if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';
-    return '{' + Object.keys(v).filter(function (k) { return v[k] !== undefined; }).sort().map(function (k) {
-      return JSON.stringify(k) + ':' + canonical(v[k]);
-    }).join(',') + '}';
-  }
-  function commitments(v, at, out) {
-    if (v === null || typeof v !== 'object') return out;
-    var keys = Object.keys(v);
-    if (!Array.isArray(v) && keys.length === 1 && keys[0] === 'commitment' && typeof v.commitment === 'string') {
-      out.push({ pointer: at, commitment: v.commitment });
-      return out;
-    }
-    keys.forEach(function (k) { commitments(v[k], at + '/' + k.replace(/~/g, '~0').replace(/\//g, '~1'), out); });
-    return out;
-  }
-  function checkOpenings(body, openings) {
-    var list = commitments(body, '', []);
-    return Promise.all(list.map(function (c) {
-      var o = openings && openings[c.pointer];
-      if (!o) return Promise.resolve('erased');
-      var key = fromB64(o.opening);
-      if (key.length !== 32) return Promise.resolve('mismatch');
-      return subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']).then(function (k) {
-        return subtle.sign('HMAC', k, enc.encode(canonical(o.value)));
-      }).then(function (mac) { return toB64(new Uint8Array(mac)) === c.commitment ? 'opened' : 'mismatch'; });
-    }));
-  }
-
   function check(attempt) {
-    if (!subtle || typeof TextEncoder === 'undefined') {
+    if (!core.supported) {
       say('Your browser cannot check this proof (no WebCrypto); the links below let you check it elsewhere.', 'unsupported');
       return;
     }
     say('Checking the proof in your browser…', 'checking');
-    var key, note, policy, listed, v, text, size, root, tiles, bytes, proof, vouched, opened;
+    var key, note, listed, v, size, root, tiles, bytes, proof, vouched, opened;
     Promise.all([get('/key', 'text/plain'), get('/policy', 'text/plain'), get('/checkpoint', 'text/plain'), entry()])
       .then(function (r) {
-        key = r[0].trim(); policy = parsePolicy(r[1]); note = r[2]; listed = r[3];
-        v = parseVkey(key, 1);
-        if (policy.logs.length > 0 && policy.logs.indexOf(key) < 0) throw fail('the witness policy does not name the log’s key');
-        return sha256(enc.encode(v.name + '\n'), new Uint8Array([1]), v.pub);
+        note = r[2]; listed = r[3];
+        return core.checkCheckpoint(r[0], r[1], note);
       })
-      .then(function (h) {
-        if (hex(h.subarray(0, 4)) !== v.hash) throw fail('the key hash does not match the key');
-        text = note.slice(0, note.indexOf('\n\n') + 1);
-        var sig = null;
-        sigLines(note).forEach(function (l) {
-          var s = /^\u2014 (\S+) (\S+)$/.exec(l);
-          if (s && s[1] === v.name) {
-            var b = fromB64(s[2]);
-            if (b.length === 68 && hex(b.subarray(0, 4)) === v.hash) sig = b.subarray(4);
-          }
-        });
-        if (!sig) throw fail('the checkpoint carries no signature by the published key');
-        return ed25519(v.pub, sig, enc.encode(text));
-      })
-      .then(function (ok) {
-        if (!ok) throw fail('the checkpoint’s signature does not verify');
-        var lines = text.split('\n');
-        size = Number(lines[1]);
-        root = fromB64(lines[2]);
-        if (lines[0] !== v.name) throw fail('the checkpoint is of another log');
-        return cosigners(policy, note, text);
-      })
-      .then(function (names) {
-        vouched = names;
-        if (!quorumMet(policy, vouched)) {
-          throw fail('the checkpoint is short of the witness policy’s quorum (' + (vouched.length ? 'only ' + vouched.join(', ') + ' cosigned it' : 'no witness cosigned it') + ')');
-        }
+      .then(function (c) {
+        key = c.key; v = { name: c.name, hash: c.keyHash }; size = c.size; root = c.root; vouched = c.vouched;
         tiles = Tiles(size);
         // What this browser saw before: the log must extend it, or it showed two different trees (a fork).
         var store = 'credence-log:' + v.name, saved = null;

@@ -30,6 +30,7 @@ import { startLogSequencer } from './jobs/log-sequencer.js';
 import { startCachePurger } from './jobs/cache-purger.js';
 import { startTakeExpiry } from './jobs/take-expiry.js';
 import { RELAY_ENV, runPrimary } from './ops/workers.js';
+import { buildExtension, ExtensionBuildError } from './ops/extension-build.js';
 
 const HELP = `Usage: credence <verb> [options]
 
@@ -55,8 +56,24 @@ const HELP = `Usage: credence <verb> [options]
   log:verify --proof FILE.tlog-proof --key VERIFIER_KEY --policy FILE
                                        check a transparency log from its public API: the whole log, or
                                        consistency with a saved checkpoint; --save keeps today's checkpoint
+  extension:build --service URL --out DIR
+                                       build the browser extension asking URL: DIR/chromium and DIR/firefox
+                                       unpacked, and a zip of each for the stores
 
 Settings come from the environment; see docs/configuration.md.`;
+
+async function extensionBuild(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { service: { type: 'string' }, out: { type: 'string' } } });
+  if (!values.service || !values.out) throw new UsageError('extension:build needs --service URL and --out DIR');
+  try {
+    const built = await buildExtension({ service: values.service, out: values.out });
+    console.log(`Chromium: ${built.chromium} (${built.chromiumZip})\nFirefox: ${built.firefox} (${built.firefoxZip})`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ExtensionBuildError) throw new UsageError(err.message);
+    throw err;
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
@@ -66,6 +83,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // An auditor's check needs no settings, database or key of its own: only the log's public API.
   if (verb === 'log:verify') return logVerify(rest);
+  // Nor does building the browser extension: its files and the service's address.
+  if (verb === 'extension:build') return extensionBuild(rest);
   const config = loadConfig(process.env);
   switch (verb) {
     case 'serve': {

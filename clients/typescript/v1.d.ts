@@ -75,8 +75,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every record whose embed key hash starts with the prefix: the extension’s private lookup */
+        /** Every record whose embed key hash starts with the prefix, with all the extension shows: its private lookup */
         get: operations["getExtensionBucketsByPrefix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/extension/buckets/{prefix}/proofs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Inclusion proofs of every log entry a bucket’s records cite, against one witnessed checkpoint: what the popup checks */
+        get: operations["getExtensionBucketsByPrefixProofs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -94,23 +111,6 @@ export interface paths {
         };
         /** Every verified domain (a domain covers its subdomains): the hosts the browser extension may ask about */
         get: operations["getExtensionHosts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/extension/records/{hash}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The records of every page whose embed key hashes to `hash`: what the extension’s popup shows */
-        get: operations["getExtensionRecordsByHash"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1169,7 +1169,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The first 3 hex digits of the hash */
+                /** @description The first 3 hex digits of the hash, lowercase */
                 prefix: string;
             };
             cookie?: never;
@@ -1181,21 +1181,57 @@ export interface operations {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Vary: components["headers"]["Vary"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         prefix: string;
+                        /** @description One per embed key hash under the prefix, by hash */
                         records: {
                             /** @description Accepted contributions */
                             contributions: number;
                             /** @description SHA-256 of the page’s embed key (SPEC §3), lowercase hex */
                             hash: string;
+                            /** @description The notices, newest first */
+                            notice_items: {
+                                /**
+                                 * Format: date
+                                 * @description The notice’s own date, YYYY-MM-DD
+                                 */
+                                date: string;
+                                log_index: number | null;
+                                reason: string;
+                                /**
+                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
+                                 * @enum {string}
+                                 */
+                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
+                                url: string | null;
+                            }[];
                             /** @description The notices’ types, newest first */
-                            notices: string[];
+                            notices: ("retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement")[];
+                            /** @description Panel statements whose current version cites the page */
+                            panels: {
+                                /** @description The statement’s question */
+                                title: string;
+                                /** Format: uri */
+                                url: string;
+                            }[];
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /**
+                             * Format: uri
+                             * @description The record’s page on this service
+                             */
+                            record_url: string;
                             /** @description Accepted contributions by role */
                             roles: {
                                 [key: string]: number;
@@ -1205,9 +1241,113 @@ export interface operations {
                              * @enum {string}
                              */
                             standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                            title: string | null;
+                            /** Format: uri */
+                            url: string;
+                            /** @description Accepted contributions, oldest first */
+                            work: {
+                                /**
+                                 * Format: date
+                                 * @description When it was accepted, YYYY-MM-DD
+                                 */
+                                date: string;
+                                log_index: number | null;
+                                /** @description As the record shows it: a person who deleted their account is “A former contributor” */
+                                name: string;
+                                profile_url: string | null;
+                                /** @enum {string} */
+                                role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
+                            }[];
                         }[];
                     };
                 };
+            };
+            /** @description Not modified: the `ETag` sent as `If-None-Match` still holds; no body */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExtensionBucketsByPrefixProofs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The first 3 hex digits of the hash, lowercase */
+                prefix: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Vary: components["headers"]["Vary"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The witnessed checkpoint every proof is against, with its cosignature lines, exactly as /v1/log/checkpoint serves it */
+                        checkpoint: string;
+                        /** @description Every log entry the bucket’s records cite that the checkpoint covers, by index; a newer entry is covered within seconds */
+                        proofs: {
+                            /** @description Base64 of the entry’s bytes, as the log’s entry bundle holds them (its leaf is SHA-256(0x00 ‖ bytes)) */
+                            entry: string;
+                            /** @description The inclusion path, base64 SHA-256 hashes (RFC 9162 §2.1.3) */
+                            hashes: string[];
+                            /** @description The entry’s index in the log */
+                            index: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified: the `ETag` sent as `If-None-Match` still holds; no body */
+            304: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1241,8 +1381,11 @@ export interface operations {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Vary: components["headers"]["Vary"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1253,163 +1396,23 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["TooManyRequests"];
-            431: components["responses"]["HeadersTooLarge"];
-            /** @description Error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getExtensionRecordsByHash: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description SHA-256 of the page’s embed key (SPEC §3), lowercase hex */
-                hash: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
+            /** @description Not modified: the `ETag` sent as `If-None-Match` still holds; no body */
+            304: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        hash: string;
-                        records: {
-                            content_changed_at: string | null;
-                            contributions: {
-                                /**
-                                 * Format: date
-                                 * @description Acceptance date, YYYY-MM-DD
-                                 */
-                                accepted: string;
-                                change?: {
-                                    from: string;
-                                    to: string;
-                                };
-                                /** @description Fact checks with a verdict: the claim checked */
-                                claim_reviewed?: string;
-                                /** @description Contributor username (profile slug) */
-                                contributor: string;
-                                correction_missing: boolean | null;
-                                /** @description `ctb_<id>` */
-                                id: string;
-                                log: {
-                                    /**
-                                     * Format: uri
-                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
-                                     */
-                                    bundle_url: string;
-                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
-                                    index: number;
-                                    /**
-                                     * Format: uri
-                                     * @description Its inclusion proof against the newest signed checkpoint
-                                     */
-                                    proof_url: string;
-                                } | null;
-                                /** @description Contributor display name */
-                                name: string;
-                                page_changed_since: string | null;
-                                /** Format: uri */
-                                proof_url: string;
-                                /** @description Who asserted this contribution and how its person agreed */
-                                provenance: {
-                                    /**
-                                     * @description `publisher` (the publication named them), `contributor` (they submitted the work), `operator`
-                                     * @enum {string}
-                                     */
-                                    asserted_by: "publisher" | "contributor" | "operator";
-                                    /**
-                                     * @description `confirmed` (they confirmed the publication’s claim), `standing_permission` (they let this publication publish its claims), `submitted` (agreed by submitting), `operator`
-                                     * @enum {string}
-                                     */
-                                    consent: "confirmed" | "standing_permission" | "submitted" | "operator" | "not_asked";
-                                };
-                                /** @enum {string} */
-                                role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
-                                verdict?: {
-                                    /** @enum {string} */
-                                    label: "False" | "Mostly false" | "Mixed" | "Mostly true" | "True";
-                                    /** @enum {string} */
-                                    name: "false" | "mostly_false" | "mixed" | "mostly_true" | "true";
-                                    /** @description 1 (false) to 5 (true) */
-                                    value: number;
-                                };
-                            }[];
-                            /** @description Every notice on the page, newest first (by date, then by when it was given); none is ever removed */
-                            notices: {
-                                /**
-                                 * Format: date
-                                 * @description The notice’s own date, YYYY-MM-DD
-                                 */
-                                date: string;
-                                id: number;
-                                log: {
-                                    /**
-                                     * Format: uri
-                                     * @description Its proof that travels: a C2SP tlog-proof file (the entry, its inclusion proof, the witnessed checkpoint with cosignatures) that checks offline
-                                     */
-                                    bundle_url: string;
-                                    /** @description The entry’s index in the transparency log (its change’s seq − 1) */
-                                    index: number;
-                                    /**
-                                     * Format: uri
-                                     * @description Its inclusion proof against the newest signed checkpoint
-                                     */
-                                    proof_url: string;
-                                } | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the publisher gave it to Credence
-                                 */
-                                published_at: string;
-                                reason: string;
-                                /**
-                                 * @description What the notice says happened to the page (docs/decisions/page-notices.md)
-                                 * @enum {string}
-                                 */
-                                type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
-                                url: string | null;
-                            }[];
-                            /**
-                             * @description `current`, or what the newest notice that sets a standing says: `retracted`, `partially_retracted`, `expression_of_concern`, `withdrawn`, `removed`
-                             * @enum {string}
-                             */
-                            standing: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
-                            /** @enum {string} */
-                            status: "verified" | "unverified";
-                            title: string;
-                            /** Format: uri */
-                            url: string;
-                        }[];
-                    };
-                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             /** @description Error */

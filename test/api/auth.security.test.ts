@@ -350,7 +350,7 @@ describe('every route is in the table', () => {
         'GET /v1/embed.js',
         'GET /v1/extension/buckets/{prefix}',
         'GET /v1/extension/hosts',
-        'GET /v1/extension/records/{hash}',
+        'GET /v1/extension/buckets/{prefix}/proofs',
         'GET /embed.css',
         'GET /healthz',
         'GET /livez',

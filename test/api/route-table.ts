@@ -565,7 +565,7 @@ export const ROUTES: RouteSpec[] = [
   // The browser extension's private lookup: public, the same answer for everyone.
   { method: 'GET', path: '/v1/extension/hosts', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/extension/buckets/{prefix}', auth: 'none', ok: [200], params: () => ({ prefix: '0a1' }) },
-  { method: 'GET', path: '/v1/extension/records/{hash}', auth: 'none', ok: [200, 404], params: () => ({ hash: '0'.repeat(64) }) },
+  { method: 'GET', path: '/v1/extension/buckets/{prefix}/proofs', auth: 'none', ok: [200], params: () => ({ prefix: '0a1' }) },
   {
     method: 'POST',
     path: '/v1/requests',

@@ -35,6 +35,7 @@ export function tagsOfChange(row: ChangeRow): string[] {
   const url = typeof body.page?.url === 'string' ? parsePageUrl(body.page.url) : null;
   if (url) tags.push(tag.lookup(url.lookupKey), tag.embed(url.embedKey), tag.bucket(bucketOf(embedKeyHash(url.embedKey))));
   if (row.kind.startsWith('domain.')) tags.push(tag.hosts);
+  if (row.kind === 'panel.issued') tags.push(tag.panels);
   return tags;
 }
 

@@ -27,6 +27,8 @@ export const tag = {
   bucket: (prefix: string) => `bucket:${prefix}`,
   /** The extension's list of verified domains depends on every domain's verification. */
   hosts: 'hosts',
+  /** Which panel statements cite a page: a new version may cite any page (its change names no page). */
+  panels: 'panels',
   /** The contributor directory depends on every contributor. */
   contributors: 'contributors',
 };

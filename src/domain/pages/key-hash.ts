@@ -1,6 +1,6 @@
 // The private lookup of the browser extension (docs/extension.md): a page is found by the SHA-256 of its embed key
 // (SPEC §3), and asked for by the first BUCKET_HEX hex digits of that hash only. The extension computes the same key
-// and hash (extension/src/url-key.js runs the same test vectors, test/fixtures/url-keys.json).
+// and hash (extension/lib/url-key.js runs the same test vectors, test/vectors/embed-keys.json).
 import { createHash } from 'node:crypto';
 
 /**

@@ -291,10 +291,6 @@ export function loadRecordRows(read: FixedReader, by: keyof typeof RECORD_QUERIE
 export const findPagesByHashPrefix = (db: Db, prefix: string) =>
   pagesWithPublisher(db).where('p.embed_key_hash', '>=', prefix).where('p.embed_key_hash', '<', prefixEnd(prefix)).orderBy('p.id').execute();
 
-/** Pages whose embed key hashes to `hash`. */
-export const findPagesByKeyHash = (db: Db, hash: string) =>
-  pagesWithPublisher(db).where('p.embed_key_hash', '=', hash).orderBy('p.id').limit(50).execute();
-
 /** Every verified domain, sorted: the hosts the extension may ask about. */
 export async function listVerifiedDomains(db: Db): Promise<string[]> {
   const rows = await db.selectFrom('domains').select('domain').where('status', '=', 'verified').distinct().orderBy('domain').execute();

@@ -201,6 +201,19 @@ export function currentVersionsCiting(db: Db, lookupKey: string, before?: string
   return q.orderBy('v.id').execute();
 }
 
+/** The current versions citing any of the pages (by lookup key), with their questions: a record's "cited by". */
+export function currentVersionsCitingAny(db: Db, lookupKeys: string[]) {
+  return db
+    .selectFrom('panel_sources as src')
+    .innerJoin('panel_versions as v', 'v.id', 'src.version_id')
+    .innerJoin('panel_statements as s', 's.id', 'v.statement_id')
+    .select(['src.lookup_key', 's.slug', 'v.question'])
+    .where('src.lookup_key', 'in', lookupKeys.length ? lookupKeys : [''])
+    .whereRef('v.version', '=', 's.current_version')
+    .orderBy('s.slug')
+    .execute();
+}
+
 export async function insertFlag(db: Db, row: { version_id: number; reason: FlagRow['reason']; source_url: string; page_id: number | null; link: string; flagged_at: string }): Promise<void> {
   await db.insertInto('panel_flags').values(row).execute();
 }

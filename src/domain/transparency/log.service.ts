@@ -165,6 +165,16 @@ export async function inclusionProof(deps: Deps, index: number, treeSize?: numbe
   };
 }
 
+/**
+ * RFC 9162 inclusion proofs of several entries in the tree of `size` entries (every index below it), their nodes
+ * read in one pass: what a bucket of the extension's lookup asks for at once.
+ */
+export async function inclusionProofs(deps: Deps, indexes: number[], size: number): Promise<Map<number, Buffer[]>> {
+  const ranges = new Map(indexes.map((i) => [i, inclusionRanges(i, size)]));
+  const nodes = await store.readNodes(deps.db, nodesFor([...ranges.values()].flat()));
+  return new Map([...ranges].map(([i, rs]) => [i, rs.map(([lo, hi]) => foldRange(lo, hi, nodes))]));
+}
+
 export interface ConsistencyProof {
   first: number;
   second: number;

@@ -61,6 +61,17 @@ export async function insertNodes(db: Db, nodes: { level: number; index: number;
   }
 }
 
+/** The `changes` rows of the given seqs (any order, duplicates once), in seq order. */
+export async function readChangesAt(db: Db, seqs: number[]): Promise<ChangeEntry[]> {
+  const out: ChangeEntry[] = [];
+  const unique = [...new Set(seqs)].sort((a, b) => a - b);
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db.selectFrom('changes').select(['seq', 'created_at', 'kind', 'body']).where('seq', 'in', unique.slice(i, i + 500)).orderBy('seq').execute();
+    out.push(...rows.map((r) => ({ seq: Number(r.seq), created_at: r.created_at, kind: r.kind, body: asBuffer(r.body) })));
+  }
+  return out;
+}
+
 /** `changes` rows after `afterSeq`, in order. The table belongs to the change log; this only reads it. */
 export async function readChanges(db: Db, afterSeq: number, limit: number): Promise<ChangeEntry[]> {
   const rows = await db

@@ -3,7 +3,7 @@
 // quorum of them. The HTTP side (submitting checkpoints to witnesses) is jobs/witness-submit.ts.
 import type { Deps } from '../deps.js';
 import { invalid, notFound } from '../errors.js';
-import { inclusionProof } from './log.service.js';
+import { inclusionProof, inclusionProofs } from './log.service.js';
 import { proofBundleText } from './proof-bundle.js';
 import * as store from './log.store.js';
 import { checkCosignatureLine, parseCosignerKey, splitNote } from './cosignature.js';
@@ -90,4 +90,26 @@ export async function proofBundle(deps: Deps, index: number): Promise<string> {
   const [row] = await store.readChanges(deps.db, index, 1);
   if (!row || row.seq !== index + 1) throw notFound('Entry');
   return proofBundleText({ entry: row.body, index, proof: proof.hashes, checkpoint: c.note });
+}
+
+/**
+ * Inclusion proofs of several entries (by index), all against the witnessed checkpoint, with each entry's bytes: the
+ * extension's popup checks a bucket's records with them (docs/extension.md). Entries the checkpoint does not cover
+ * yet are left out (a newer entry is in a checkpoint within seconds); the checkpoint is the one /v1/log/checkpoint
+ * serves, with its cosignature lines.
+ */
+export async function proofsAgainstWitnessed(
+  deps: Deps,
+  indexes: number[],
+): Promise<{ checkpoint: string; size: number; proofs: { index: number; entry: Buffer; hashes: Buffer[] }[] }> {
+  const c = await witnessedCheckpoint(deps);
+  const covered = [...new Set(indexes)].filter((i) => i >= 0 && i < c.size).sort((a, b) => a - b);
+  if (covered.length === 0) return { checkpoint: c.note, size: c.size, proofs: [] };
+  const [paths, rows] = await Promise.all([inclusionProofs(deps, covered, c.size), store.readChangesAt(deps.db, covered.map((i) => i + 1))]);
+  const bodies = new Map(rows.map((r) => [r.seq - 1, r.body]));
+  return {
+    checkpoint: c.note,
+    size: c.size,
+    proofs: covered.filter((i) => bodies.has(i)).map((i) => ({ index: i, entry: bodies.get(i)!, hashes: paths.get(i)! })),
+  };
 }

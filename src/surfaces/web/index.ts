@@ -23,8 +23,9 @@ import { recordRoutes } from './records.routes.js';
 import { resolveWebUser } from './session.js';
 
 const STYLESHEET = fs.readFileSync(new URL('../../../public/app.css', import.meta.url), 'utf8');
-// The proof page's check of its transparency-log entry, run in the reader's browser (a file, never inline).
-const LOG_VERIFY = fs.readFileSync(new URL('../../../public/log-verify.js', import.meta.url), 'utf8');
+// The proof page's check of its transparency-log entry, run in the reader's browser (a file, never inline): the log
+// checks it shares with the browser extension (log-core.js), then the page's own.
+const LOG_VERIFY = ['log-core.js', 'log-verify.js'].map((f) => fs.readFileSync(new URL(`../../../public/${f}`, import.meta.url), 'utf8')).join('\n');
 
 const isHtmlRoute = (req: FastifyRequest) => Boolean(routeConfig(req).html);
 

@@ -1,0 +1,53 @@
+// A page's embed key (SPEC §3), as the service computes it (src/domain/pages/url-keys.ts): the WHATWG parser's host
+// (lower-cased, IDN as punycode, default port dropped) without a leading `www.`, then the path without its trailing
+// slashes; no scheme, query or fragment. Null for anything but an http(s) URL of at most 2,048 characters.
+// The shared cases in test/vectors/embed-keys.json run against this file and the service's code alike
+// (test/vectors/embed-keys.test.ts).
+(function (root) {
+  'use strict';
+  var MAX_URL_LENGTH = 2048;
+
+  function embedKey(input) {
+    if (typeof input !== 'string' || input.length === 0 || input.length > MAX_URL_LENGTH) return null;
+    var u;
+    try {
+      u = new URL(input);
+    } catch {
+      return null;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if (!u.hostname) return null;
+    var host = u.port ? u.hostname + ':' + u.port : u.hostname;
+    return host.replace(/^www\./, '') + u.pathname.replace(/\/+$/, '');
+  }
+
+  /** The host a URL names, as the hosts list names domains (lower case, no port, no trailing dot); null if not http(s). */
+  function hostOf(input) {
+    try {
+      var u = new URL(input);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+      return u.hostname.replace(/\.$/, '') || null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A verified domain covers itself and its subdomains (SPEC §1). */
+  function listed(host, domains) {
+    if (!host) return null;
+    for (var i = 0; i < domains.length; i++) {
+      var d = domains[i];
+      if (host === d || host.slice(-(d.length + 1)) === '.' + d) return d;
+    }
+    return null;
+  }
+
+  /** Lowercase hex SHA-256 of a string's UTF-8 bytes. */
+  function sha256Hex(text) {
+    return root.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then(function (d) {
+      return Array.prototype.map.call(new Uint8Array(d), function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+    });
+  }
+
+  root.CredenceUrlKey = { embedKey: embedKey, hostOf: hostOf, listed: listed, sha256Hex: sha256Hex };
+})(typeof self !== 'undefined' ? self : this);
