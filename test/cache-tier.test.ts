@@ -14,6 +14,8 @@ import { Client, type Res } from './client.js';
 import { usingPostgres } from './harness.js';
 import { confirmIn } from './process-env.js';
 import { openDatabase } from '../src/db/client.js';
+import { bucketOf, embedKeyHash } from '../src/domain/pages/key-hash.js';
+import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -34,12 +36,13 @@ const reader = (token: string | null = null) => new Client(cluster.url, '127.0.0
 const origin = (i: number | null, token: string | null = null) =>
   new Client(i === null ? cluster.originUrl : `http://127.0.0.1:${cluster.instances[i]!.port}`, '127.0.0.1', token);
 
-/** The four public reads of the page, as a reader makes them. */
+/** The public reads of the page, as a reader makes them, and as the browser extension asks for its bucket. */
 const reads = () => ({
   'embed by URL': `/api/v1/embed/by-url?url=${encodeURIComponent(URL_)}`,
   'embed by id': `/api/v1/embed/article/${w.pageId}`,
   lookup: `/api/v1/pages/lookup?url=${encodeURIComponent(URL_)}`,
   record: `/v1/pages/record?url=${encodeURIComponent(URL_)}`,
+  'extension bucket': `/v1/extension/buckets/${bucketOf(embedKeyHash(parsePageUrl(URL_)!.embedKey))}`,
 });
 
 async function readAll(): Promise<Record<string, Res>> {
@@ -248,6 +251,24 @@ describe.skipIf(!enabled)('the cache tier: Varnish with xkey in front of two ins
     const took = await seenThroughCache(committed, (n, r) => r.text !== before[n]!.text);
     report(`domain moved (CLI ${(committed - t).toFixed(0)} ms)`, took);
     for (const ms of Object.values(took)) expect(ms).toBeLessThan(1000);
+  });
+
+  it('lists a newly verified host in the extension’s host list within 1 s', async () => {
+    const hosts = '/v1/extension/hosts';
+    await purgesSettled();
+    for (let i = 0; i < 200 && (await reader().get(hosts)).headers.get('x-cache') !== 'hit'; i++) await sleep(50);
+    expect((await reader().get(hosts)).text).not.toContain('fresh-host.example');
+    await run(TSX, [MAIN, 'domains:verify', 'fresh-host.example', '--publisher', 'other-gazette'], { env: cluster.env(0), timeout: 60_000 });
+    const committed = performance.now();
+    for (;;) {
+      const r = await reader().get(hosts);
+      if (r.status === 200 && r.text.includes('fresh-host.example')) break;
+      expect(performance.now() - committed, 'the host list through the cache').toBeLessThan(5000);
+      await sleep(20);
+    }
+    const took = performance.now() - committed;
+    console.log(`a verified host seen in the host list through the cache after ${took.toFixed(0)} ms`);
+    expect(took).toBeLessThan(1000);
   });
 
   it('keeps the log’s tiles, key and policy (what a proof page reads) for their own lifetime', async () => {

@@ -2,6 +2,7 @@
 // everything the popup shows of every record in it (nothing of a page without work), and the inclusion proofs of
 // the entries a bucket cites, checked here by an inclusion check written from RFC 9162 §2.1.3.2, not the service's.
 import { createHash } from 'node:crypto';
+import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET_HEX } from '../../src/domain/pages/key-hash.js';
 import { createStatement } from '../../src/domain/panels/panel.service.js';
@@ -113,7 +114,7 @@ describe('extension reads', () => {
   it('answers a bucket with an ETag and a five-minute Cache-Control, 304 when held', async () => {
     const hash = hashOf(`${pub.domain}/science/study`);
     const res = await anon.get(`/v1/extension/buckets/${prefixOf(hash)}`);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300, stale-if-error=86400');
     const again = await anon.get(`/v1/extension/buckets/${prefixOf(hash)}`, { headers: { 'if-none-match': res.headers.get('etag')! } });
     expect(again.status).toBe(304);
     // A change to a page of the bucket changes its answer, so its ETag.
@@ -130,7 +131,7 @@ describe('extension reads', () => {
     const { hash, entry } = await bucketOf('science/study');
     const res = await anon.get(`/v1/extension/buckets/${prefixOf(hash)}/proofs`);
     expect(res.status, res.text).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, stale-if-error=86400');
     // Sent compressed to a reader that takes it (fetch asks for it and decodes it), with its own ETag per coding.
     expect(res.headers.get('content-encoding')).toMatch(/^(gzip|br)$/);
     expect(res.headers.get('vary')).toContain('Accept-Encoding');
@@ -196,5 +197,14 @@ describe('extension reads', () => {
         expect(res.body.error.message).toContain('prefix');
       }
     }
+  });
+
+  it('drops a page whose domain moved to another publication, as the embed does (the last test: it moves the domain)', async () => {
+    expect((await bucketOf('science/study')).entry).toBeDefined();
+    const other = await publisher(t);
+    await verifyDomainByOperator(t.runtime.deps, other.slug, pub.domain);
+    await t.runtime.deps.changes.committed();
+    expect((await bucketOf('science/study')).entry).toBeUndefined();
+    expect((await anon.get(`/api/v1/embed/by-url?url=${encodeURIComponent(`https://www.${pub.domain}/science/study`)}`)).body.html).toBe('');
   });
 });

@@ -16,7 +16,7 @@ import { currentVersionsCitingAny } from '../../domain/panels/panel.store.js';
 import { proofsAgainstWitnessed } from '../../domain/transparency/witnesses.js';
 import { optional } from '../../http/auth.js';
 import { asciiJson } from '../../http/ascii-json.js';
-import { surrogateHeaders } from '../../http/cache-tier.js';
+import { STALE_IF_ERROR, surrogateHeaders } from '../../http/cache-tier.js';
 import { Nullable } from '../../http/schemas.js';
 import { compressible, negotiateCoding, representationOf } from '../../http/precompressed.js';
 import { JSON_ANSWER, sendWire } from '../../http/wire.js';
@@ -150,8 +150,11 @@ function sendTagged(req: FastifyRequest, reply: FastifyReply, body: string, head
 
 /** The records of a bucket, one per hash, and what their answer depends on (cache-tags.ts). */
 export async function loadBucket(deps: Pick<Deps, 'db'>, prefix: string) {
-  const records = recordsByHash((await buildRecords(deps.db, await findPagesByHashPrefix(deps.db, prefix))).filter(hasRecord));
-  const depends = new Set([tag.bucket(prefix), tag.panels]);
+  const built = await buildRecords(deps.db, await findPagesByHashPrefix(deps.db, prefix));
+  // As the embed: a page off its publisher's verified domains shows nothing, so a domain verified or moved away
+  // changes the bucket (each page's domains are tagged, listed or not).
+  const records = recordsByHash(built.filter((r) => r.verified && hasRecord(r)));
+  const depends = new Set([tag.bucket(prefix), tag.panels, ...built.flatMap((r) => tag.domains(r.page.host))]);
   // Every change to a page carries its URL, so the follower purges its bucket (follower.ts); what a record shows
   // beyond its pages (the publisher's name, the contributors' names) is tagged here.
   for (const { record } of records) {
@@ -204,7 +207,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const body = asciiJson({ domains: await listVerifiedDomains(deps.db), bucket_hex: BUCKET_HEX });
-      return sendTagged(req, reply, body, { ...surrogateHeaders(deps, req, [tag.hosts]), 'cache-control': `public, max-age=${HOSTS_MAX_AGE}` });
+      return sendTagged(req, reply, body, { ...surrogateHeaders(deps, req, [tag.hosts]), 'cache-control': `public, max-age=${HOSTS_MAX_AGE}, stale-if-error=${STALE_IF_ERROR}` });
     },
   );
 
@@ -217,7 +220,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Every record whose embed key hash starts with the prefix, with all the extension shows: its private lookup',
         description:
           'The request names only a prefix of the hash, shared by many pages; the reader matches the full hash itself. ' +
-          'Pages without accepted work or notices are not listed. Public and the same for everyone, with an ETag (docs/extension.md).',
+          'Pages without accepted work or notices, or off their publisher’s verified domains, are not listed (as the embed shows nothing for them). Public and the same for everyone, with an ETag (docs/extension.md).',
         params: Type.Object({ prefix: Prefix }),
         response: { 200: Bucket },
         answers: revalidatedAnswers,
@@ -225,7 +228,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const { body, depends } = await bucketAnswer(deps, req.params.prefix);
-      return sendTagged(req, reply, body, { ...surrogateHeaders(deps, req, depends), 'cache-control': `public, max-age=${BUCKET_MAX_AGE}` });
+      return sendTagged(req, reply, body, { ...surrogateHeaders(deps, req, depends), 'cache-control': `public, max-age=${BUCKET_MAX_AGE}, stale-if-error=${STALE_IF_ERROR}` });
     },
   );
 
@@ -247,7 +250,7 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
     async (req, reply) => {
       const { body, depends } = await proofsAnswer(deps, req.params.prefix);
       const tier = surrogateHeaders(deps, req, depends);
-      const headers: Record<string, string> = { ...tier, 'cache-control': `public, max-age=${PROOFS_MAX_AGE}` };
+      const headers: Record<string, string> = { ...tier, 'cache-control': `public, max-age=${PROOFS_MAX_AGE}, stale-if-error=${STALE_IF_ERROR}` };
       // A new checkpoint changes the answer: the tier keeps it a minute, and the log's key purges it with the log's files.
       if (tier.xkey) Object.assign(headers, { xkey: `${tier.xkey} ${LOG_KEY}`, 'surrogate-control': `max-age=${PROOFS_MAX_AGE}` });
       return sendTagged(req, reply, body, headers);
