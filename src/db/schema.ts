@@ -35,6 +35,8 @@ export interface SessionsTable {
   created_at: string;
   expires_at: string;
   ended_at: string | null;
+  /** The browser and system it was opened from ("Firefox on Linux"), never the whole User-Agent; null before 0024. */
+  device: string | null;
 }
 
 export interface PublishersTable {

@@ -141,6 +141,15 @@ export const ROUTES: RouteSpec[] = [
   { method: 'PATCH', path: '/api/v1/account/notices', auth: 'contributor', ok: [200], body: () => ({ named_on_page: true, webhook_disabled: true }) },
   { method: 'POST', path: '/api/v1/auth/logout', auth: 'session', ok: [200], endsSession: true },
   { method: 'POST', path: '/api/v1/auth/logout-everywhere', auth: 'session', ok: [200], endsSession: true },
+  { method: 'GET', path: '/api/v1/account/sessions', auth: 'session', ok: [200] },
+  {
+    method: 'DELETE',
+    path: '/api/v1/account/sessions/{id}',
+    auth: 'session',
+    ok: [200],
+    // Another session of the owner's, signed in for the call: ending it touches no credential a test holds.
+    params: async (w) => ({ id: String(await newOwnerSessionId(w)) }),
+  },
   {
     method: 'POST',
     path: '/api/v1/account/password',
@@ -781,6 +790,14 @@ async function newKeyId(w: World): Promise<number> {
   const res = await w.owner.client.post('/api/v1/account/api-keys', { name: 'to revoke', publisher: null });
   expect(res.status, res.text).toBe(201);
   return res.body.data.id as number;
+}
+
+/** A new session of the owner's, signed in from a browser: its id, to sign it out. */
+async function newOwnerSessionId(w: World): Promise<number> {
+  const login = await new Client(w.t.baseUrl, randomIp()).post('/api/v1/auth/login', { email: w.owner.email, password: w.owner.password });
+  expect(login.status, login.text).toBe(200);
+  const list = await w.owner.client.get('/api/v1/account/sessions');
+  return list.body.data[0].id as number;
 }
 
 /** A fresh session of `owner` (for routes that end the session they are called with). */

@@ -21,6 +21,7 @@ import * as m0020 from './0020_mentions.js';
 import * as m0021 from './0021_search.js';
 import * as m0022 from './0022_independent_sources.js';
 import * as m0023 from './0023_embed_key_hash.js';
+import * as m0024 from './0024_session_device.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0021_search': m0021,
   '0022_independent_sources': m0022,
   '0023_embed_key_hash': m0023,
+  '0024_session_device': m0024,
 };

@@ -2,6 +2,7 @@
 import { conflict, DomainError, invalid, notFound, unauthorized } from '../errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { addDays, isoNow } from '../clock.js';
+import { deviceOf } from './device.js';
 import type { Db, Deps } from '../deps.js';
 import { newSessionToken, sha256 } from '../tokens.js';
 import * as store from './account.store.js';
@@ -299,7 +300,7 @@ export async function completePasswordReset(
   return out;
 }
 
-async function startSession(deps: Deps, accountId: number): Promise<Session> {
+async function startSession(deps: Deps, accountId: number, userAgent: string | undefined): Promise<Session> {
   const token = newSessionToken();
   const now = deps.clock.now();
   const expires_at = addDays(now, SESSION_DAYS).toISOString();
@@ -308,11 +309,27 @@ async function startSession(deps: Deps, accountId: number): Promise<Session> {
     token_hash: sha256(token),
     created_at: now.toISOString(),
     expires_at,
+    device: deviceOf(userAgent),
   });
   return { token, expires_at };
 }
 
-export async function login(deps: Deps, input: { email: string; password: string }, ip: string) {
+/** The account's live sessions, newest first, the caller's own marked: what /me/security and the API list. */
+export async function listSessions(deps: Deps, accountId: number, currentSessionId: number) {
+  const rows = await store.liveSessions(deps.db, accountId, isoNow(deps.clock));
+  return rows.map((r) => ({ id: r.id, device: r.device ?? 'An unknown browser', created_at: r.created_at, expires_at: r.expires_at, current: r.id === currentSessionId }));
+}
+
+/** Sign one of the account's sessions out (another account's, or an ended one, is a 404 as if it did not exist). */
+export async function endOwnSession(deps: Deps, accountId: number, sessionId: number): Promise<void> {
+  if (!(await store.endSession(deps.db, sessionId, accountId, isoNow(deps.clock)))) throw notFound('Session');
+}
+
+/** Sign every other session of the account out; how many ended. */
+export const endOtherSessions = (deps: Deps, accountId: number, currentSessionId: number) =>
+  store.endSessions(deps.db, accountId, isoNow(deps.clock), currentSessionId);
+
+export async function login(deps: Deps, input: { email: string; password: string }, ip: string, userAgent?: string) {
   const email = normaliseEmail(input.email);
   const keys = throttleKeys(email, ip);
   await checkThrottle(deps, keys);
@@ -331,7 +348,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   if (deps.passwords.needsRehash(account.password_hash)) {
     await store.setPasswordHash(deps.db, account.id, await deps.passwords.hash(input.password, lane), isoNow(deps.clock));
   }
-  const session = await startSession(deps, account.id);
+  const session = await startSession(deps, account.id, userAgent);
   return { user_id: account.id, username: account.username, ...session };
 }
 

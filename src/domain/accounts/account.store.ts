@@ -58,7 +58,7 @@ export async function setAdmin(db: Db, accountId: number): Promise<void> {
 
 export async function insertSession(
   db: Db,
-  row: { account_id: number; token_hash: string; created_at: string; expires_at: string },
+  row: { account_id: number; token_hash: string; created_at: string; expires_at: string; device: string },
 ): Promise<void> {
   await db.insertInto('sessions').values(row).execute();
 }
@@ -70,15 +70,30 @@ export const findSessionByHash = (db: Db, tokenHash: string) =>
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 
-export async function endSession(db: Db, sessionId: number, accountId: number, now: string): Promise<void> {
-  await db
+/** End one of the account's live sessions; false when it has none by that id. */
+export async function endSession(db: Db, sessionId: number, accountId: number, now: string): Promise<boolean> {
+  const r = await db
     .updateTable('sessions')
     .set({ ended_at: now })
     .where('id', '=', sessionId)
     .where('account_id', '=', accountId)
     .where('ended_at', 'is', null)
-    .execute();
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
+
+/** The account's sessions neither ended nor expired, newest first. */
+export const liveSessions = (db: Db, accountId: number, now: string) =>
+  db
+    .selectFrom('sessions')
+    .select(['id', 'device', 'created_at', 'expires_at'])
+    .where('account_id', '=', accountId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
 
 export async function setPasswordHash(db: Db, accountId: number, hash: string, now: string): Promise<void> {
   await db.updateTable('accounts').set({ password_hash: hash, updated_at: now }).where('id', '=', accountId).execute();

@@ -59,7 +59,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
     memberships: memberships.map((m) => ({ publisher: m.slug, publisher_name: m.name, role: m.role, since: m.created_at })),
     membership_history: history.map((h) => ({ publisher: h.slug, publisher_name: h.name, since: h.since })),
     invitations: invitations.map((i) => ({ publisher: i.slug, role: i.role, invited_by: i.invited_by, created_at: i.created_at })),
-    sessions: sessions.map((s) => ({ created_at: s.created_at, expires_at: s.expires_at, ended_at: s.ended_at })),
+    sessions: sessions.map((s) => ({ created_at: s.created_at, expires_at: s.expires_at, ended_at: s.ended_at, device: s.device })),
     api_keys: keys.map((k) => ({
       name: k.name,
       prefix: k.prefix,

@@ -42,7 +42,7 @@ export const invitationRows = (db: Db, accountId: number) =>
     .execute();
 
 export const sessionRows = (db: Db, accountId: number) =>
-  db.selectFrom('sessions').select(['created_at', 'expires_at', 'ended_at']).where('account_id', '=', accountId).orderBy('id').execute();
+  db.selectFrom('sessions').select(['created_at', 'expires_at', 'ended_at', 'device']).where('account_id', '=', accountId).orderBy('id').execute();
 
 export const apiKeyRows = (db: Db, accountId: number) =>
   db

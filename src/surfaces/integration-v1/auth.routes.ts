@@ -6,7 +6,7 @@ import * as accounts from '../../domain/accounts/account.service.js';
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import type { Deps } from '../../domain/deps.js';
 import { contributorCaller, optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
-import { Nullable, Ok } from '../../http/schemas.js';
+import { IdParam, Nullable, Ok } from '../../http/schemas.js';
 import { Credential, NoticeKind } from '../vocabulary.js';
 import { localeOf, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
 import * as mail from '../../domain/mail/mail.service.js';
@@ -28,6 +28,13 @@ export const LoginBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: PASSWORD_MAX }) },
   { additionalProperties: false },
 );
+const SessionEntry = Type.Object({
+  id: Type.Integer(),
+  device: Type.String({ description: 'The browser and system it was opened from, such as “Firefox on Linux”' }),
+  created_at: Type.String({ format: 'date-time', description: 'When it was signed in' }),
+  expires_at: Type.String({ format: 'date-time' }),
+  current: Type.Boolean({ description: 'The session making this request' }),
+});
 const SessionData = Type.Object({
   user_id: Type.Integer(),
   username: Type.String(),
@@ -254,7 +261,41 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [optional],
       schema: { tags: ['auth'], summary: 'Start a session', body: LoginBody, response: { 200: Ok(SessionData) } },
     },
-    async (req) => ({ success: true as const, data: await accounts.login(deps, req.body, req.ip) }),
+    async (req) => ({ success: true as const, data: await accounts.login(deps, req.body, req.ip, req.headers['user-agent']) }),
+  );
+
+  app.get(
+    '/account/sessions',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags: ['account'],
+        summary: 'The account’s sessions still signed in, newest first, the caller’s own marked `current`',
+        description: 'Each names the browser and system it was opened from (`device`), never more of the User-Agent. End one with DELETE /account/sessions/{id}; every one with POST /auth/logout-everywhere.',
+        response: { 200: Ok(Type.Array(SessionEntry)) },
+      },
+    },
+    async (req) => {
+      const s = sessionOf(req);
+      return { success: true as const, data: await accounts.listSessions(deps, s.accountId, s.sessionId) };
+    },
+  );
+
+  app.delete(
+    '/account/sessions/:id',
+    {
+      preValidation: [sessionOnly],
+      schema: {
+        tags: ['account'],
+        summary: 'Sign one of the account’s sessions out (another account’s, or one already ended, is 404)',
+        params: IdParam,
+        response: { 200: Ok(Type.Object({ ended: Type.Literal(true) })) },
+      },
+    },
+    async (req) => {
+      await accounts.endOwnSession(deps, sessionOf(req).accountId, req.params.id);
+      return { success: true as const, data: { ended: true as const } };
+    },
   );
 
   app.post(

@@ -46,7 +46,7 @@ export const AccountExport = Type.Object({
     description: 'Every publication the account ever joined, present ones included: what links publications into one source of reputation',
   }),
   invitations: Type.Array(Type.Object({ publisher: Type.String(), role: MemberRole, invited_by: Type.String(), created_at: Time })),
-  sessions: Type.Array(Type.Object({ created_at: Time, expires_at: Time, ended_at: OptTime }), { description: 'Sign-in history: every session the service still holds' }),
+  sessions: Type.Array(Type.Object({ created_at: Time, expires_at: Time, ended_at: OptTime, device: Nullable(Type.String()) }), { description: 'Sign-in history: every session the service still holds, with the browser and system each was opened from' }),
   api_keys: Type.Array(
     Type.Object({
       name: Type.String(),

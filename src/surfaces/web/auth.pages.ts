@@ -99,7 +99,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     if (!checked.ok) return loginPage(req, reply, values.email, 'Enter your email and password.', 400);
     let session: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      session = await accounts.login(deps, checked.value, req.ip);
+      session = await accounts.login(deps, checked.value, req.ip, req.headers['user-agent']);
       startWebSession(req, reply, session.token);
     } catch (err) {
       if (err instanceof DomainError && (statusOf(err) === 401 || statusOf(err) === 429)) {
