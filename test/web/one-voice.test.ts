@@ -2,7 +2,7 @@
 // contribution's proof, certainties in words, a retraction said once in the full embed, a page's pending author
 // claims counted without names, and a publication's recent pages newest first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDay } from '../../src/domain/dates.js';
+import { formatDay, formatMoment } from '../../src/domain/dates.js';
 import { render } from '../../src/domain/mail/mail.messages.js';
 import { confirmClaims, publisher, signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
@@ -22,6 +22,13 @@ describe('dates', () => {
     expect(formatDay('2026-11-28', 'fr')).toBe('28 nov. 2026');
     expect(formatDay('2026-11-28', 'de')).toBe('28. Nov. 2026');
     expect(formatDay('not a date')).toBe('not a date');
+  });
+
+  it('on the dashboards too, with the hour where the hour matters', async () => {
+    const { day, when } = await import('../../src/surfaces/web/dashboard.kit.js');
+    expect(formatMoment('2026-11-21T10:00:00.000Z')).toBe('21 Nov 2026, 10:00 UTC');
+    expect(String(day('2026-11-21T10:00:00.000Z'))).toBe('<time datetime="2026-11-21T10:00:00.000Z">21 Nov 2026</time>');
+    expect(String(when('2026-11-21T10:00:00.000Z'))).toBe('<time datetime="2026-11-21T10:00:00.000Z">21 Nov 2026, 10:00 UTC</time>');
   });
 
   it('in mail too, in the mail’s language', () => {

@@ -144,7 +144,7 @@ ${
   requestList.rows.length === 0
     ? html`<p class="muted">No requests yet.</p>`
     : html`<ul class="plain list">${requestList.rows.map(
-        (r) => html`<li>${r.title || r.page_title || r.page_url} ${statusBadge(r.status)}<br><span class="muted small">${r.taken_by_username ? `taken by ${r.taken_by_username}` : `opened ${r.created_at.slice(0, 10)}`}</span></li>`,
+        (r) => html`<li>${r.title || r.page_title || r.page_url} ${statusBadge(r.status)}<br><span class="muted small">${r.taken_by_username ? `taken by ${r.taken_by_username}` : html`opened ${day(r.created_at)}`}</span></li>`,
       )}</ul><p><a href="${pub.base}/requests">All requests</a></p>`
 }</section>
 </div>

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
 import { isoNow } from '../../domain/clock.js';
+import { formatDay } from '../../domain/dates.js';
 import type { Deps } from '../../domain/deps.js';
 import * as consent from '../../domain/consent/consent.service.js';
 import * as notices from '../../domain/pages/notice.service.js';
@@ -89,7 +90,7 @@ function rereview(ctx: PageContext, pub: Publication, p: PageRecord['page'], c: 
   const kind = KIND_LABELS[c.role] ?? c.role;
   return html`<form method="post" action="${pub.base}/requests" class="inline">${csrfField(ctx)}<input type="hidden" name="article_ref_id" value="${p.id}"><input type="hidden" name="request_type" value="${type}">
 <input type="hidden" name="title" value="${`Fresh look after the page changed: ${kind} by ${c.name}`}">
-<input type="hidden" name="brief" value="${`The page's text changed on ${since.slice(0, 10)}, after this work (${c.summary}). Check it against the page as it is now.`}">
+<input type="hidden" name="brief" value="${`The page's text changed on ${formatDay(since)}, after this work (${c.summary}). Check it against the page as it is now.`}">
 <button type="submit" class="secondary small">Request a re-review<span class="sr-only"> of the ${kind} by ${c.name}</span></button></form>`;
 }
 
