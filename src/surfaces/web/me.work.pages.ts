@@ -8,7 +8,7 @@ import * as interests from '../../domain/interests/interest.service.js';
 import { selectField } from './dashboard.kit.js';
 import { interestLine } from './record.pages.js';
 import type { Deps } from '../../domain/deps.js';
-import type { RequestRow, TakeExpiryRow } from '../../domain/requests/request.store.js';
+import type { TakeExpiryRow, TakenRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
@@ -36,11 +36,16 @@ const STATUSES = SUBMISSION_STATUSES;
 type Status = (typeof STATUSES)[number];
 const STATUS_TONE: Record<string, string> = { pending: 'warn', accepted: 'ok', rejected: 'bad', withdrawn: '' };
 const statusBadge = (s: string) => html`<span class="badge ${STATUS_TONE[s] ?? ''}">${s}</span>`;
-/** A take's deadline: it lasts REQUEST_TAKE_HOURS without submitted work. */
-const heldUntil = (deps: Deps, r: RequestRow) =>
-  r.taken_at ? html`<p class="muted small">Yours until ${date(requests.takeExpiresAt(deps, r.taken_at))} unless you submit work on it; then it opens again.</p>` : '';
+/**
+ * A take's deadline: it lasts REQUEST_TAKE_HOURS without submitted work. Work waiting for the publisher keeps the
+ * take however old (expireStaleTakes), so then the page says the work was submitted, not a deadline.
+ */
+const heldUntil = (deps: Deps, r: TakenRow) => {
+  if (r.work_submitted_at) return html`<p class="muted small">You submitted work on it ${date(r.work_submitted_at)}; it stays yours while the publisher decides.</p>`;
+  return r.taken_at ? html`<p class="muted small">Yours until ${date(requests.takeExpiresAt(deps, r.taken_at))} unless you submit work on it; then it opens again.</p>` : '';
+};
 
-export function takenList(deps: Deps, ctx: PageContext, taken: RequestRow[]): SafeHtml {
+export function takenList(deps: Deps, ctx: PageContext, taken: TakenRow[]): SafeHtml {
   if (taken.length === 0) return empty('You hold no requests.', html`<a href="/me/requests#market">Take one from the marketplace</a>.`);
   return html`<ul class="cards">${taken.map((r) =>
     requestCard(
