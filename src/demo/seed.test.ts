@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.js';
 import { DEMO_CONSENT_PAGES } from './consent.js';
 import { planDemo } from './demo-plan.js';
 import { seedDemo } from './seed.js';
-import { WORK_END_BEFORE } from './work.js';
+import { correctionsFor, WORK_END_BEFORE } from './work.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -138,6 +138,20 @@ describe('the demo work', () => {
     expect(v1.body.contributions).toContainEqual(expect.objectContaining({ role: 'correction', change: expect.objectContaining({ to: correction.change_to }) }));
     const market = await new Client(t.baseUrl).get('/api/v1/review-requests');
     expect(market.body.meta.total).toBeGreaterThan(10);
+  });
+
+  it('corrects only what its page is about: each correction fits its article’s headline', async () => {
+    await seed();
+    const rows = await t.runtime.deps.db
+      .selectFrom('submissions as s')
+      .innerJoin('pages as p', 'p.id', 's.page_id')
+      .select(['s.summary', 'p.title', 'p.topic'])
+      .where('s.kind', '=', 'correction')
+      .execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(correctionsFor({ topic: r.topic ?? '', title: r.title ?? '' }).map((c) => `Corrected: ${c.after}`), r.title ?? '').toContain(r.summary);
+    // Most have a figure of their own to fix; the quoted name is the exception.
+    expect(rows.filter((r) => !r.summary.includes('Lindquist')).length).toBeGreaterThan(rows.length / 2);
   });
 
   it('dates no work after the dataset’s reference date, and none before its page was registered', async () => {

@@ -65,10 +65,11 @@ export function smtpTransport(url: string): MailTransport {
 const FILE_LOG_BURST = 3;
 
 /**
- * The development default: each message an .eml file under `dir`, and a log line with its subject and link, whole:
- * the file's text part is quoted-printable (nodemailer chooses it for lines over 76 characters), which breaks a long
- * link with `=` soft line breaks, so the link to copy is the log line's. A burst of notices (the demo's hundreds at
- * start) is one line; mail about an account itself (confirm, reset) is always a line of its own, with its link.
+ * The development default: each message an .eml file under `dir`, its plain text beside it (`.txt`), and a log line
+ * with its subject and link, whole. The .eml's text part is quoted-printable (nodemailer insists on it for lines over
+ * 76 characters, whatever encoding it is asked for), which breaks a long link with `=` soft line breaks: the .txt
+ * holds the link whole, to copy. A burst of notices (the demo's hundreds at start) is one line; mail about an account
+ * itself (confirm, reset) is always a line of its own.
  */
 export function fileTransport(dir: string, log: MailLog): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -101,6 +102,8 @@ export function fileTransport(dir: string, log: MailLog): MailTransport {
       // Written whole, then renamed: a reader never sees half a message, and a retry replaces the file.
       await fs.writeFile(`${file}.tmp`, info.message as Buffer);
       await fs.rename(`${file}.tmp`, file);
+      // The text as written, each link whole on its line (the .eml's quoted-printable breaks long ones).
+      await fs.writeFile(file.replace(/\.eml$/, '.txt'), m.text);
       burst.push({ mailId: m.id, subject: m.subject, link: m.link, file, notice: isNoticeKind(m.kind) });
       timer ??= setTimeout(flush, 1_000).unref();
     },

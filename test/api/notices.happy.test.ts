@@ -209,7 +209,11 @@ describe('the dashboard', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/must not be in the future/i);
     await b.get(`/dashboard/${pub.slug}/pages/${pageId}`);
-    const ok = await b.post(`/dashboard/${pub.slug}/pages/${pageId}/notices`, { type: 'partial_retraction', date: '', reason: 'Figure 2 is withdrawn.', url: '' });
+    // A notice is never edited or removed, so the form asks once more before it publishes.
+    const review = await b.post(`/dashboard/${pub.slug}/pages/${pageId}/notices`, { type: 'partial_retraction', date: '', reason: 'Figure 2 is withdrawn.', url: '' });
+    expect(review.status, review.text).toBe(200);
+    expect(review.text).toContain('Publish this notice?');
+    const ok = await b.post(`/dashboard/${pub.slug}/pages/${pageId}/notices`, { type: 'partial_retraction', date: '', reason: 'Figure 2 is withdrawn.', url: '', confirmed: 'yes' });
     expect(ok.status, ok.text).toBe(303);
     expect((await lookup()).standing).toBe('partially_retracted');
     const other404 = await b.post(`/dashboard/${other.slug}/pages/${pageId}/notices`, { type: 'clarification', date: '', reason: 'x', url: '' });

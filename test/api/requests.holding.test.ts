@@ -117,7 +117,11 @@ describe('a take runs out without work', () => {
     expect((await take(u, worked)).status).toBe(200);
     expect((await submit(u, worked)).status).toBe(201);
     const b = await signedIn(u);
-    expect((await b.get('/me')).text).toContain('Yours until');
+    // The take without work has a deadline; the one with work waiting for the publisher does not, and says so.
+    const held = (await b.get('/me')).text;
+    expect(held.split('Yours until')).toHaveLength(2);
+    expect(held).toContain('You submitted work on it');
+    expect((await b.get('/me/requests')).text.split('then it opens again')).toHaveLength(2);
 
     t.clock.advance(71 * HOUR);
     await expireStaleTakes(t.runtime.deps);

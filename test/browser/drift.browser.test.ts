@@ -62,10 +62,10 @@ async function open(lang: string): Promise<Page> {
 }
 
 const NOTES: Record<string, { changed: string; missing: string }> = {
-  en: { changed: 'The page has changed since this work, on November 24, 2026.', missing: 'The corrected text no longer appears on the page.' },
-  de: { changed: 'Die Seite wurde danach geändert, am 24. November 2026.', missing: 'Der korrigierte Text steht nicht mehr auf der Seite.' },
-  fr: { changed: 'La page a changé depuis ce travail, le 24 novembre 2026.', missing: 'Le texte corrigé ne figure plus sur la page.' },
-  es: { changed: 'La página cambió después de este trabajo, el 24 de noviembre de 2026.', missing: 'El texto corregido ya no aparece en la página.' },
+  en: { changed: 'The page has changed since this work, on 24 Nov 2026.', missing: 'The corrected text no longer appears on the page.' },
+  de: { changed: 'Die Seite wurde danach geändert, am 24. Nov. 2026.', missing: 'Der korrigierte Text steht nicht mehr auf der Seite.' },
+  fr: { changed: 'La page a changé depuis ce travail, le 24 nov. 2026.', missing: 'Le texte corrigé ne figure plus sur la page.' },
+  es: { changed: 'La página cambió después de este trabajo, el 24 nov 2026.', missing: 'El texto corregido ya no aparece en la página.' },
 };
 
 describe.skipIf(!hasChromium)('the drift note in Chromium', () => {

@@ -53,10 +53,10 @@ async function open(lang: string, style: string): Promise<Page> {
 
 // What a reader reads first, in each language: the standing and its plain sentence, then the notice's date.
 const READS: Record<string, { label: string; sentence: string; date: string }> = {
-  en: { label: 'Retracted.', sentence: 'This page was retracted by its publisher.', date: 'November 20, 2026' },
-  de: { label: 'Widerrufen.', sentence: 'Diese Seite wurde von ihrem Herausgeber widerrufen.', date: '20. November 2026' },
-  fr: { label: 'Rétractée.', sentence: 'Cette page a été rétractée par son éditeur.', date: '20 novembre 2026' },
-  es: { label: 'Retractada.', sentence: 'Esta página fue retractada por su editor.', date: '20 de noviembre de 2026' },
+  en: { label: 'Retracted.', sentence: 'This page was retracted by its publisher.', date: '20 Nov 2026' },
+  de: { label: 'Widerrufen.', sentence: 'Diese Seite wurde von ihrem Herausgeber widerrufen.', date: '20. Nov. 2026' },
+  fr: { label: 'Rétractée.', sentence: 'Cette page a été rétractée par son éditeur.', date: '20 nov. 2026' },
+  es: { label: 'Retractada.', sentence: 'Esta página fue retractada por su editor.', date: '20 nov 2026' },
 };
 
 describe.skipIf(!hasChromium)('a retraction in Chromium', () => {

@@ -77,7 +77,9 @@ async function signUp(context: BrowserContext, who: { name: string; username: st
   await page.getByLabel(/^Password/).fill('a long enough password');
   await page.getByRole('button', { name: 'Sign up' }).click();
   await confirmAddress(t, who.email);
-  // Sign-up answers the log-in form with the address filled in (the same for a taken email): log in.
+  // Sign-up redirects to the log-in form (the same for a taken email): log in.
+  await page.waitForURL(/\/login\?done=signed-up/);
+  await page.getByLabel(/^Email/).fill(who.email);
   await page.getByLabel(/^Password/).fill('a long enough password');
   await Promise.all([page.waitForURL(/\/me\?done=welcome/), page.getByRole('button', { name: 'Log in' }).click()]);
   return page;

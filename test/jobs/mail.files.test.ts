@@ -33,8 +33,9 @@ describe('mail without SMTP_URL', () => {
     await sender.tick();
     await sender.tick();
     const files = fs.readdirSync(path.join(dir, 'mail'));
-    expect(files).toHaveLength(1);
+    expect(files.sort()).toHaveLength(2);
     expect(files[0]).toMatch(/^\d{8}-confirm_address\.eml$/);
+    expect(files[1]).toBe(files[0]!.replace(/\.eml$/, '.txt'));
     const parsed = await simpleParser(fs.readFileSync(path.join(dir, 'mail', files[0]!)));
     expect(parsed.to && 'text' in parsed.to ? parsed.to.text : '').toBe('file@mail.test');
     expect(parsed.subject).toBe('Confirm your email address for Credence');
@@ -44,8 +45,10 @@ describe('mail without SMTP_URL', () => {
     const raw = fs.readFileSync(path.join(dir, 'mail', files[0]!), 'utf8');
     const link = /https:\/\/credence\.test\/confirm-email\?token=[A-Za-z0-9_-]+/.exec(parsed.text ?? '')?.[0];
     expect(link).toBeDefined();
-    // The file's text part may break it (quoted-printable); the log line holds it whole, to copy.
+    // The .eml's text part breaks it (quoted-printable); the .txt beside it holds it whole, on its own line.
     expect(raw).toContain('confirm-email');
+    const text = fs.readFileSync(path.join(dir, 'mail', files[1]!), 'utf8');
+    expect(text.split('\n')).toContain(`Confirm this address: ${link!}`);
     await sender.stop();
     const line = lines.find((l) => l.msg === 'mail written (no SMTP_URL)')!;
     expect(line.obj.subject).toBe('Confirm your email address for Credence');

@@ -46,7 +46,7 @@ describe('a page whose text changed after accepted work', () => {
     expect(changed.status, changed.text).toBe(200);
     const view = await pub.owner.b.get(`${pub.base}/pages/${page.id}`);
     expect(view.text).toContain('The page’s text changed after 1 piece of accepted work below.');
-    expect(view.text).toMatch(/Page changed <time datetime="2026-11-23T[0-9:.]+Z">2026-11-23<\/time>/);
+    expect(view.text).toMatch(/Page changed <time datetime="2026-11-23T[0-9:.]+Z">23 Nov 2026<\/time>/);
     expect(view.text).toContain('Corrected text missing');
     expect(view.text).toContain('Request a re-review');
     const before = await t.runtime.deps.db.selectFrom('requests').selectAll().where('page_id', '=', page.id).execute();

@@ -28,9 +28,9 @@ export async function webUser(t: TestApp, name = 'Test Person'): Promise<WebUser
   const b = new FormClient(t.baseUrl);
   await b.get('/signup');
   const res = await b.post('/signup', { name, username, email, password: PASSWORD });
-  expect(res.status, res.text).toBe(200);
+  expect(res.status, res.text).toBe(303);
   await confirmAddress(t, email);
-  // Sign-up answers the log-in form (the same for a taken email); log in from it.
+  // Sign-up redirects to the log-in form (the same for a taken email); log in from it.
   const login = await b.post('/login?next=/me', { email, password: PASSWORD });
   expect(login.status, login.text).toBe(303);
   // The cookie holds the same session token the API takes (SPEC §5).

@@ -478,7 +478,7 @@ describe('API keys', () => {
     const list = await pub.owner.b.get(`${pub.base}/keys`);
     expect(list.text).not.toContain(secret!);
     expect(list.text).toContain(`${secret!.slice(0, 14)}…${secret!.slice(-4)}`);
-    expect(list.text).toContain('<time datetime="2026-11-21T10:00:00.000Z">2026-11-21 10:00</time>');
+    expect(list.text).toContain('<time datetime="2026-11-21T10:00:00.000Z">21 Nov 2026, 10:00 UTC</time>');
     expect(list.text).toContain('<span class="badge ok">active</span>');
     const { id } = await t.runtime.deps.db.selectFrom('api_keys').select('id').where('name', '=', 'CMS <prod>').executeTakeFirstOrThrow();
     const revoke = await pub.owner.b.post(`${pub.base}/keys/${id}/revoke`, {});

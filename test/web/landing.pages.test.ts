@@ -41,7 +41,9 @@ describe('the address', () => {
     const row = await t.runtime.deps.db.selectFrom('mail_outbox').select('facts').where('to_address', '=', 'wren@land.test').executeTakeFirstOrThrow();
     const token = (JSON.parse(row.facts) as { token: string }[])[0]!.token;
     await b.get(`/confirm-email?token=${token}`);
-    const done = await b.post('/confirm-email', { token });
+    const posted = await b.post('/confirm-email', { token });
+    expect(posted.status).toBe(303);
+    const done = await b.get(posted.location!);
     expect(done.text).toContain('Address confirmed');
     expect(done.text).toContain('<a href="/me">your work</a>');
   });

@@ -29,7 +29,7 @@ describe('the mail pages', () => {
   it('sign up, confirm from the mailed link, forget the password and choose a new one', async () => {
     const b = new FormClient(t.baseUrl);
     await b.get('/signup');
-    expect((await b.post('/signup', { name: 'Pat', username: 'pat-web', email: 'pat@web.test', password: PASSWORD })).status).toBe(200);
+    expect((await b.post('/signup', { name: 'Pat', username: 'pat-web', email: 'pat@web.test', password: PASSWORD })).status).toBe(303);
     expect((await b.post('/login?next=/me', { email: 'pat@web.test', password: PASSWORD })).status).toBe(303);
     expect((await b.get('/me')).text).toContain('Confirm your email address');
     await sender.tick();
@@ -38,8 +38,9 @@ describe('the mail pages', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Confirm this address');
     const done = await b.post('/confirm-email', { token });
-    expect(done.status).toBe(200);
-    expect(done.text).toContain('Address confirmed');
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/email-confirmed');
+    expect((await b.get(done.location!)).text).toContain('Address confirmed');
     await b.get('/me');
     expect((await b.post('/confirm-email', { token })).status).toBe(404);
     expect((await b.get('/me')).text).not.toContain('Confirm your email address');

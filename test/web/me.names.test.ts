@@ -1,5 +1,5 @@
 // /me/names over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and
-// answered on Your name, public work a person takes their name off, standing answers to a publication, and a webhook
+// answered on /me/names (Named as author), public work a person takes their name off, standing answers to a publication, and a webhook
 // of one's own that hears what names one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
@@ -18,7 +18,7 @@ afterAll(async () => t?.close());
 const lookup = async (path: string) =>
   (await new Client(t.baseUrl).get(`/api/v1/pages/lookup?url=${encodeURIComponent(`https://${pub.domain}/${path}`)}`)).body.data;
 
-describe('Your name', () => {
+describe('Named as author (/me/names)', () => {
   it('a claim is answered from /me/names; confirmed work can be taken back', async () => {
     const person = await webUser(t, 'Ida Tarbell');
     await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/named`, title: 'Named here', authors: [person.username] });

@@ -119,9 +119,9 @@ export async function signedInClient(t: TestApp, name = 'Form Person'): Promise<
   const email = `${username}@web.test`;
   await b.get('/signup');
   const res = await b.post('/signup', { name, username, email, password: 'long enough password' });
-  expect(res.status, res.text).toBe(200);
+  expect(res.status, res.text).toBe(303);
   await confirmAddress(t, email);
-  // Sign-up answers the log-in form (the same for a taken email); log in from it.
+  // Sign-up redirects to the log-in form (the same for a taken email); log in from it.
   const login = await b.post('/login?next=/me', { email, password: 'long enough password' });
   expect(login.status, login.text).toBe(303);
   return { b, username, email };

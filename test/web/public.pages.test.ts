@@ -248,7 +248,7 @@ describe('/panels and /panels/{id}', () => {
     // What changed in version 2, and version 1 kept in full.
     expect(res.text).toContain('<h2>What changed in version 2</h2>');
     expect(res.text).toContain('Serious side effects are <ins>very</ins> rare');
-    expect(res.text).toContain('moderate → high');
+    expect(res.text).toContain('moderate certainty → high certainty');
     expect(res.text).toContain('<ins>Dr. Omar Haddad (member, dissent)</ins>');
     expect(res.text).toMatch(/<summary>Version 1 <span class="muted">issued <time datetime="2026-11-21T10:00:00.000Z">/);
     expect(res.text).toContain('Yes. Serious side effects are rare.');

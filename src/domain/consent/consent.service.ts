@@ -147,6 +147,12 @@ export function authorshipEvent(
 }
 
 /** The claims of the signed-in person, newest first (at most 200), optionally of one state. */
+/**
+ * How many author claims on a page wait for confirmation: a count only, since a person named but not yet agreeing
+ * is not on the record (SPEC: consent before publication).
+ */
+export const pendingClaimsOnPage = (deps: Deps, pageId: number): Promise<number> => store.pendingOnPage(deps.db, pageId);
+
 export async function listMyClaims(deps: Deps, accountId: number, state?: 'pending' | 'confirmed' | 'declined' | 'withdrawn') {
   return store.listClaimsOf(deps.db, accountId, state);
 }

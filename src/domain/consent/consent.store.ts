@@ -59,6 +59,17 @@ export async function pendingCounts(db: Db, publisherId: number, accountIds: num
   return new Map(rows.map((r) => [r.account_id, Number(r.n)]));
 }
 
+/** How many author claims on a page wait for the named person's answer. */
+export async function pendingOnPage(db: Db, pageId: number): Promise<number> {
+  const r = await db
+    .selectFrom('author_claims')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('page_id', '=', pageId)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
 /** Claims a publication made since a moment (its daily allowance). */
 export async function claimsMadeSince(db: Db, publisherId: number, since: string): Promise<number> {
   const r = await db

@@ -1,5 +1,6 @@
 // What each mail says, in English and French: a subject, a plain-text part and an HTML part built from the same
 // lines. Rendered when the message is sent (so joined notices read as one), the same way on every attempt.
+import { formatDay } from '../dates.js';
 import type { Locale, MailKind, NoticeKind } from './mail.kinds.js';
 
 export interface Rendered {
@@ -92,6 +93,10 @@ function compose(locale: Locale, subject: string, paragraphs: string[], action: 
   return { subject, text, html };
 }
 
+/** Facts that are dates (`*_at`, `*_date`) written as people read them, in the mail's language. */
+const datesIn = (f: Fact, L: Locale): Fact =>
+  Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'string' && /_(at|date)$/.test(k) ? formatDay(v, L) : v]));
+
 export interface RenderInput {
   kind: MailKind;
   locale: Locale;
@@ -130,7 +135,7 @@ export function render(m: RenderInput): Rendered {
       const kind: NoticeKind = m.kind;
       const one = say(`${kind}_subject`, L);
       const subject = m.facts.length > 1 ? say('several', L, { n: m.facts.length, subject: one }) : one;
-      const lines = m.facts.map((f) => say(`${kind}_line`, L, f));
+      const lines = m.facts.map((f) => say(`${kind}_line`, L, datesIn(f, L)));
       const link = String(f0.link ?? `${m.siteUrl}/me`);
       const footer = m.unsubscribeUrl ? say('notice_footer', L, { unsubscribe: m.unsubscribeUrl, me: `${m.siteUrl}/me/mail` }) : null;
       return { ...compose(L, subject, [hello, ...lines], { label: say('open', L), url: link }, footer), link };

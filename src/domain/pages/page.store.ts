@@ -40,6 +40,8 @@ export const findPagesByEmbedKey = (db: Db, embedKey: string) =>
 export const listPublisherPages = (db: Db, publisherId: number, limit: number, offset: number) =>
   pagesWithPublisher(db)
     .where('p.publisher_id', '=', publisherId)
+    // Newest first by when the page was registered (imports and the demo register pages with their own dates).
+    .orderBy('p.created_at', 'desc')
     .orderBy('p.id', 'desc')
     .limit(limit)
     .offset(offset)

@@ -121,7 +121,7 @@ async function appendToList(file: string, record: ErasureRecord): Promise<void> 
 }
 
 /**
- * Without SMTP_URL every message is an .eml file under DATA_DIR/mail, named by its outbox id (jobs/mail.ts): those
+ * Without SMTP_URL every message is an .eml file (and its text beside it, .txt) under DATA_DIR/mail, named by its outbox id (jobs/mail.ts): those
  * to the person or about them go with them, found by id. A file that cannot be removed is left (a development
  * copy, not the record).
  */
@@ -130,7 +130,7 @@ async function forgetMailFiles(dir: string, mailIds: number[]): Promise<void> {
   const prefixes = new Set(mailIds.map((id) => `${String(id).padStart(8, '0')}-`));
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith('.eml') && prefixes.has(n.slice(0, 9)));
+    names = (await readdir(dir)).filter((n) => (n.endsWith('.eml') || n.endsWith('.txt')) && prefixes.has(n.slice(0, 9)));
   } catch {
     return;
   }

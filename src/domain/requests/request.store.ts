@@ -101,9 +101,28 @@ export async function listOpenRequests(
   return { rows, total: Number(total.n) };
 }
 
-/** Requests a specialist holds now, newest first. */
+/**
+ * Requests a specialist holds now, newest first, each with when the holder last submitted work on it that waits for
+ * the publisher (null when none): such a take does not run out, so its page must not say it will.
+ */
 export const listTakenBy = (db: Db, accountId: number) =>
-  requestsWithPage(db).where('r.taken_by', '=', accountId).where('r.status', '=', 'taken').orderBy('r.id', 'desc').limit(100).execute();
+  requestsWithPage(db)
+    .select((eb) =>
+      eb
+        .selectFrom('submissions as s')
+        .select((sb) => sb.fn.max('s.created_at').as('latest'))
+        .whereRef('s.request_id', '=', 'r.id')
+        .whereRef('s.account_id', '=', 'r.taken_by')
+        .where('s.status', '=', 'pending')
+        .as('work_submitted_at'),
+    )
+    .where('r.taken_by', '=', accountId)
+    .where('r.status', '=', 'taken')
+    .orderBy('r.id', 'desc')
+    .limit(100)
+    .execute();
+
+export type TakenRow = Awaited<ReturnType<typeof listTakenBy>>[number];
 
 /** Move a request between states; returns false when it was not in `from` (someone else moved it first). */
 export async function moveRequest(

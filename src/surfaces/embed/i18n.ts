@@ -1,5 +1,6 @@
 // The words of the attribution block in each supported language. Unknown languages fall back to English.
 import type { NoticeType, Standing } from '../../domain/pages/notices.js';
+import { formatDay } from '../../domain/dates.js';
 
 export const LANGS = ['en', 'de', 'fr', 'es'] as const;
 export type Lang = (typeof LANGS)[number];
@@ -34,7 +35,7 @@ const en: Words = {
   heading: 'Who worked on this page',
   verified: 'Verified record',
   record: 'See the full record',
-  proof: 'Evidence',
+  proof: 'Proof',
   log: 'Log entry',
   changed: 'Changed',
   from: 'from',
@@ -177,14 +178,5 @@ export function pickLang(input: string | undefined | null): Lang {
 
 export const wordsFor = (lang: Lang): Words => WORDS[lang];
 
-// Building an Intl formatter costs far more than using one: one per language, made on first use.
-const formatters = new Map<Lang, Intl.DateTimeFormat>();
-
-export function formatDate(iso: string, lang: Lang): string {
-  let f = formatters.get(lang);
-  if (!f) {
-    f = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-    formatters.set(lang, f);
-  }
-  return f.format(new Date(iso));
-}
+/** A date in the block's language, the one format of domain/dates.ts. */
+export const formatDate = (iso: string, lang: Lang): string => formatDay(iso, lang);

@@ -101,7 +101,7 @@ describe('renderAttribution', () => {
       expect(notes[0]).toContain(formatDate('2026-04-02T08:00:00.000Z', lang));
     }
     const en = renderAttribution({ siteUrl: 'https://s.test', record: changed, style: 'full', lang: 'en' });
-    expect(en).toContain('The page has changed since this work, on <time datetime="2026-04-02">April 2, 2026</time>.');
+    expect(en).toContain('The page has changed since this work, on <time datetime="2026-04-02">2 Apr 2026</time>.');
     expect(en).toContain('The corrected text no longer appears on the page.');
     expect(renderAttribution({ siteUrl: 'https://s.test', record: changed, style: 'full', lang: 'de' })).toContain('Die Seite wurde danach geändert, am');
   });
@@ -194,9 +194,11 @@ describe('languages', () => {
     expect(pickLang('fr')).toBe('fr');
     expect(pickLang(' de_CH ')).toBe('de');
   });
-  it('formats dates per language', () => {
-    expect(formatDate('2026-11-21T10:00:00.000Z', 'en')).toBe('November 21, 2026');
-    expect(formatDate('2026-11-21T10:00:00.000Z', 'fr')).toBe('21 novembre 2026');
-    expect(formatDate('2026-11-21T10:00:00.000Z', 'es')).toBe('21 de noviembre de 2026');
+  it('formats dates per language, in the one format the site writes', () => {
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'en')).toBe('21 Nov 2026');
+    expect(formatDate('2026-11-21', 'en')).toBe('21 Nov 2026');
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'de')).toBe('21. Nov. 2026');
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'fr')).toBe('21 nov. 2026');
+    expect(formatDate('2026-11-21T10:00:00.000Z', 'es')).toBe('21 nov 2026');
   });
 });

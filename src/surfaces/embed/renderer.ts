@@ -66,10 +66,12 @@ function standingBanner(record: PageRecord, w: ReturnType<typeof wordsFor>, lang
   return `<p class="standing" role="note"><strong>${e(s.label)}.</strong> ${e(s.sentence)}${when}${reason}${link}</p>`;
 }
 
-/** Every notice, newest first: its kind, date, reason and link. */
+/** Every notice, newest first, but the one the standing banner already says: a notice is said once. */
 function noticeList(record: PageRecord, w: ReturnType<typeof wordsFor>, lang: Lang): string {
-  if (record.notices.length === 0) return '';
-  const items = record.notices
+  const said = record.standing === 'current' ? undefined : standingNotice(record.notices);
+  const others = record.notices.filter((n) => n !== said);
+  if (others.length === 0) return '';
+  const items = others
     .map(
       (n) =>
         `<li><span class="kind">${e(w.notices[n.type])}</span><time datetime="${e(n.notice_date)}">${e(formatDate(`${n.notice_date}T00:00:00Z`, lang))}</time>: ${e(n.reason)}${n.notice_url ? ` <a href="${e(n.notice_url)}">${e(w.readNotice)}</a>` : ''}</li>`,

@@ -14,6 +14,7 @@ import { day, selectField, stackable } from './dashboard.kit.js';
 import { html } from './html.js';
 import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireAdmin, sendPage, str } from './kit.js';
 import { csrfField } from './layout.js';
+import { certaintyLabel } from './views.js';
 
 const validStatement = itemValidator<StatementInput>(StatementInput);
 const validVersion = itemValidator<VersionInput>(VersionInput);
@@ -172,7 +173,7 @@ ${isNew ? field({ name: 'id', label: 'Statement id', value: f.id, error: errors.
 ${field({ name: 'topic', label: 'Topic', value: f.topic, error: errors.topic, required: true, hint: 'Publishers with pages on this topic are told of each version' })}
 ${field({ name: 'question', label: 'Question', textarea: true, value: f.question, error: errors.question, required: true })}
 ${field({ name: 'answer', label: 'Answer', textarea: true, value: f.answer, error: errors.answer, required: true })}
-${selectField({ name: 'certainty', label: 'Certainty', value: f.certainty || 'moderate', error: errors.certainty, options: CERTAINTIES.map((c) => ({ value: c, label: c })) })}
+${selectField({ name: 'certainty', label: 'Certainty', value: f.certainty || 'moderate', error: errors.certainty, options: CERTAINTIES.map((c) => ({ value: c, label: certaintyLabel(c) })) })}
 ${field({ name: 'panel', label: 'Panel', textarea: true, value: f.panel, error: errors.panel, required: true, hint: `One panellist per line: name | role | vote (${PANEL_VOTES.join(', ')}) | username if they have an account. The vote is counted from these lines.` })}
 ${field({ name: 'revisit_by', label: 'Revisit by', type: 'date', value: f.revisit_by, error: errors.revisit_by, required: true })}
 <fieldset class="checks"${errors.reopen_triggers ? html` aria-describedby="f-reopen_triggers-error"` : ''}><legend>Reopen when</legend>${REOPEN_TRIGGERS.map(
@@ -219,7 +220,7 @@ ${statementForm(ctx, '/admin/panels', f ?? blank, errors, true)}`;
 <p class="crumbs"><a href="/admin">Operations</a> /</p>
 <h1>${c.question}</h1>
 <p><span class="badge ok">version ${s.version}, current</span> <span class="muted">issued ${day(s.issued_at)} · <a href="/panels/${s.id}">public page</a></span></p>
-<dl class="facts"><dt>Id</dt><dd><code>${s.id}</code></dd><dt>Topic</dt><dd>${c.topic}</dd><dt>Answer</dt><dd class="prewrap">${c.answer}</dd><dt>Certainty</dt><dd>${c.certainty}</dd>
+<dl class="facts"><dt>Id</dt><dd><code>${s.id}</code></dd><dt>Topic</dt><dd>${c.topic}</dd><dt>Answer</dt><dd class="prewrap">${c.answer}</dd><dt>Certainty</dt><dd>${certaintyLabel(c.certainty)}</dd>
 <dt>Vote</dt><dd>${c.vote.agree} agree, ${c.vote.dissent} dissent</dd><dt>Revisit by</dt><dd>${c.revisit_by}</dd></dl>
 <h2>Issue version ${s.current_version + 1}</h2>
 <p class="muted">The form starts from version ${s.current_version}. If someone issues a version meanwhile, yours is refused rather than overwriting theirs.</p>

@@ -54,8 +54,9 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
       if (err instanceof DomainError && statusOf(err) === 409) return signupPage(req, reply, values, { username: err.message }, 409);
       throw err;
     }
-    // The same page whether or not the email was registered: the log-in form, the address filled in.
-    return loginPage(req, reply, values.email, '', 200, { notice: SIGNUP_MESSAGE, next: '/me?done=welcome' });
+    // Post/Redirect/Get, to the same place whether or not the email was registered: the log-in form, saying a
+    // confirmation link is on its way. A reload of it signs nobody up twice. The address stays out of the URL.
+    return reply.redirect(`/login?done=signed-up&next=${encodeURIComponent('/me?done=welcome')}`, 303);
   });
 
   const loginPage = (
@@ -78,8 +79,8 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
 ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
 ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
 <form method="post" action="/login${next ? `?next=${encodeURIComponent(next)}` : ''}" class="stack">${csrfField(ctx)}
-${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email' })}
-${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
+${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email', rules: rulesOf(LoginBody, 'email') })}
+${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password', rules: rulesOf(LoginBody, 'password') })}
 <div><button type="submit">Log in</button></div></form>
 <p><a href="/forgot-password">Forgot your password?</a></p>
 <p>New here? <a href="/signup">Create an account</a>.</p>`,
@@ -89,7 +90,9 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
   };
 
   app.get('/login', { config: { html: true } }, async (req, reply) =>
-    req.webUser ? reply.redirect(req.webUser.publishers.length > 0 ? '/dashboard' : '/me', 303) : loginPage(req, reply),
+    req.webUser
+      ? reply.redirect(req.webUser.publishers.length > 0 ? '/dashboard' : '/me', 303)
+      : loginPage(req, reply, '', '', 200, (req.query as Record<string, unknown>).done === 'signed-up' ? { notice: SIGNUP_MESSAGE } : {}),
   );
 
   app.post('/login', { config: { html: true, body: 'small' } }, async (req, reply) => {

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
+import { verdictOf } from '../../domain/submissions/verdicts.js';
 import { type DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
 import { DecisionItem } from '../integration-v1/submissions.routes.js';
@@ -28,6 +29,8 @@ function card(ctx: PageContext, pub: Publication, s: SubmissionRow & { interests
   const kind = KIND_LABELS[s.kind] ?? s.kind;
   const own = s.account_id === pub.user.accountId;
   const hasChange = s.before_text !== null || s.after_text !== null;
+  // A fact check is decided on what it says: the claim and its verdict, as the public proof page will show them.
+  const verdict = verdictOf(s.verdict);
   return html`<article class="card submission" aria-labelledby="sub-${s.id}">
 <h3 id="sub-${s.id}" class="card-title">${kind} on <a href="${pub.base}/pages/${s.page_id}">${s.page_title || s.page_url}</a> ${statusBadge(s.status)}</h3>
 <p class="muted small">By <a href="/contributors/${s.username}">${s.name}</a> · submitted ${when(s.created_at)}${s.request_id !== null ? ` · answers request #${s.request_id}` : ' · unasked'}</p>
@@ -39,8 +42,16 @@ ${
 <p class="summary">${s.summary}</p>
 ${
   hasChange
-    ? html`<h4>The change</h4><p class="diff">${renderDiff(s.before_text ?? '', s.after_text ?? '')}</p>
+    ? html`<h4>The change</h4><p class="hint" id="diff-legend-${s.id}">Removed words are <del>struck through</del>; added words are <ins>underlined</ins>.</p><p class="diff" aria-describedby="diff-legend-${s.id}">${renderDiff(s.before_text ?? '', s.after_text ?? '')}</p>
 <details><summary>Before and after in full</summary><h5>Before</h5><p class="diff">${s.before_text ?? ''}</p><h5>After</h5><p class="diff">${s.after_text ?? ''}</p></details>`
+    : ''
+}
+${s.quote_exact ? html`<h4>The passage</h4><blockquote class="prewrap">${s.quote_exact}</blockquote>` : ''}
+${
+  verdict || s.claim
+    ? html`<h4>The claim</h4><p class="prewrap">${s.claim ?? ''}</p>${
+        verdict ? html`<p>Verdict: <strong class="verdict">${verdict.label}</strong> <span class="muted">(${verdict.value} on a scale from 1, false, to 5, true)</span></p>` : ''
+      }`
     : ''
 }
 <h4>Why</h4><p class="prewrap">${s.reason}</p>

@@ -13,7 +13,7 @@ import { ApiKeyBody } from '../integration-v1/account.routes.js';
 import { presentAttempt, presentWebhook } from '../integration-v1/webhooks.presenter.js';
 import { copyable, day, errorsFor, idParam, type Publication, publicationOf, selectField, sendDashboard, stackable, statusBadge, when } from './dashboard.kit.js';
 import { html, type SafeHtml } from './html.js';
-import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, rulesOf, str } from './kit.js';
 import { setFlash, takeFlash } from './flash.js';
 import { csrfField } from './layout.js';
 
@@ -75,7 +75,7 @@ ${opts.secret ? secretCard('Your new API key', opts.secret, 'We keep only a hash
 <p class="lede">A publisher key lets your CMS act for ${pub.name}: register pages, open requests, read the inbox and decide. Nothing else. Keys are yours: other members make their own${pub.role === 'owner' ? ', and as an owner you can revoke theirs' : ''}. Keys for your own contributions are on <a href="/me">your page</a>.</p>
 <section class="card" aria-labelledby="create-key"><h3 id="create-key" class="card-title">Create a key</h3>
 <form method="post" action="${pub.base}/keys" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'name', label: 'Name', value: v.name, error: opts.errors?.name, required: true, hint: 'Where it is used, e.g. CMS production' })}
+${field({ name: 'name', label: 'Name', value: v.name, error: opts.errors?.name, rules: rulesOf(ApiKeyBody, 'name'), autocomplete: 'off', hint: 'Where it is used, e.g. CMS production' })}
 ${selectField({
   name: 'expires_in_days',
   label: 'Expires',

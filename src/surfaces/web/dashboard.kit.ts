@@ -1,6 +1,7 @@
 // What the dashboard's page modules share: the publication a page is about (members only; 404 for anyone else),
 // the frame with the publication's sections, and small pieces (dates, status badges, copy buttons, pagers).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formatDay, formatMoment } from '../../domain/dates.js';
 import type { Deps } from '../../domain/deps.js';
 import * as publishers from '../../domain/publishers/publisher.service.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
@@ -96,15 +97,16 @@ export function copyable(id: string, value: string, opts: { block?: boolean; lab
   }</button><span class="copy-status" role="status"></span></span></div>`;
 }
 
-/** A timestamp as people read it, with the machine-readable value. */
+/** A timestamp with its hour, written as every page writes dates (domain/dates.ts), with the machine-readable value. */
 export function when(iso: string | null | undefined, empty = '—'): SafeHtml {
   if (!iso) return html`<span class="muted">${empty}</span>`;
-  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)}</time>`;
+  return html`<time datetime="${iso}">${formatMoment(iso)}</time>`;
 }
 
+/** A day, written as every page writes dates (domain/dates.ts), with the machine-readable value. */
 export function day(iso: string | null | undefined): SafeHtml {
   if (!iso) return html`<span class="muted">—</span>`;
-  return html`<time datetime="${iso}">${iso.slice(0, 10)}</time>`;
+  return html`<time datetime="${iso}">${formatDay(iso)}</time>`;
 }
 
 const STATUS_TONE: Record<string, 'ok' | 'bad' | 'warn' | ''> = {

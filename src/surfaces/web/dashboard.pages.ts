@@ -16,7 +16,7 @@ import { inboxPages } from './dashboard.inbox.pages.js';
 import { copyable, day, errorsFor, type Publication, publicationOf, selectField, sendDashboard, stackable, statusBadge } from './dashboard.kit.js';
 import { workPages } from './dashboard.work.pages.js';
 import { html, type SafeHtml } from './html.js';
-import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, requireUser, sendPage, str } from './kit.js';
+import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, requireUser, rulesOf, sendPage, str } from './kit.js';
 import { csrfField } from './layout.js';
 
 const SCRIPT = fs.readFileSync(new URL('../../../public/dashboard.js', import.meta.url), 'utf8');
@@ -49,8 +49,8 @@ ${
       )}</ul><h2>Create another publication</h2>`
 }
 <form method="post" action="/dashboard" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'name', label: 'Name', value: values.name, error: errors.name, required: true, hint: 'As readers know it, e.g. The Daily Ledger' })}
-${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.slug, required: true, hint: 'Lower-case letters, digits and hyphens; used in addresses' })}
+${field({ name: 'name', label: 'Name', value: values.name, error: errors.name, rules: rulesOf(PublisherBody, 'name'), autocomplete: 'organization', hint: 'As readers know it, e.g. The Daily Ledger' })}
+${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.slug, rules: rulesOf(PublisherBody, 'slug'), autocomplete: 'off', hint: 'Used in addresses' })}
 <div><button type="submit">Create publication</button></div></form>`;
     return sendPage(deps, req, reply, { title: list.length === 0 ? 'Create your publication' : 'Your publications', body, noindex: true }, status);
   };
@@ -91,10 +91,14 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
       publishers.listInvitations(deps, pub.user.accountId, pub.slug),
     ]);
     const owner = pub.role === 'owner';
-    // Owners remove anyone; every member can leave (the last owner is refused, with the reason).
+    // Owners remove anyone; every member can leave, except the only owner: a publication always has one, so they are
+    // told how to hand it on instead of being offered a button that cannot work.
+    const onlyOwner = owner && members.filter((m) => m.role === 'owner').length === 1;
     const memberAction = (m: { username: string; name: string }) =>
       m.username === pub.user.username
-        ? html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Leave<span class="sr-only"> ${pub.name}</span></button></form>`
+        ? onlyOwner
+          ? html`<span class="hint">You are the only owner. To leave, <a href="#f-username">invite someone as an owner</a> first; once they accept, you can leave.</span>`
+          : html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Leave<span class="sr-only"> ${pub.name}</span></button></form>`
         : owner
           ? html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Remove<span class="sr-only"> ${m.name}</span></button></form>`
           : '';
@@ -140,7 +144,7 @@ ${
   requestList.rows.length === 0
     ? html`<p class="muted">No requests yet.</p>`
     : html`<ul class="plain list">${requestList.rows.map(
-        (r) => html`<li>${r.title || r.page_title || r.page_url} ${statusBadge(r.status)}<br><span class="muted small">${r.taken_by_username ? `taken by ${r.taken_by_username}` : `opened ${r.created_at.slice(0, 10)}`}</span></li>`,
+        (r) => html`<li>${r.title || r.page_title || r.page_url} ${statusBadge(r.status)}<br><span class="muted small">${r.taken_by_username ? `taken by ${r.taken_by_username}` : html`opened ${day(r.created_at)}`}</span></li>`,
       )}</ul><p><a href="${pub.base}/requests">All requests</a></p>`
 }</section>
 </div>
@@ -162,7 +166,7 @@ ${
 ${
   owner
     ? html`<h3>Add a member</h3><form method="post" action="${pub.base}/members" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, required: true, hint: 'They need an account first, and accept the invitation on their page' })}
+${field({ name: 'username', label: 'Username', value: values.username, error: errors.username, rules: rulesOf(MemberBody, 'username'), autocomplete: 'off', hint: 'They need an account first, and accept the invitation on their page' })}
 ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', error: errors.role, options: [{ value: 'editor', label: 'Editor: registers pages, opens requests, decides work' }, { value: 'owner', label: 'Owner: also manages members' }] })}
 <div><button type="submit">Invite</button></div></form>`
     : html`<p class="muted">Owners add members.</p>`

@@ -2,6 +2,8 @@
 // service), each page's record, the requests for work on them, and the embed snippet with a live preview.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ItemResult, splitBatch, summarise } from '../../domain/batch.js';
+import { isoNow } from '../../domain/clock.js';
+import { formatDay } from '../../domain/dates.js';
 import type { Deps } from '../../domain/deps.js';
 import * as consent from '../../domain/consent/consent.service.js';
 import * as notices from '../../domain/pages/notice.service.js';
@@ -36,7 +38,7 @@ import {
   statusBadge,
 } from './dashboard.kit.js';
 import { html, raw, type SafeHtml } from './html.js';
-import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, rulesOf, str } from './kit.js';
 import { csrfField, type PageContext } from './layout.js';
 import { driftOf } from '../linked-data/drift.presenter.js';
 
@@ -89,7 +91,7 @@ function rereview(ctx: PageContext, pub: Publication, p: PageRecord['page'], c: 
   const kind = KIND_LABELS[c.role] ?? c.role;
   return html`<form method="post" action="${pub.base}/requests" class="inline">${csrfField(ctx)}<input type="hidden" name="article_ref_id" value="${p.id}"><input type="hidden" name="request_type" value="${type}">
 <input type="hidden" name="title" value="${`Fresh look after the page changed: ${kind} by ${c.name}`}">
-<input type="hidden" name="brief" value="${`The page's text changed on ${since.slice(0, 10)}, after this work (${c.summary}). Check it against the page as it is now.`}">
+<input type="hidden" name="brief" value="${`The page's text changed on ${formatDay(since)}, after this work (${c.summary}). Check it against the page as it is now.`}">
 <button type="submit" class="secondary small">Request a re-review<span class="sr-only"> of the ${kind} by ${c.name}</span></button></form>`;
 }
 
@@ -133,9 +135,9 @@ ${results}
 <div class="split">
 <section aria-labelledby="register-one"><h3 id="register-one">Register a page</h3>
 <form method="post" action="${pub.base}/pages" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'url', label: 'URL', type: 'url', value: v.url, error: e.url, required: true, hint: 'https://…' })}
-${field({ name: 'title', label: 'Title', value: v.title, error: e.title })}
-${field({ name: 'topic', label: 'Topic', value: v.topic, error: e.topic, hint: 'e.g. health; specialists find requests by topic' })}
+${field({ name: 'url', label: 'URL', type: 'url', value: v.url, error: e.url, rules: rulesOf(PageItem, 'url'), autocomplete: 'url', hint: 'https://…' })}
+${field({ name: 'title', label: 'Title', value: v.title, error: e.title, rules: rulesOf(PageItem, 'title') })}
+${field({ name: 'topic', label: 'Topic', value: v.topic, error: e.topic, rules: rulesOf(PageItem, 'topic'), hint: 'e.g. health; specialists find requests by topic' })}
 ${field({ name: 'authors', label: 'Authors', value: v.authors, error: e.authors, hint: 'Usernames, separated by commas (optional). Each is asked to confirm before the page names them in public' })}
 <div><label class="check"><input type="checkbox" name="fetch" value="true"${v.fetch === 'true' ? html` checked` : ''} aria-describedby="f-fetch-hint"> Record the page’s current version</label>
 <p class="hint" id="f-fetch-hint">Credence fetches the page once and keeps a fingerprint of its text, so reviews can say when the page changed after them.</p>${e.fetch ? html`<p class="field-error" role="alert">${e.fetch}</p>` : ''}</div>
@@ -206,7 +208,15 @@ ${records.map(
     return pagesPage(req, reply, pub, { batch: { lines, inputs, results } });
   });
 
-  const pageDetail = async (req: FastifyRequest, reply: FastifyReply, pub: Publication, id: number, form: { values: Record<string, string>; errors: FieldErrors } = { values: {}, errors: {} }, status = 200) => {
+  /** `form.review`: the notice checked and shown as readers will read it, with the one button that publishes it. */
+  const pageDetail = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    pub: Publication,
+    id: number,
+    form: { values: Record<string, string>; errors: FieldErrors; review?: boolean } = { values: {}, errors: {} },
+    status = 200,
+  ) => {
     const record = await ownRecord(deps, pub, id);
     const p = record.page;
     const ctx = pageContext(deps, req, reply);
@@ -240,12 +250,23 @@ ${
         (n) => html`<li><strong>${NOTICE_WORDS.notices[n.type]}</strong> ${day(`${n.notice_date}T00:00:00.000Z`)}: ${n.reason}${n.notice_url ? html` · <a class="wrap" href="${n.notice_url}">the notice</a>` : ''}</li>`,
       )}</ul>`
 }
+${
+  form.review
+    ? html`<section class="card confirm-step" id="notice-review" aria-labelledby="notice-review-h"><h4 id="notice-review-h">Publish this notice?</h4>
+<p><strong>${NOTICE_WORDS.notices[nv.type as (typeof NOTICE_TYPES)[number]] ?? nv.type}</strong> ${nv.date ? day(`${nv.date}T00:00:00.000Z`) : 'today'}: ${nv.reason}${nv.url ? html` · <span class="wrap">${nv.url}</span>` : ''}</p>
+<p class="notice warn">Once published, a notice is never edited or removed: it stays on the public record, in every embed and in the feed. A mistake can only be answered by another notice.</p>
+<form method="post" action="${pub.base}/pages/${p.id}/notices" class="stack">${csrfField(ctx)}
+${(['type', 'date', 'reason', 'url'] as const).map((k) => html`<input type="hidden" name="${k}" value="${nv[k] ?? ''}">`)}
+<input type="hidden" name="confirmed" value="yes">
+<div class="actions"><button type="submit" class="danger">Publish for good</button> <a class="button secondary" href="#f-type">Change it</a></div></form></section>`
+    : ''
+}
 <form method="post" action="${pub.base}/pages/${p.id}/notices" class="stack" novalidate>${csrfField(ctx)}
 ${selectField({ name: 'type', label: 'Kind of notice', value: nv.type, error: form.errors.type, options: NOTICE_TYPES.map((t) => ({ value: t, label: NOTICE_WORDS.notices[t] })) })}
 ${field({ name: 'date', label: 'Date of the notice', type: 'date', value: nv.date ?? '', error: form.errors.date, hint: 'Leave empty for today' })}
 ${field({ name: 'reason', label: 'Reason', textarea: true, value: nv.reason ?? '', error: form.errors.reason, hint: 'What readers will read, at most 2,000 characters' })}
 ${field({ name: 'url', label: 'The notice on your site', type: 'url', value: nv.url ?? '', error: form.errors.url, hint: 'Optional' })}
-<div><button type="submit">Publish the notice</button></div></form>`;
+<div><button type="submit">Review the notice</button></div></form>`;
     return sendDashboard(deps, req, reply, pub, 'pages', { title: p.title || 'Page', body }, status);
   };
 
@@ -256,8 +277,15 @@ ${field({ name: 'url', label: 'The notice on your site', type: 'url', value: nv.
     const form = readForm(deps, req);
     const id = idParam(req, 'id', 'Page');
     const values = { type: str(form.type), date: str(form.date), reason: str(form.reason), url: str(form.url) };
+    const input = { type: values.type, reason: values.reason, ...(values.date ? { date: values.date } : {}), ...(values.url ? { url: values.url } : {}) };
     try {
-      await notices.addNotice(deps, [pub.id], id, { type: values.type, reason: values.reason, ...(values.date ? { date: values.date } : {}), ...(values.url ? { url: values.url } : {}) });
+      // A notice is never edited or removed: the first post checks it and shows it as readers will read it; only
+      // the review's own button (`confirmed`) publishes.
+      if (str(form.confirmed) !== 'yes') {
+        notices.parseNotice(input, isoNow(deps.clock).slice(0, 10));
+        return await pageDetail(req, reply, pub, id, { values, errors: {}, review: true });
+      }
+      await notices.addNotice(deps, [pub.id], id, input);
     } catch (err) {
       if (!(err instanceof DomainError) || statusOf(err) >= 500 || statusOf(err) === 404) throw err;
       const errors: FieldErrors = err.details?.length ? fieldErrorsOf(err.details) : { type: err.message };
@@ -296,9 +324,9 @@ ${field({
 })}
 <datalist id="your-pages">${choices.records.map((r) => html`<option value="${r.page.url}">${r.page.title || r.page.url}</option>`)}</datalist>
 ${selectField({ name: 'request_type', label: 'Kind of work', value: values.request_type ?? 'reviewer', error: errors.request_type, options: API_REQUEST_TYPES.map((t) => ({ value: t, label: REQUEST_TYPE_LABELS[t] })) })}
-${field({ name: 'title', label: 'Title', value: values.title, error: errors.title, hint: 'What to look at; the page title if left blank' })}
+${field({ name: 'title', label: 'Title', value: values.title, error: errors.title, rules: rulesOf(RequestItem, 'title'), hint: 'What to look at; the page title if left blank' })}
 ${field({ name: 'topic', label: 'Topic', value: values.topic, error: errors.topic, hint: 'The page topic if left blank' })}
-${field({ name: 'brief', label: 'Brief', textarea: true, value: values.brief, error: errors.brief, hint: 'What you need, and what good evidence looks like' })}
+${field({ name: 'brief', label: 'Brief', textarea: true, value: values.brief, error: errors.brief, rules: rulesOf(RequestItem, 'brief'), hint: 'What you need, and what good evidence looks like' })}
 <div><button type="submit">Open request</button></div></form></section>
 ${
   // The publisher is told of takes that ran out: who held it, and that it is open again.

@@ -116,9 +116,13 @@ export function field(opts: {
 }): SafeHtml {
   const id = `f-${opts.name}`;
   const rules = opts.rules;
-  opts = { ...opts, hint: opts.hint ?? (rules?.hint || undefined), required: opts.required ?? rules?.required };
+  // The page's own words first (what the field is for), then the schema's rule in words: one hint, both said.
+  const ruleHint = rules?.hint && !opts.hint?.includes(rules.hint) ? rules.hint : '';
+  const hint = [opts.hint?.replace(/\.$/, ''), ruleHint && opts.hint ? ruleHint.charAt(0).toLowerCase() + ruleHint.slice(1) : ruleHint].filter(Boolean).join('; ');
+  opts = { ...opts, hint: hint || undefined, required: opts.required ?? rules?.required };
+  // A pattern's `title` is what the browser says when it refuses a value: the rule in words, never the expression.
   const constraints = rules
-    ? html`${rules.minlength !== undefined ? html` minlength="${String(rules.minlength)}"` : ''}${rules.maxlength !== undefined ? html` maxlength="${String(rules.maxlength)}"` : ''}${rules.pattern !== undefined && !opts.textarea ? html` pattern="${rules.pattern}"` : ''}`
+    ? html`${rules.minlength !== undefined && rules.minlength > 0 ? html` minlength="${String(rules.minlength)}"` : ''}${rules.maxlength !== undefined ? html` maxlength="${String(rules.maxlength)}"` : ''}${rules.pattern !== undefined && !opts.textarea ? html` pattern="${rules.pattern}" title="${rules.hint}"` : ''}`
     : '';
   const described = [opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   const common = html`id="${id}" name="${opts.name}"${opts.required ? html` required` : ''}${opts.error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}${opts.autocomplete ? html` autocomplete="${opts.autocomplete}"` : ''}${opts.list ? html` list="${opts.list}"` : ''}${constraints}`;

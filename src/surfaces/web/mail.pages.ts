@@ -10,7 +10,7 @@ import { itemValidator } from '../../http/validation.js';
 import { RESET_MESSAGE, ResetCompleteBody, ResetRequestBody } from '../integration-v1/auth.routes.js';
 import { html } from './html.js';
 import { csrfField } from './layout.js';
-import { field, pageContext, readForm, sendPage, str } from './kit.js';
+import { field, pageContext, readForm, rulesOf, sendPage, str } from './kit.js';
 
 const validReset = itemValidator<{ email: string }>(ResetRequestBody);
 const validComplete = itemValidator<{ token: string; password: string; revoke_api_keys?: boolean }>(ResetCompleteBody);
@@ -46,20 +46,21 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
     });
   });
 
+  app.get('/email-confirmed', { config: { html: true } }, async (req, reply) =>
+    sendPage(deps, req, reply, {
+      title: 'Address confirmed',
+      body: html`<h1>Address confirmed</h1><p class="notice" role="status">${(req.query as Record<string, unknown>).changed === '1' ? 'Your account uses its new address now.' : 'Thank you: your address is confirmed.'}</p>
+<p>Next: ${req.webUser ? html`<a href="/me">your work</a>, <a href="/requests">open requests</a> or <a href="/dashboard">your publications</a>` : html`<a href="/login?next=%2Fme">log in</a>, or see <a href="/requests">open requests</a>`}.</p>`,
+      noindex: true,
+    }),
+  );
+
   app.post('/confirm-email', { config: { html: true, body: 'small' } }, async (req, reply) => {
     const form = readForm(deps, req);
     try {
       const r = await accounts.confirmEmail(deps, str(form.token));
-      return sendPage(
-        deps,
-        req,
-        reply,
-        {
-          title: 'Address confirmed',
-          body: html`<h1>Address confirmed</h1><p class="notice" role="status">${r.changed ? 'Your account uses its new address now.' : `Thank you: the address of @${r.username} is confirmed.`}</p>
-<p>Next: ${req.webUser ? html`<a href="/me">your work</a>, <a href="/requests">open requests</a> or <a href="/dashboard">your publications</a>` : html`<a href="/login?next=%2Fme">log in</a>, or see <a href="/requests">open requests</a>`}.</p>`,
-        },
-      );
+      // Post/Redirect/Get: a reload shows the answer again, never a spent link's refusal.
+      return reply.redirect(`/email-confirmed${r.changed ? '?changed=1' : ''}`, 303);
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) === 404) return message(req, reply, 'This link does not work', 'It was used already, ran out, or is not whole. Log in and ask for a new one on your account page.', 404);
       throw err;
@@ -78,7 +79,7 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
         body: html`<h1>Forgot your password?</h1>
 <p class="lede">We mail a link to choose a new one. It works once, for one hour.</p>
 <form method="post" action="/forgot-password" class="stack" novalidate>${csrfField(ctx)}
-${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email', error: error || undefined })}
+${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomplete: 'email', rules: rulesOf(ResetRequestBody, 'email'), error: error || undefined })}
 <div><button type="submit">Send me a link</button></div></form>`,
       },
       status,
@@ -111,7 +112,7 @@ ${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomp
         body: html`<h1>Choose a new password</h1>
 <p class="lede">Every session of the account ends: log in again with the new password.</p>
 <form method="post" action="/reset-password" class="stack" novalidate>${csrfField(ctx)}<input type="hidden" name="token" value="${token}">
-${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', hint: 'At least 10 characters', error: error || undefined })}
+${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', rules: rulesOf(ResetCompleteBody, 'password'), error: error || undefined })}
 <div><label class="check"><input type="checkbox" name="revoke_api_keys" value="true" checked aria-describedby="reset-keys-hint"> Also revoke every API key of my account</label>
 <p class="hint" id="reset-keys-hint">Keep this on if someone else may have used your account: keys they made would outlive the new password. Turn it off to keep your integrations working.</p></div>
 <div><button type="submit">Set the password</button></div></form>`,

@@ -25,6 +25,7 @@ import { html, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
 import { pageContext, sendPage } from './kit.js';
 import {
+  certaintyLabel,
   date,
   empty,
   externalLink,
@@ -139,7 +140,7 @@ const FIELD_LABELS: Record<string, string> = {
 };
 
 const voteText = (v: StatementContent['vote']) => `${v.agree} agree, ${v.dissent} dissent`;
-const certaintyBadge = (c: string) => html`<span class="badge ${c === 'high' ? 'ok' : c === 'moderate' ? '' : 'warn'}">${c.replace('-', ' ')} certainty</span>`;
+const certaintyBadge = (c: string) => html`<span class="badge ${c === 'high' ? 'ok' : c === 'moderate' ? '' : 'warn'}">${certaintyLabel(c)}</span>`;
 
 /** What a list gained (`<ins>`) and lost (`<del>`), items told apart by `key`; null when only its order changed. */
 function listChange<T>(before: readonly T[], after: readonly T[], label: (item: T) => string, key: (item: T) => string = label): SafeHtml | null {
@@ -164,6 +165,7 @@ function panelChanges(was: CitedContent, now: CitedContent): SafeHtml {
       what = listChange(previous.panel, next.panel, label, (p) => `${p.name}|${p.role}|${p.vote}`) ?? html``;
     } else if (field === 'sources') what = listChange(was.sources, now.sources, (u) => u) ?? html`the same pages, in another order`;
     else if (field === 'revisit_by') what = html`${date(previous.revisit_by)} → ${date(next.revisit_by)}`;
+    else if (field === 'certainty') what = html`${certaintyLabel(previous.certainty)} → ${certaintyLabel(next.certainty)}`;
     else what = html`${String(previous[field as 'topic'])} → ${String(next[field as 'topic'])}`;
     return html`<dt>${FIELD_LABELS[field] ?? field}</dt><dd>${what}</dd>`;
   });
@@ -317,7 +319,7 @@ ${
   recent.length === 0
     ? empty('No accepted work yet.')
     : html`<ul class="list">${recent.map(
-        (w) => html`<li>${role(w.role)} ${personLink(w)} on ${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })} <span class="muted">· ${date(w.accepted_at)} · <a href="/proofs/${w.id}">evidence<span class="sr-only"> for ${roleLabel(w.role)} by ${w.name}</span></a></span></li>`,
+        (w) => html`<li>${role(w.role)} ${personLink(w)} on ${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })} <span class="muted">· ${date(w.accepted_at)} · <a href="/proofs/${w.id}">proof<span class="sr-only"> of the ${roleLabel(w.role).toLowerCase()} by ${w.name}</span></a></span></li>`,
       )}</ul>`
 }</section>
 <section aria-labelledby="top-h"><h2 id="top-h">Contributors</h2>
@@ -451,7 +453,7 @@ ${
         (w) => html`<li class="card"><p class="who">${role(w.role)} ${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })}</p>
 ${w.summary ? html`<p>${w.summary}</p>` : ''}
 ${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? html`<p class="diff">${renderDiff(w.change_from, w.change_to)}</p>` : ''}
-<p class="meta">${publisherLink({ slug: w.publisher_slug, name: w.publisher_name })} · accepted ${date(w.accepted_at)} · <a href="/proofs/${w.id}">evidence<span class="sr-only"> for ${w.page_title}</span></a></p></li>`,
+<p class="meta">${publisherLink({ slug: w.publisher_slug, name: w.publisher_name })} · accepted ${date(w.accepted_at)} · <a href="/proofs/${w.id}">proof<span class="sr-only"> of the work on ${w.page_title}</span></a></p></li>`,
       )}</ol>`
 }`,
       });

@@ -50,7 +50,8 @@ const verifiedBadge = (verified: boolean) =>
     ? html`<span class="badge ok" title="The page's site is a verified domain of its publisher">✓ Verified site</span>`
     : html`<span class="badge warn" title="The publisher's verification of this site has lapsed">Unverified site</span>`;
 
-export function recordPage(siteUrl: string, record: PageRecord): PageOptions {
+/** `pendingClaims`: author claims on the page waiting for the named person, counted, never named. */
+export function recordPage(siteUrl: string, record: PageRecord, pendingClaims = 0): PageOptions {
   const { page, contributions } = record;
   const title = page.title || page.url;
   const people = new Set(contributions.map((c) => c.account_id)).size;
@@ -73,6 +74,7 @@ ${standingSection(record)}
 <li><strong>${people}</strong> ${people === 1 ? 'person' : 'people'}</li>
 <li><strong>${latest ? date(latest) : '—'}</strong> last change</li>
 </ul>
+${pendingClaims > 0 ? html`<p class="muted" data-pending-claims>${pendingClaims === 1 ? '1 author claim' : `${pendingClaims} author claims`} waiting for confirmation: a named author appears here once they confirm.</p>` : ''}
 ${noticesSection(record)}
 <h2>Who worked on this page</h2>
 ${
@@ -86,7 +88,7 @@ ${
     }</p>
 ${c.summary ? html`<p>${c.summary}</p>` : ''}
 ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? html`<p class="diff">${renderDiff(c.change_from, c.change_to)}</p>` : ''}
-<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">${c.role === 'author' ? 'Proof' : 'Evidence'}<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
+<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">Proof<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
 </li>`,
       )}</ol>`
 }

@@ -6,6 +6,7 @@ import Type from 'typebox';
 import * as contributors from '../../domain/contributors/contributor.service.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
+import { pendingClaimsOnPage } from '../../domain/consent/consent.service.js';
 import * as log from '../../domain/transparency/log.service.js';
 import { notFound } from '../../domain/errors.js';
 import { optional } from '../../http/auth.js';
@@ -105,7 +106,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
       void reply.header('vary', 'Accept');
       const record = await pages.recordById(deps, req.params.id);
       if (wantsJsonLd(req.headers.accept, undefined)) return sendAs(reply, `${JSON_LD_TYPE}; charset=utf-8`, jsonLdText(recordJsonLd(site, record)));
-      if (root && wantsHtml(req)) return sendPage(deps, req, reply, recordPage(site, record));
+      if (root && wantsHtml(req)) return sendPage(deps, req, reply, recordPage(site, record, await pendingClaimsOnPage(deps, record.page.id)));
       return presentTrustRecord(site, record.page.url, record);
     },
   );

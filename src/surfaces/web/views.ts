@@ -1,17 +1,15 @@
 // Small pieces the public pages and the contributor panel share: dates, role and level labels, links to people,
 // publishers and records, pagination, and schema.org shapes. Everything goes through the escaping `html` template.
 import type { FastifyRequest } from 'fastify';
+import { formatDay, parseDay } from '../../domain/dates.js';
 import { wordsFor } from '../embed/i18n.js';
 import { profileUrl } from '../urls.js';
 import { html, type SafeHtml } from './html.js';
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-
-/** `21 Nov 2026` in a <time> element that carries the exact moment. Accepts a timestamp or a `YYYY-MM-DD` date. */
-export function date(iso: string | null | undefined): SafeHtml {
+/** `21 Nov 2026` (domain/dates.ts, the one format) in a <time> element that carries the exact moment. Accepts a timestamp or a `YYYY-MM-DD` date. */
+export function date(iso: string | null | undefined, lang = 'en'): SafeHtml {
   if (!iso) return html`<span class="muted">never</span>`;
-  const when = new Date(iso.length === 10 ? `${iso}T00:00:00.000Z` : iso);
-  return Number.isNaN(when.getTime()) ? html`${iso}` : html`<time datetime="${iso}">${dateFormat.format(when)}</time>`;
+  return parseDay(iso) ? html`<time datetime="${iso}">${formatDay(iso, lang)}</time>` : html`${iso}`;
 }
 
 const ROLES = wordsFor('en').roles;
@@ -20,6 +18,10 @@ export const role = (r: string): SafeHtml => html`<span class="badge role-${r}">
 
 const LEVEL_TONE: Record<string, string> = { expert: 'ok', trusted: 'ok', contributor: '', newcomer: 'warn' };
 export const levelBadge = (level: string): SafeHtml => html`<span class="badge ${LEVEL_TONE[level] ?? ''}">${level}</span>`;
+
+/** A panel's certainty in words ("low-to-moderate certainty"), never the stored token with its hyphen dropped. */
+const CERTAINTY_WORDS: Record<string, string> = { high: 'high', moderate: 'moderate', 'low-moderate': 'low-to-moderate', low: 'low', 'very-low': 'very low' };
+export const certaintyLabel = (c: string): string => `${CERTAINTY_WORDS[c] ?? c.replace(/-/g, ' ')} certainty`;
 
 /** Scores in [0, 1] as a percentage people read at a glance (trust 0.87 → 87%). */
 export const percent = (x: number): string => `${Math.round(x * 100)}%`;
