@@ -27,16 +27,35 @@ export function meSecurityPages(fastify: FastifyInstance, deps: Deps) {
 
   // ---- Password and sessions ----
 
-  const securityPage = (req: FastifyRequest, reply: FastifyReply, errors: FieldErrors = {}, status = 200) =>
-    frame(
+  const securityPage = async (req: FastifyRequest, reply: FastifyReply, errors: FieldErrors = {}, status = 200) => {
+    const me = requireUser(req);
+    const sessions = await accounts.listSessions(deps, me.accountId, me.sessionId);
+    const others = sessions.filter((s) => !s.current).length;
+    return frame(
       req,
       reply,
       'Password and sessions',
       (ctx) => html`${notice(req, {
         changed: 'Your password is changed. Every other session has ended.',
         'changed-keys': 'Your password is changed. Every other session has ended, and every API key of your account is revoked.',
+        'signed-out': 'That browser is signed out.',
+        'others-signed-out': 'Every other browser is signed out; this one stays.',
       })}
 <h1>Password and sessions</h1>
+<h2 id="sessions">Where you are signed in</h2>
+<p>Each browser that signed in to your account, newest first. Sign out one you do not know, then change your password.</p>
+<ul class="plain list sessions">${sessions.map(
+        (s) => html`<li><strong>${s.device}</strong>${s.current ? html` <span class="badge ok">This browser</span>` : ''}<br><span class="muted small">Signed in ${date(s.created_at)} · until ${date(s.expires_at)}</span>${
+          s.current
+            ? ''
+            : html`<form method="post" action="/me/security/sessions/${s.id}/end" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Sign out<span class="sr-only"> ${s.device}, signed in ${date(s.created_at)}</span></button></form>`
+        }</li>`,
+      )}</ul>
+${
+  others > 0
+    ? html`<form method="post" action="/me/security/sessions/end-others" class="stack">${csrfField(ctx)}<div><button type="submit" class="secondary">Sign out every other browser (${others})</button></div></form>`
+    : ''
+}
 <h2>Change your password</h2>
 <p>Every other place you are logged in is logged out; this one stays.</p>
 <form method="post" action="/me/security/password" class="stack" novalidate>${csrfField(ctx)}
@@ -58,6 +77,7 @@ ${field({ name: 'password', label: 'Your password', type: 'password', error: err
 <div><button type="submit" class="danger">Delete my account for good</button></div></form>`,
       status,
     );
+  };
 
   // Unticked by default: a CMS's key should not stop because its owner changed a password.
   const revokeKeysBox = (id: string) =>
@@ -78,6 +98,18 @@ ${field({ name: 'password', label: 'Your password', type: 'password', error: err
       throw err;
     }
     return reply.redirect(`/me/security?done=${revokeKeys ? 'changed-keys' : 'changed'}`, 303);
+  });
+
+  app.post('/me/security/sessions/:id/end', withId, async (req, reply) => {
+    const { user } = formUser(req);
+    await accounts.endOwnSession(deps, user.accountId, req.params.id);
+    return reply.redirect('/me/security?done=signed-out#sessions', 303);
+  });
+
+  app.post('/me/security/sessions/end-others', page, async (req, reply) => {
+    const { user } = formUser(req);
+    await accounts.endOtherSessions(deps, user.accountId, user.sessionId);
+    return reply.redirect('/me/security?done=others-signed-out#sessions', 303);
   });
 
   app.post('/me/security/logout-everywhere', page, async (req, reply) => {
