@@ -4,10 +4,9 @@
   'use strict';
   // The embed page: the snippets follow the page, style and language as they are chosen, so Copy copies what the
   // form shows; the preview is the server's, on "Update the preview".
-  var embedForm = document.querySelector('form.embed-form');
-  var addresses = document.getElementById('embed-pages');
-  if (embedForm && addresses) {
-    var urls = JSON.parse(addresses.textContent || '{}');
+  var embedForm = document.querySelector('form.embed-form[data-pages]');
+  if (embedForm) {
+    var urls = JSON.parse(embedForm.getAttribute('data-pages') || '{}');
     var site = embedForm.getAttribute('data-site');
     var tag = function (page, style, lang) {
       return '<script async src="' + site + '/embed.js" data-page="' + page + '" data-style="' + style + '" data-lang="' + lang + '"></' + 'script>';

@@ -1185,7 +1185,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/publishers/{slug}/contributors": {
+    "/publishers/{slug}/credits": {
         parameters: {
             query?: never;
             header?: never;
@@ -1193,7 +1193,7 @@ export interface paths {
             cookie?: never;
         };
         /** The people with accepted work on a publication’s pages, most first, a page at a time */
-        get: operations["getPublishersBySlugContributors"];
+        get: operations["getPublishersBySlugCredits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1202,7 +1202,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/publishers/{slug}/pages": {
+    "/publishers/{slug}/records": {
         parameters: {
             query?: never;
             header?: never;
@@ -1210,7 +1210,7 @@ export interface paths {
             cookie?: never;
         };
         /** A publication’s pages on record, newest first, a page at a time */
-        get: operations["getPublishersBySlugPages"];
+        get: operations["getPublishersBySlugRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7888,7 +7888,7 @@ export interface operations {
                             pages: number;
                             slug: string;
                         } & {
-                            /** @description The 50 with most accepted work; all of them at `/publishers/{slug}/contributors` */
+                            /** @description The 50 with most accepted work; all of them at `/publishers/{slug}/credits` */
                             contributors: {
                                 contribution_score: number;
                                 /** @description Accepted contributions on this publication’s pages */
@@ -7904,7 +7904,7 @@ export interface operations {
                                 trust_score: number;
                                 username: string;
                             }[];
-                            /** @description The 20 most recently registered pages; all of them at `/publishers/{slug}/pages` */
+                            /** @description The 20 most recently registered pages; all of them at `/publishers/{slug}/records` */
                             recent_pages: {
                                 id: number;
                                 /** Format: uri */
@@ -7938,7 +7938,7 @@ export interface operations {
             };
         };
     };
-    getPublishersBySlugContributors: {
+    getPublishersBySlugCredits: {
         parameters: {
             query?: {
                 /** @description The `meta.next_cursor` of the page before; leave out for the first page */
@@ -8010,7 +8010,7 @@ export interface operations {
             };
         };
     };
-    getPublishersBySlugPages: {
+    getPublishersBySlugRecords: {
         parameters: {
             query?: {
                 /** @description The `meta.next_cursor` of the page before; leave out for the first page */

@@ -267,7 +267,11 @@ export function toDetails(errors: ErrorObject[] | null | undefined, prefix = '')
   }
   // anyOf over literals reports every branch; keep only the summary line per field.
   const summarised = new Set(out.filter((d) => d.message.startsWith('must be one of')).map((d) => d.field));
-  return out.filter((d) => !summarised.has(d.field) || d.message.startsWith('must be one of'));
+  // An empty value is also blank: "must not be empty" says it, once.
+  const empty = new Set(out.filter((d) => d.message === 'must not be empty').map((d) => d.field));
+  return out.filter(
+    (d) => (!summarised.has(d.field) || d.message.startsWith('must be one of')) && !(empty.has(d.field) && d.message === 'must not be blank'),
+  );
 }
 
 function collectAllowed(e: ErrorObject): string | null {

@@ -35,9 +35,9 @@ async function walk(path: string, limit: number, between?: () => Promise<void>) 
   throw new Error('the list did not end');
 }
 
-describe('GET /api/v1/publishers/{slug}/pages', () => {
+describe('GET /api/v1/publishers/{slug}/records', () => {
   it('gives every page once, newest first, even when one is registered between two calls', async () => {
-    const pages = await walk(`/api/v1/publishers/${pub.slug}/pages`, 10, async () => {
+    const pages = await walk(`/api/v1/publishers/${pub.slug}/records`, 10, async () => {
       await registerPage(pub, 'added-meanwhile');
     });
     expect(pages).toHaveLength(25);
@@ -45,22 +45,22 @@ describe('GET /api/v1/publishers/{slug}/pages', () => {
     expect(pages.map((p) => p.id)).toEqual([...pages.map((p) => p.id)].sort((a, b) => b - a));
     expect(pages[0]).toMatchObject({ url: `https://${pub.domain}/p/24`, title: 'Page 24', record_url: expect.stringMatching(/\/records\/\d+$/) });
     // The one added meanwhile is newer than the cursor: it heads the next walk.
-    const first = await anon().get(`/api/v1/publishers/${pub.slug}/pages?limit=1`);
+    const first = await anon().get(`/api/v1/publishers/${pub.slug}/records?limit=1`);
     expect(first.body.data[0].url).toBe(`https://${pub.domain}/added-meanwhile`);
   });
 
   it('refuses a cursor it did not give, naming after; an unknown publication is 404', async () => {
     for (const bad of ['nonsense', Buffer.from('{"id":"x"}').toString('base64url'), Buffer.from('[1]').toString('base64url')]) {
-      const res = await anon().get(`/api/v1/publishers/${pub.slug}/pages?after=${bad}`);
+      const res = await anon().get(`/api/v1/publishers/${pub.slug}/records?after=${bad}`);
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].field).toBe('after');
     }
-    expect((await anon().get(`/api/v1/publishers/${pub.slug}/pages?limit=101`)).status).toBe(400);
-    expect((await anon().get('/api/v1/publishers/no-such-publication/pages')).status).toBe(404);
+    expect((await anon().get(`/api/v1/publishers/${pub.slug}/records?limit=101`)).status).toBe(400);
+    expect((await anon().get('/api/v1/publishers/no-such-publication/records')).status).toBe(404);
   });
 });
 
-describe('GET /api/v1/publishers/{slug}/contributors', () => {
+describe('GET /api/v1/publishers/{slug}/credits', () => {
   it('gives every contributor once, most accepted work first, then by username', async () => {
     const people = await Promise.all(Array.from({ length: 5 }, () => signup(t)));
     // Person i has i + 1 accepted reviews; two share a count, ordered by username.
@@ -72,7 +72,7 @@ describe('GET /api/v1/publishers/{slug}/contributors', () => {
         await accept(pub, await submit(person, { url: page.url, role: 'review', summary: 'Read it', evidence: { reason: 'Checked the figures', sources: [] } }));
       }
     }
-    const listed = await walk(`/api/v1/publishers/${pub.slug}/contributors`, 2);
+    const listed = await walk(`/api/v1/publishers/${pub.slug}/credits`, 2);
     expect(listed).toHaveLength(5);
     const expected = people
       .map((p, i) => ({ username: p.username, contributions: counts[i]! }))

@@ -541,8 +541,8 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/api/v1/contributors/{username}/scores', auth: 'none', ok: [200], params: (w) => ({ username: w.owner.username }) },
   { method: 'GET', path: '/api/v1/publishers', auth: 'none', ok: [200], query: () => ({ page: '1', per_page: '20' }) },
   { method: 'GET', path: '/api/v1/publishers/{slug}', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
-  { method: 'GET', path: '/api/v1/publishers/{slug}/pages', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
-  { method: 'GET', path: '/api/v1/publishers/{slug}/contributors', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
+  { method: 'GET', path: '/api/v1/publishers/{slug}/records', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
+  { method: 'GET', path: '/api/v1/publishers/{slug}/credits', auth: 'none', ok: [200], params: (w) => ({ slug: w.pub.slug }) },
   // record_url and proof_url, documented once under /v1 (the same operations, JSON only) for generated clients.
   { method: 'GET', path: '/v1/records/{id}', auth: 'none', ok: [200], params: (w) => ({ id: String(w.page.id) }) },
   { method: 'GET', path: '/v1/proofs/{id}', auth: 'none', ok: [200], params: (w) => ({ id: `ctb_${w.contributionId}` }) },

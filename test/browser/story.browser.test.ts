@@ -162,7 +162,9 @@ describe.skipIf(!hasChromium)('the whole story, in a browser', { timeout: 90_000
     expect(await main(pub)).toContain('On record (3)');
 
     await tab(pub, 'Requests').click();
-    await pub.locator('#f-article_ref_id').selectOption({ label: 'Measles cases rise in three states' });
+    // One field for the page: its address, the publication's pages offered as one types.
+    const measles = await pub.locator('#your-pages option', { hasText: 'Measles cases rise in three states' }).getAttribute('value');
+    await pub.locator('#f-url').fill(measles!);
     await pub.getByLabel(/^Kind of work/).selectOption('correction');
     await pub.getByLabel(/^Title/).fill('Check the vaccination figure');
     await pub.getByLabel(/^Brief/).fill('The second paragraph quotes a rate; check it against the CDC table.');

@@ -29,8 +29,8 @@ const PublisherContributor = Type.Object({
 const PublisherDetail = Type.Intersect([
   PublisherSummary,
   Type.Object({
-    recent_pages: Type.Array(PublisherPage, { description: 'The 20 most recently registered pages; all of them at `/publishers/{slug}/pages`' }),
-    contributors: Type.Array(PublisherContributor, { description: 'The 50 with most accepted work; all of them at `/publishers/{slug}/contributors`' }),
+    recent_pages: Type.Array(PublisherPage, { description: 'The 20 most recently registered pages; all of them at `/publishers/{slug}/records`' }),
+    contributors: Type.Array(PublisherContributor, { description: 'The 50 with most accepted work; all of them at `/publishers/{slug}/credits`' }),
   }),
 ]);
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -91,7 +91,7 @@ export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
   );
 
   app.get(
-    '/publishers/:slug/pages',
+    '/publishers/:slug/records',
     {
       preValidation: [optional],
       schema: {
@@ -111,7 +111,7 @@ export function publisherRoutes(fastify: FastifyInstance, deps: Deps) {
   );
 
   app.get(
-    '/publishers/:slug/contributors',
+    '/publishers/:slug/credits',
     {
       preValidation: [optional],
       schema: {

@@ -14,7 +14,6 @@ import type { PageRecord } from '../../domain/pages/record.js';
 import * as requests from '../../domain/requests/request.service.js';
 import { API_REQUEST_TYPES, type ApiRequestType, kindFromApiRequestType } from '../../domain/work-kinds.js';
 import { AppError, DomainError, statusOf } from '../../http/errors.js';
-import { scriptSafeJson } from '../../http/ascii-json.js';
 import { MAX_BATCH, itemValidator } from '../../http/validation.js';
 import { LANGS, type Lang } from '../embed/i18n.js';
 import { EMBED_CSS_PATH, type EmbedStyle, renderAttribution, STYLES } from '../embed/renderer.js';
@@ -405,7 +404,7 @@ ${rows.map(
     const snippet = record ? `<script async src="${site}/embed.js" data-page="${record.page.url}" data-style="${style}" data-lang="${lang}"></script>` : '';
     const template = `<script async src="${site}/embed.js" data-page="auto" data-style="${style}" data-lang="${lang}"></script>`;
     // The snippets follow the form as it changes (public/dashboard.js), from these addresses; the preview on submit.
-    const addresses = scriptSafeJson(Object.fromEntries(records.map((r) => [String(r.page.id), r.page.url])));
+    const addresses = JSON.stringify(Object.fromEntries(records.map((r) => [String(r.page.id), r.page.url])));
     const preview = (s: EmbedStyle): SafeHtml => {
       // The renderer escapes every value it writes, so its output is trusted markup.
       const block = record ? renderAttribution({ siteUrl: site, record, style: s, lang, stylesheet: EMBED_CSS_PATH }) : '';
@@ -424,14 +423,13 @@ ${rows.map(
           : '';
     const body = html`<h2>Embed the record</h2>
 <p class="lede">One script tag shows who worked on a page, with links to the evidence, on your own article. It shows only accepted work, updates itself, and sets no cookies.</p>
-<form method="get" action="${pub.base}/embed" class="card embed-form" data-site="${site}"><div class="form-row">
+<form method="get" action="${pub.base}/embed" class="card embed-form" data-site="${site}" data-pages="${addresses}"><div class="form-row">
 ${selectField({ name: 'page', label: 'Page', value: record ? String(record.page.id) : '', options: records.map((r) => ({ value: String(r.page.id), label: `${r.page.title || r.page.url}${r.contributions.length ? ` (${r.contributions.length} accepted)` : ''}` })) })}
 <fieldset class="choices"><legend>Style</legend>${STYLES.map(
       (s) => html`<label><input type="radio" name="style" value="${s}"${s === style ? html` checked` : ''}> ${s}</label>`,
     )}</fieldset>
 ${selectField({ name: 'lang', label: 'Language', value: lang, options: LANGS.map((l) => ({ value: l, label: LANG_LABELS[l] })) })}
 </div><div><button type="submit">Update the preview</button></div></form>
-<script type="application/json" id="embed-pages">${raw(addresses)}</script>
 ${why}
 ${
   record
