@@ -5,7 +5,11 @@
 // route itself over HTTP at the chosen BUCKET_HEX (wall time at the origin, with an ETag revalidation); and the host
 // list's size at the fixture's and at synthetic domain counts. Writes bench/reports/extension-latest.json.
 //
-//   npm run bench:extension -- [--sizes 100000,1000000] [--samples 40]
+// With `--sample`, a size's fixture inserts only the pages of the buckets measured (bench/fixture.ts `keep`): the
+// same pages and work those buckets hold in the whole fixture, so a million pages are measured without writing them.
+// Prefixes of 3 to 5 digits inside the sampled 3-digit buckets are measured then, not 2.
+//
+//   npm run bench:extension -- [--sizes 100000,1000000] [--samples 40] [--sample]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,14 +23,20 @@ const REPORT = path.join(ROOT, 'bench/reports/extension-latest.json');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100000,1000000' }, samples: { type: 'string', default: '40' } } });
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '100000,1000000' }, samples: { type: 'string', default: '40' }, sample: { type: 'boolean', default: false } },
+});
 const sizes = values.sizes.split(',').map(Number);
 const samples = Number(values.samples);
+/** The i-th sampled prefix's 8 hex digits: a bucket of any length is its first digits. */
+const drawn = (i: number) => ((i * 2_654_435_761 + 97) >>> 0).toString(16).padStart(8, '0');
+const sampledBuckets = new Set(Array.from({ length: samples }, (_, i) => drawn(i).slice(0, 3)));
 
 async function measure(pages: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-ext-bench-'));
   try {
-    const fixture = await buildFixture({ dataDir, pages, log: (l) => console.error(l) });
+    const keep = values.sample ? (hash: string) => sampledBuckets.has(hash.slice(0, 3)) : undefined;
+    const fixture = await buildFixture({ dataDir, pages, log: (l) => console.error(l), ...(keep ? { keep } : {}) });
     const { loadConfig } = await import('../src/config.js');
     const { createRuntime } = await import('../src/deps.js');
     const { buildApp } = await import('../src/app.js');
@@ -36,14 +46,14 @@ async function measure(pages: number) {
     const { app } = await buildApp(rt.deps);
     try {
       const byLength = [];
-      for (let len = 2; len <= 5; len++) {
+      for (let len = values.sample ? 3 : 2; len <= 5; len++) {
         const held: number[] = [];
         const records: number[] = [];
         const raw: number[] = [];
         const gz: number[] = [];
         const cpu: number[] = [];
         for (let i = 0; i < samples; i++) {
-          const prefix = ((i * 2_654_435_761 + 97) >>> 0).toString(16).padStart(8, '0').slice(0, len);
+          const prefix = drawn(i).slice(0, len);
           const { count } = (await rt.deps.db
             .selectFrom('pages')
             .select((eb) => eb.fn.countAll<number>().as('count'))
@@ -76,7 +86,7 @@ async function measure(pages: number) {
       const walls: number[] = [];
       let etag = '';
       for (let i = 0; i < samples; i++) {
-        const prefix = ((i * 40_503 + 11) >>> 0).toString(16).padStart(8, '0').slice(0, BUCKET_HEX);
+        const prefix = (values.sample ? drawn(i) : ((i * 40_503 + 11) >>> 0).toString(16).padStart(8, '0')).slice(0, BUCKET_HEX);
         const t0 = performance.now();
         const res = await app.inject({ method: 'GET', url: `/v1/extension/buckets/${prefix}`, headers: { 'accept-encoding': 'gzip' } });
         walls.push(performance.now() - t0);
@@ -86,6 +96,7 @@ async function measure(pages: number) {
       const hosts = await app.inject({ method: 'GET', url: '/v1/extension/hosts' });
       return {
         pages,
+        inserted: fixture.pages,
         contributions: fixture.contributions,
         byLength,
         originWallMs: Number(median(walls).toFixed(2)),
@@ -117,7 +128,8 @@ for (const size of sizes) figures.push(await measure(size));
 const report = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadAfter: os.loadavg()[0] },
-  command: `npm run bench:extension -- --sizes ${values.sizes} --samples ${samples}`,
+  command: `npm run bench:extension -- --sizes ${values.sizes} --samples ${samples}${values.sample ? ' --sample' : ''}`,
+  sampled: values.sample,
   figures,
   hostList: hostListSizes(),
 };

@@ -44,7 +44,18 @@ const EXTRA_ROLES: { role: WorkKind; share: number; summary: string }[] = [
   { role: 'source', share: 0.05, summary: 'Added the primary source' },
 ];
 
-export async function buildFixture(opts: { dataDir: string; pages: number; log: (line: string) => void; databaseUrl?: string }): Promise<Fixture> {
+/**
+ * `keep`, when given, inserts only the pages whose embed key hash it keeps, out of the `pages` the fixture would make:
+ * every random draw is made as for the whole fixture, so the pages kept (and their work) are exactly those the whole
+ * fixture holds, and a bucket of kept pages is that bucket of the whole fixture (bench/extension.ts's `--sample`).
+ */
+export async function buildFixture(opts: {
+  dataDir: string;
+  pages: number;
+  log: (line: string) => void;
+  databaseUrl?: string;
+  keep?: (embedKeyHash: string) => boolean;
+}): Promise<Fixture> {
   const started = Date.now();
   // On PostgreSQL when a URL is given (the bench's PostgreSQL column), else the SQLite file in dataDir.
   const config = loadConfig({ DATA_DIR: opts.dataDir, LOG_LEVEL: 'silent', DATABASE_URL: opts.databaseUrl });
@@ -83,7 +94,7 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
       await db.transaction().execute(async (trx) => {
         for (let chunk = start; chunk < end; chunk += ROWS_PER_INSERT) {
           const pages = [];
-          const credits: { lookupKey: string; url: string; topic: DemoTopic; createdAt: string }[] = [];
+          const credits: { lookupKey: string; url: string; topic: DemoTopic; createdAt: string; kept: boolean }[] = [];
           for (let i = chunk; i < Math.min(end, chunk + ROWS_PER_INSERT); i++) {
             let pick = rng.int(totalWeight);
             let pi = 0;
@@ -95,25 +106,30 @@ export async function buildFixture(opts: { dataDir: string; pages: number; log: 
             const path = publisher.path({ section: topic, slug: `${slugify(title)}-${i + 1}`, date: createdAt });
             const url = parsePageUrl(`https://${publisher.host}${path}`);
             if (!url) throw new Error(`fixture made an invalid URL: ${path}`);
+            const hash = embedKeyHash(url.embedKey);
+            const kept = opts.keep?.(hash) ?? true;
+            credits.push({ lookupKey: url.lookupKey, url: url.url, topic, createdAt, kept });
+            if (!kept) continue;
             urls.push(url.url);
             pages.push({
               publisher_id: publisherIds[pi]!,
               url: url.url,
               lookup_key: url.lookupKey,
               embed_key: url.embedKey,
-              embed_key_hash: embedKeyHash(url.embedKey),
+              embed_key_hash: hash,
               host: url.host,
               title: title.charAt(0).toUpperCase() + title.slice(1),
               topic,
               created_at: createdAt,
               updated_at: createdAt,
             });
-            credits.push({ lookupKey: url.lookupKey, url: url.url, topic, createdAt });
           }
-          const inserted = await trx.insertInto('pages').values(pages).returning(['id', 'lookup_key']).execute();
+          const inserted = pages.length > 0 ? await trx.insertInto('pages').values(pages).returning(['id', 'lookup_key']).execute() : [];
           const idOf = new Map(inserted.map((r) => [r.lookup_key, r.id]));
           const rows = credits.flatMap((c) => {
-            const credited = creditsFor(rng, idOf.get(c.lookupKey)!, c.topic, c.createdAt, ids);
+            // Drawn for every page, kept or not, so the draws stay those of the whole fixture.
+            const credited = creditsFor(rng, idOf.get(c.lookupKey) ?? 0, c.topic, c.createdAt, ids);
+            if (!c.kept) return [];
             if (credited.length > 0) recorded.push(c.url);
             return credited;
           });
