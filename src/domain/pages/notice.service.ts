@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import { DomainError, invalid, missing, notFound } from '../errors.js';
 import { appendEvent } from '../events/outbox.js';
 import { lockPublisher } from '../publishers/publisher.store.js';
+import { assertHolds } from '../publishers/holding.js';
 import { findPageById } from './page.store.js';
 import { insertNotice, listNotices } from './notice.store.js';
 import { NOTICE_TYPES, type NoticeType, type Standing, standingOf } from './notices.js';
@@ -77,7 +78,7 @@ export function parseNotice(input: NoticeInput, today: string): { type: NoticeTy
 
 /**
  * Attach a notice to a page of one of `publisherIds` (the caller's publications). Another publication's page is 404,
- * as if it did not exist. A reinstatement of a page in good standing is 409: there is nothing to reinstate.
+ * as if it did not exist; a page of a domain the publication no longer holds is 403 `page_not_verified`. A reinstatement of a page in good standing is 409: there is nothing to reinstate.
  */
 export async function addNotice(
   deps: Deps,
@@ -92,6 +93,8 @@ export async function addNotice(
   const facts = await deps.db.transaction().execute(async (trx) => {
     // Notices of one publication one at a time, so each reads the standing the one before left.
     await lockPublisher(trx, deps.dialect, page.publisher_id);
+    // A page of a domain moved to another publication: its standing is no longer this publication's to change.
+    await assertHolds(trx, page.publisher_id, page.host);
     const before = standingOf(await listNotices(trx, [page.id]));
     if (notice.type === 'reinstatement' && before === 'current') {
       throw new DomainError('conflict', 'The page is in good standing: there is nothing to reinstate', [{ field: 'type', message: 'reinstatement needs a page that is not current' }]);

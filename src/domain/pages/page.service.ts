@@ -1,6 +1,6 @@
 // Registering pages and reading their trust records (SPEC §3, §9).
 import { enqueueMails } from '../mail/mail.service.js';
-import { invalid, invalidUrl, conflict, notFound, pageNotVerified } from '../errors.js';
+import { invalid, invalidUrl, conflict, notFound } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, applyEach, slicer } from '../batch.js';
@@ -9,12 +9,13 @@ import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
 import { eventsForPeopleAsked } from '../events/own-webhooks.js';
 import { publisherWithDomains } from '../publishers/publisher.store.js';
+import { assertHeldIn } from '../publishers/holding.js';
 import { appendChangesFrom, type Change, type PublicContributor, type PublicPublisher, takeSeqs } from '../changes/change-log.js';
 import { acceptedWork, applyReputationChanges, recomputeReputation, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
 import { recordTags, tag } from './cache-tags.js';
 import * as store from './page.store.js';
 import { type PageRecord, buildRecords, loadRecords } from './record.js';
-import { hostUnderDomain, type PageUrl, parsePageUrl } from './url-keys.js';
+import { type PageUrl, parsePageUrl } from './url-keys.js';
 import { applyVersion, type NewVersion } from './drift.js';
 import { contentHashOf } from './page-text.js';
 import { authorshipEntry, authorshipEvent, type ClaimLimits, Namings, type NamingStatus } from '../consent/consent.service.js';
@@ -71,7 +72,7 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
   const results = await applyEach(items, async (input, index) => {
     const url = parsePageUrl(input.url);
     if (!url) throw invalidUrl();
-    if (!domains.some((d) => hostUnderDomain(url.host, d))) throw pageNotVerified(url.host);
+    assertHeldIn(domains, url.host);
     const authors = (input.authors ?? []).map((u, i) => {
       const id = authorIds.get(u.toLowerCase());
       if (id === undefined) throw invalid(`authors.${i}`, `no account is called ${u}`);

@@ -1,18 +1,19 @@
 // Publications, their members and their domains (SPEC §1, §16).
 import { enqueueMail } from '../mail/mail.service.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountByUsername, lockAccount } from '../accounts/account.store.js';
 import { isoNow } from '../clock.js';
 import { appendChange } from '../changes/change-log.js';
 import type { Deps } from '../deps.js';
-import { hostUnderDomain, parseDomain, parsePageUrl, registrableDomain } from '../pages/url-keys.js';
+import { parseDomain, parsePageUrl, registrableDomain } from '../pages/url-keys.js';
 import { randomToken } from '../tokens.js';
 import { TXT_PREFIX, WELL_KNOWN_PATH } from './domain-verifier.js';
 import { listPublisherPages, listPublisherPagesBefore } from '../pages/page.store.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { deletePreference, preferencesOf } from '../consent/consent.store.js';
 import * as store from './publisher.store.js';
+import { holdsHost, notHeld } from './holding.js';
 
 /**
  * 409 naming the limit when the account already owns PUBLICATIONS_OWNED_PER_ACCOUNT publications: counted under the
@@ -389,7 +390,7 @@ export async function memberPublisherForPage(deps: Deps, accountId: number, rawU
   const memberships = await store.listMemberships(deps.db, accountId);
   if (memberships.length === 0) throw forbidden('This account is not a member of any publication');
   const domains = await store.verifiedDomainsOf(deps.db, memberships.map((m) => m.id));
-  const found = memberships.find((m) => (domains.get(m.id) ?? []).some((d) => hostUnderDomain(url.host, d)));
-  if (!found) throw pageNotVerified(url.host);
+  const found = memberships.find((m) => holdsHost(domains.get(m.id) ?? [], url.host));
+  if (!found) throw notHeld(url.host);
   return found.id;
 }

@@ -2,7 +2,6 @@
 import { sql } from 'kysely';
 import type { Dialect } from '../../db/client.js';
 import type { Db } from '../../db/schema.js';
-import { hostUnderDomain } from '../pages/url-keys.js';
 
 export async function insertPublisher(db: Db, row: { slug: string; name: string; created_at: string }): Promise<number> {
   const r = await db.insertInto('publishers').values(row).returning('id').executeTakeFirstOrThrow();
@@ -142,15 +141,6 @@ export async function verifiedDomainsOf(db: Db, publisherIds: number[]): Promise
     .execute();
   for (const r of rows) out.set(r.publisher_id, [...(out.get(r.publisher_id) ?? []), r.domain]);
   return out;
-}
-
-/**
- * Whether a publication holds now the verified domain a host is under: a domain moved to another publication takes
- * the acting on its pages with it (the pages keep the publication that registered them, for their history).
- */
-export async function holdsDomainOf(db: Db, publisherId: number, host: string): Promise<boolean> {
-  const domains = (await verifiedDomainsOf(db, [publisherId])).get(publisherId) ?? [];
-  return domains.some((d) => hostUnderDomain(host, d));
 }
 
 export async function countPublishers(db: Db): Promise<number> {

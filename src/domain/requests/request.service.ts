@@ -2,8 +2,8 @@
 // the publisher opens and cancels; accepting work fulfils (submission.service).
 import { assertConfirmed } from '../accounts/account.service.js';
 import { enqueueMail, noticeToOwners } from '../mail/mail.service.js';
-import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
-import { holdsDomainOf } from '../publishers/publisher.store.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
+import { assertHolds } from '../publishers/holding.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
@@ -28,7 +28,7 @@ export interface RequestInput {
 
 /** A publication acts only on pages whose domain it holds now: a page of a domain moved away is 403 `page_not_verified`. */
 async function heldPage<P extends { host: string }>(deps: Deps, publisherId: number, page: P): Promise<P> {
-  if (!(await holdsDomainOf(deps.db, publisherId, page.host))) throw pageNotVerified(page.host);
+  await assertHolds(deps.db, publisherId, page.host);
   return page;
 }
 
@@ -213,6 +213,9 @@ export async function cancelRequest(deps: Deps, publisherIds: number[], id: numb
   const now = isoNow(deps.clock);
   await deps.db.transaction().execute(async (trx) => {
     const current = await store.findRequest(trx, id);
+    // A request on a page of a domain moved away stays as it is: the publication no longer acts there.
+    const page = current ? await findPageById(trx, current.page_id) : undefined;
+    if (page) await assertHolds(trx, current!.publisher_id, page.host);
     if (!current || !(await store.moveRequest(trx, id, ['open', 'taken'], { status: 'cancelled', updated_at: now }))) {
       throw stateConflict(r, 'cancelled');
     }

@@ -2,8 +2,8 @@
 // and fulfils the request; rejecting or withdrawing reopens it. Every move writes its event in its transaction.
 import { enqueueMails } from '../mail/mail.service.js';
 import { assertConfirmed } from '../accounts/account.service.js';
-import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound, pageNotVerified } from '../errors.js';
-import { verifiedDomainsOf } from '../publishers/publisher.store.js';
+import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
+import { holdings } from '../publishers/holding.js';
 import { flagCitingStatements } from '../panels/review-flags.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { assertNotAuthorOf } from '../consent/conflicts.js';
@@ -14,7 +14,7 @@ import { appendChanges, type Change } from '../changes/change-log.js';
 import { linkContributions } from '../transparency/log.store.js';
 import { appendEvent, appendEvents } from '../events/outbox.js';
 import { findPageById, findPageByLookupKey } from '../pages/page.store.js';
-import { hostUnderDomain, parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
+import { parsePageUrl, parseSourceUrl } from '../pages/url-keys.js';
 import { moveRequest, findRequest } from '../requests/request.store.js';
 import { acceptedWork, applyReputationChanges, rejectedWork, type ReputationChange, workPositions } from '../reputation/reputation.store.js';
 import type { WorkKind } from '../work-kinds.js';
@@ -279,13 +279,13 @@ export async function decide(deps: Deps, deciderId: number, publisherIds: number
     type Found = NonNullable<ReturnType<typeof found.get>>;
     // First pass: the checks that need no write; the first decision on a submission in the batch is the one tried.
     const tried = new Map<number, { input: DecisionInput; s: Found }>();
-    const held = await verifiedDomainsOf(trx, publisherIds);
+    const assertHeld = await holdings(trx, publisherIds);
     const checked = await applyEach(items, async (input) => {
       const s = found.get(input.submission_id);
       // Work on another publisher's page is indistinguishable from work that does not exist.
       if (!s || !publisherIds.includes(s.publisher_id)) throw notFound(`Submission ${input.submission_id}`);
       // A publication decides only on pages whose domain it holds now (a domain moved away takes its pages' work).
-      if (!(held.get(s.publisher_id) ?? []).some((d) => hostUnderDomain(s.page_host, d))) throw pageNotVerified(s.page_host);
+      assertHeld(s.publisher_id, s.page_host);
       if (s.account_id === deciderId) throw forbidden('Nobody decides their own submission');
       const earlier = tried.get(s.id);
       if (earlier) throw alreadyDecided({ id: s.id, status: earlier.input.decision === 'accept' ? 'accepted' : 'rejected' });
