@@ -40,6 +40,14 @@ export const EnvSchema = Type.Object({
   ACCOUNT_RATE_LIMIT_MULTIPLE: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
   // Active (not revoked, not expired) API keys one account may hold; one more is refused with 409.
   API_KEYS_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Webhooks one account may have registered, and webhooks one publication may have (whoever registered them); one
+  // more is refused with 409. Every event goes to every endpoint that wants it, so endpoints multiply deliveries.
+  WEBHOOKS_PER_ACCOUNT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  WEBHOOKS_PER_PUBLICATION: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Webhook deliveries sent to one destination (a URL's registrable domain, or its address) in one minute, by all
+  // instances together (counted in the database). What is over waits for the next minute, in order: the service
+  // cannot be made to flood a host, whatever number of endpoints and events point at it.
+  WEBHOOK_HOST_DELIVERIES_PER_MINUTE: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
   // Publications one account may own at once (creating one, or becoming an owner by invitation, promotion or
   // transfer); one more is refused with 409. Owning many publications buys no reputation (publications sharing an
   // owner or member are one source), and the cap bounds how far one person's publications reach.
@@ -53,6 +61,12 @@ export const EnvSchema = Type.Object({
   // is answered `limited` and nothing is made.
   CLAIMS_PENDING_PER_PERSON: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   CLAIMS_PER_PUBLICATION_PER_DAY: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
+  // Link requests (a CMS user to be named as a person) one publication may have waiting in all, and waiting on one
+  // person: each asks someone to answer, by mail too, so a publication must not be able to flood anyone. Past
+  // either, one more is refused with 409 until people answer. Per person it is counted per publication, so one
+  // publication cannot use up a person's room and keep the others from asking.
+  AUTHOR_LINKS_PENDING_PER_PUBLICATION: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  AUTHOR_LINKS_PENDING_PER_PERSON: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Hours a take lasts without submitted work; then the request reopens and the specialist and publisher are told.
   REQUEST_TAKE_HOURS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Prometheus metrics are never public by default. METRICS_PORT serves /metrics on a listener of its own (on
@@ -130,11 +144,16 @@ export interface Config {
   /** An account's bucket is this many times a key's (ACCOUNT_RATE_LIMIT_MULTIPLE). */
   accountRateLimitMultiple: number;
   apiKeysPerAccount: number;
+  webhooksPerAccount: number;
+  webhooksPerPublication: number;
+  webhookHostDeliveriesPerMinute: number;
   publicationsOwnedPerAccount: number;
   requestsHeldPerAccount: number;
   requestTakeHours: number;
   /** CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY. */
   claimLimits: { pendingPerPerson: number; perPublicationPerDay: number };
+  /** AUTHOR_LINKS_PENDING_PER_PUBLICATION and AUTHOR_LINKS_PENDING_PER_PERSON. */
+  authorLinkLimits: { pendingPerPublication: number; pendingPerPerson: number };
   /** SMTP_URL: unset, mail is written to DATA_DIR/mail/ instead. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -230,12 +249,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     apiAnonRateLimit: { capacity, rate },
     accountRateLimitMultiple: e.ACCOUNT_RATE_LIMIT_MULTIPLE === undefined ? 2 : Number(e.ACCOUNT_RATE_LIMIT_MULTIPLE),
     apiKeysPerAccount: e.API_KEYS_PER_ACCOUNT === undefined ? 20 : Number(e.API_KEYS_PER_ACCOUNT),
+    webhooksPerAccount: e.WEBHOOKS_PER_ACCOUNT === undefined ? 20 : Number(e.WEBHOOKS_PER_ACCOUNT),
+    webhooksPerPublication: e.WEBHOOKS_PER_PUBLICATION === undefined ? 20 : Number(e.WEBHOOKS_PER_PUBLICATION),
+    webhookHostDeliveriesPerMinute: e.WEBHOOK_HOST_DELIVERIES_PER_MINUTE === undefined ? 600 : Number(e.WEBHOOK_HOST_DELIVERIES_PER_MINUTE),
     publicationsOwnedPerAccount: e.PUBLICATIONS_OWNED_PER_ACCOUNT === undefined ? 5 : Number(e.PUBLICATIONS_OWNED_PER_ACCOUNT),
     requestsHeldPerAccount: e.REQUESTS_HELD_PER_ACCOUNT === undefined ? 3 : Number(e.REQUESTS_HELD_PER_ACCOUNT),
     requestTakeHours: e.REQUEST_TAKE_HOURS === undefined ? 72 : Number(e.REQUEST_TAKE_HOURS),
     claimLimits: {
       pendingPerPerson: e.CLAIMS_PENDING_PER_PERSON === undefined ? 20 : Number(e.CLAIMS_PENDING_PER_PERSON),
       perPublicationPerDay: e.CLAIMS_PER_PUBLICATION_PER_DAY === undefined ? 1_000 : Number(e.CLAIMS_PER_PUBLICATION_PER_DAY),
+    },
+    authorLinkLimits: {
+      pendingPerPublication: e.AUTHOR_LINKS_PENDING_PER_PUBLICATION === undefined ? 50 : Number(e.AUTHOR_LINKS_PENDING_PER_PUBLICATION),
+      pendingPerPerson: e.AUTHOR_LINKS_PENDING_PER_PERSON === undefined ? 3 : Number(e.AUTHOR_LINKS_PENDING_PER_PERSON),
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Credence <no-reply@${hostOf(e.SITE_URL ?? 'http://localhost')}>`,

@@ -180,6 +180,21 @@ export interface AuthorClaimsTable {
   decided_at: string | null;
 }
 
+export type AuthorLinkState = 'pending' | 'confirmed' | 'declined' | 'ended';
+
+/** A CMS user a publication asks to name as one person; the person's own answer makes it a link (migration 0028). */
+export interface AuthorLinksTable {
+  id: Generated<number>;
+  publisher_id: number;
+  account_id: number;
+  site: string;
+  user_id: string;
+  display_name: string;
+  state: AuthorLinkState;
+  created_at: string;
+  decided_at: string | null;
+}
+
 /** A person's standing answer to one publication's claims. */
 export interface ClaimPreferencesTable {
   account_id: number;
@@ -458,6 +473,13 @@ export interface WebhookRelayTable {
   updated_at: string;
 }
 
+/** Deliveries sent to one destination (registrable domain or address) in the minute `window_start`, all instances. */
+export interface WebhookHostWindowsTable {
+  host: string;
+  window_start: string;
+  sent: number;
+}
+
 /** The change log: immutable, `seq` gapless from 1 in commit order; `body` is the entry's canonical JSON. */
 export interface ChangesTable {
   seq: number;
@@ -479,7 +501,32 @@ export interface ChangeOpeningsTable {
   pointer: string;
   opening: string;
   value: string;
-  account_id: number;
+  /** The person it names (erasure forgets by it); null for free text that is no person slot. */
+  account_id: number | null;
+  /** What it opens, by reference (migration 0029): the object's kind and id, and its field (null: a whole person slot). */
+  subject_kind: TextKind | null;
+  subject_id: number | null;
+  field: string | null;
+}
+
+/** The kinds of object whose free text the log commits to (domain/changes/withholding.ts). */
+export type TextKind = 'page' | 'contribution' | 'notice' | 'profile' | 'panel';
+
+/** Openings withheld by a decision: kept, read by no public route, for a restore until the appeal window closes. */
+export interface WithheldOpeningsTable extends ChangeOpeningsTable {
+  decision_id: number;
+  withheld_at: string;
+}
+
+/** Clear text of an entry written before commitments, withheld by a decision: public reads serve the entry without it. */
+export interface WithheldFieldsTable {
+  seq: number;
+  pointer: string;
+  subject_kind: TextKind;
+  subject_id: number;
+  field: string;
+  decision_id: number;
+  withheld_at: string;
 }
 
 /**
@@ -589,6 +636,7 @@ export interface DB {
   contributions: ContributionsTable;
   author_claims: AuthorClaimsTable;
   claim_preferences: ClaimPreferencesTable;
+  author_links: AuthorLinksTable;
   withdrawn_contributions: WithdrawnContributionsTable;
   page_notices: PageNoticesTable;
   declared_interests: DeclaredInterestsTable;
@@ -608,8 +656,11 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_relay: WebhookRelayTable;
+  webhook_host_windows: WebhookHostWindowsTable;
   changes: ChangesTable;
   change_openings: ChangeOpeningsTable;
+  withheld_openings: WithheldOpeningsTable;
+  withheld_fields: WithheldFieldsTable;
   retired_usernames: RetiredUsernamesTable;
   erasures: ErasuresTable;
   log_nodes: LogNodesTable;
@@ -626,6 +677,13 @@ export interface DB {
   publisher_invitations: PublisherInvitationsTable;
   request_take_expiries: RequestTakeExpiriesTable;
   cache_purger: CachePurgerTable;
+  trusted_flaggers: TrustedFlaggersTable;
+  moderation_decisions: ModerationDecisionsTable;
+  reports: ReportsTable;
+  appeals: AppealsTable;
+  notifier_standing: NotifierStandingTable;
+  account_suspensions: AccountSuspensionsTable;
+  withheld_texts: WithheldTextsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -679,3 +737,90 @@ export interface MailPreferencesTable {
 
 /** The database as Kysely sees it: what every store takes. */
 export type Db = Kysely<DB>;
+
+// Reports, decisions and appeals (migration 0031, docs/trust-and-safety.md).
+export interface TrustedFlaggersTable {
+  account_id: number;
+  organisation: string;
+  added_by: number | null;
+  created_at: string;
+}
+
+export interface ModerationDecisionsTable {
+  id: Generated<number>;
+  item_kind: string;
+  item_id: number;
+  field: string | null;
+  type: string;
+  category: string;
+  ground: string;
+  legal_reference: string | null;
+  terms_clause: string | null;
+  facts: string;
+  automated: Generated<number>;
+  operator_id: number;
+  affected_account_id: number | null;
+  page_id: number | null;
+  appeal_of: number | null;
+  decided_at: string;
+  appeal_until: string | null;
+  log_seq: number | null;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  reference: string;
+  item_kind: string;
+  item_id: number;
+  field: string | null;
+  category: string;
+  explanation: string;
+  notifier_name: string | null;
+  notifier_email: string | null;
+  notifier_account_id: number | null;
+  source: string;
+  good_faith: number;
+  locale: string;
+  status: string;
+  decision_id: number | null;
+  unfounded: Generated<number>;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface AppealsTable {
+  id: Generated<number>;
+  decision_id: number;
+  account_id: number | null;
+  appellant: string;
+  explanation: string;
+  created_at: string;
+  decided_by: number | null;
+  decided_at: string | null;
+  outcome: string | null;
+  outcome_decision_id: number | null;
+}
+
+export interface NotifierStandingTable {
+  notifier: string;
+  unfounded: Generated<number>;
+  warned_at: string | null;
+  suspended_until: string | null;
+  updated_at: string;
+}
+
+export interface AccountSuspensionsTable {
+  account_id: number;
+  decision_id: number;
+  until: string;
+}
+
+export interface WithheldTextsTable {
+  id: Generated<number>;
+  decision_id: number;
+  table_name: string;
+  column_name: string;
+  row_id: number;
+  text: string;
+  delete_after: string;
+}

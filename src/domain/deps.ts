@@ -11,6 +11,7 @@ import type { DomainVerifier } from './publishers/domain-verifier.js';
 import type { LogKeys } from './transparency/signing-key.js';
 import type { PageFetcher } from './pages/page-fetcher.js';
 import type { Passwords } from './accounts/password.js';
+import type { Resolve } from '../net/safe-fetch.js';
 
 export interface Deps {
   db: Kysely<DB>;
@@ -28,6 +29,8 @@ export interface Deps {
   pageFetcher: PageFetcher;
   /** Password hashing and verification, a few at a time in fair lanes (accounts/password.ts). */
   passwords: Passwords;
+  /** The resolver behind webhook address checks, at registration and at every attempt (default: the system's; tests play DNS with it). */
+  resolve?: Resolve;
   /** This process's reader of the change log; a service calls `committed()` after a transaction that appended. */
   changes: Pick<ChangeFollower, 'committed' | 'catchUp' | 'onAdvance' | 'position' | 'entriesRead'>;
 }

@@ -20,6 +20,8 @@ import type { EventType } from '../domain/events/outbox.js';
 import { EVENTS_BY_FORMAT, type OutboxEvent, type PayloadBuilder, type WebhookFormat } from '../domain/webhooks/events.js';
 import { type PanelUpdatedFacts, panelTopics } from '../domain/webhooks/facts.js';
 import * as store from '../domain/webhooks/webhook.store.js';
+import { minuteOf } from '../domain/webhooks/schedule.js';
+import { destinationOf } from '../domain/webhooks/target.js';
 import { keepAliveAgents, type Resolve } from '../net/safe-fetch.js';
 import { presentApiWebhookEvent, presentContributorWebhookEvent } from '../surfaces/integration-v1/webhook-events.presenter.js';
 import { presentV1WebhookEvent } from '../surfaces/public-v1/webhook-events.presenter.js';
@@ -145,9 +147,10 @@ export class WebhookRelay {
     this.log = opts.log ?? consoleLog;
     this.builders = opts.builders ?? defaultBuilders(deps.config.siteUrl);
     this.onAttempt = opts.onAttempt ?? (() => {});
+    const resolve = opts.resolve ?? deps.resolve;
     this.sendOptions = {
       allowPrivate: deps.config.webhookAllowPrivate,
-      ...(opts.resolve ? { resolve: opts.resolve } : {}),
+      ...(resolve ? { resolve } : {}),
       // Connections are reused across attempts (a TCP connect and close per delivery was a third of its CPU).
       agents: this.agents,
     };
@@ -427,9 +430,24 @@ export class WebhookRelay {
           endpoint = await store.endpointForSend(db, webhookId);
           continue;
         }
+        // The ceiling per destination, shared by every instance: take sends for the due head of the queue from the
+        // host's minute; what the minute cannot take waits for the next one, in order, unattempted.
+        const nowIso = this.deps.clock.now().toISOString();
+        const dueCount = batch.findIndex((d) => d.next_attempt_at > nowIso);
+        const want = dueCount === -1 ? batch.length : dueCount;
+        const window = minuteOf(this.deps.clock.now());
+        const host = destinationOf(endpoint.url);
+        const granted = await store.takeHostSends(db, this.deps.dialect, host, window.start, want, this.deps.config.webhookHostDeliveriesPerMinute);
+        if (granted === 0) {
+          await store.deferQueue(db, webhookId, window.end);
+          continue;
+        }
+        let sent = 0;
         for (const delivery of batch) {
           const now = this.deps.clock.now();
+          if (sent >= granted) break;
           if (this.stopping || !endpoint || endpoint.enabled !== 1 || delivery.next_attempt_at > now.toISOString()) break;
+          sent++;
           // Every attempt starts with the lease good for longer than the attempt can last, so no other process can
           // take the endpoint and send the same delivery meanwhile. A lost lease means another process took over.
           if (leaseUntilMs - now.getTime() < ATTEMPT_TIMEOUT_MS + 5_000) {
@@ -458,6 +476,7 @@ export class WebhookRelay {
           this.onAttempt('failure');
           if (recorded.disabled) {
             this.log.info({ webhookId }, 'webhook disabled after failing for 24 hours (20 failed attempts in a row or more); its deliveries are held');
+            await store.returnHostSends(db, host, window.start, granted - sent);
             return;
           }
           endpoint = recorded.endpoint;
@@ -465,6 +484,8 @@ export class WebhookRelay {
           break;
         }
         await flush();
+        if (sent < granted) await store.returnHostSends(db, host, window.start, granted - sent);
+        else if (granted < want) await store.deferQueue(db, webhookId, window.end);
       }
     } catch (err) {
       // The endpoint was deleted while its successes waited to be recorded: they went with it.
@@ -487,6 +508,7 @@ export class WebhookRelay {
     this.lastPrune = now;
     const before = new Date(this.deps.clock.now().getTime() - RETENTION_DAYS * 86_400_000).toISOString();
     await store.pruneFinished(this.deps.db, before);
+    await store.pruneHostWindows(this.deps.db, new Date(this.deps.clock.now().getTime() - PRUNE_EVERY_MS).toISOString());
   }
 }
 

@@ -106,10 +106,21 @@ export function parseSourceUrl(input: unknown): { url: string } | { problem: Sou
   }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) return { problem: 'not_http' };
   if (u.username || u.password) return { problem: 'credentials' };
+  const url = uriOf(u);
+  return url.length > MAX_URL_LENGTH ? { problem: 'too_long' } : { url };
+}
+
+/**
+ * A parsed URL written as an RFC 3986 URI: the WHATWG serialisation (which already encodes spaces, quotes and
+ * non-ASCII) with what it leaves raw in a path, query or fragment (`|`, `{}`, `^`, `[]`, a backquote, a stray `%`)
+ * percent-encoded too, so a stored URL passes every `format: uri` check that answers it. The one rule for stored
+ * source and webhook URLs.
+ */
+export function uriOf(u: URL): string {
   // The leading `?` and `#` are the delimiters; what follows each is encoded as its component.
-  const url =
+  return (
     `${u.protocol}//${u.host}${uriComponent(u.pathname)}` +
     (u.search ? `?${uriComponent(u.search.slice(1))}` : '') +
-    (u.hash ? `#${uriComponent(u.hash.slice(1))}` : '');
-  return url.length > MAX_URL_LENGTH ? { problem: 'too_long' } : { url };
+    (u.hash ? `#${uriComponent(u.hash.slice(1))}` : '')
+  );
 }

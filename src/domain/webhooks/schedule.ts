@@ -32,3 +32,9 @@ export function nextAttemptMs(firstAttemptMs: number, failures: number, nowMs: n
   const jittered = nowMs + Math.round(base * (1 + JITTER * (2 * random - 1)));
   return Math.min(jittered, deadline);
 }
+
+/** The clock minute a send is counted in (WEBHOOK_HOST_DELIVERIES_PER_MINUTE), and when the next one starts. */
+export function minuteOf(now: Date): { start: string; end: string } {
+  const start = Math.floor(now.getTime() / 60_000) * 60_000;
+  return { start: new Date(start).toISOString(), end: new Date(start + 60_000).toISOString() };
+}

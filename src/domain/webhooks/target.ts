@@ -1,10 +1,14 @@
 // Where a webhook may point (SPEC §10): an https URL whose host is not written as localhost or any address outside
-// global unicast (src/net/address-policy.ts: private, loopback, link-local, CGNAT, IPv4-mapped, NAT64, 6to4…). A name is checked again at every connection (src/net), so
-// a DNS answer cannot be switched to a private address later. WEBHOOK_ALLOW_PRIVATE lifts both checks, and then
+// global unicast (src/net/address-policy.ts: private, loopback, link-local, CGNAT, IPv4-mapped, NAT64, 6to4…), nor a
+// name that resolves to one when registered. A name is checked again at every connection (src/net), so a DNS answer
+// cannot be switched to a private address later. WEBHOOK_ALLOW_PRIVATE lifts both checks, and then
 // plain http is allowed too, for a receiver on a developer's machine.
+import dns from 'node:dns';
 import net from 'node:net';
 import { DomainError } from '../errors.js';
-import { isForbiddenHostLiteral } from '../../net/address-policy.js';
+import { registrableDomain, uriOf } from '../pages/url-keys.js';
+import { isForbiddenHostLiteral, isPrivateAddress } from '../../net/address-policy.js';
+import type { Resolve } from '../../net/safe-fetch.js';
 
 export const MAX_WEBHOOK_URL = 2048;
 
@@ -30,5 +34,46 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
     if (net.isIP(host.replace(/^\[|\]$/g, '')) === 0 && !host.includes('.')) throw refuse('must name a public host (a dotted DNS name or address)');
   }
   url.hash = '';
-  return url.href;
+  // Stored and answered as an RFC 3986 URI (the documents' `format: uri`): `/a|b` is kept as `/a%7Cb`.
+  const href = uriOf(url);
+  if (href.length > MAX_WEBHOOK_URL) throw refuse(`must be at most ${MAX_WEBHOOK_URL} characters once percent-encoded`);
+  return href;
+}
+
+/** How long registration waits for a name to resolve; past it the name is taken and checked at every attempt. */
+const REGISTRATION_LOOKUP_MS = 2000;
+
+/**
+ * Where the URL's name resolves now, every address must be public (a 400 naming `url` otherwise). A name that does
+ * not resolve, or not in time, is accepted: its owner may not have published it yet, and every attempt checks the
+ * address it connects to anyway (src/net). Skipped under WEBHOOK_ALLOW_PRIVATE and for address literals, which
+ * checkWebhookUrl judged.
+ */
+export async function checkWebhookHost(url: string, allowPrivate: boolean, resolve: Resolve = dns.lookup as Resolve): Promise<void> {
+  if (allowPrivate) return;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) !== 0) return;
+  const addresses = await new Promise<dns.LookupAddress[]>((done) => {
+    const timer = setTimeout(() => done([]), REGISTRATION_LOOKUP_MS);
+    resolve(host, { all: true }, (err, list) => {
+      clearTimeout(timer);
+      done(err ? [] : list);
+    });
+  });
+  // The one finding of src/net: whatever non-public address it is, the answer does not say.
+  if (addresses.some((a) => isPrivateAddress(a.address))) throw refuse('must point to a public address: the host has no public address');
+}
+
+/**
+ * What the ceiling on deliveries per host counts by: the URL's registrable domain (`a.hooks.example` and
+ * `b.hooks.example` are one destination, so names made up under one domain do not multiply it), or its address.
+ */
+export function destinationOf(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/\.$/, '').replace(/^\[|\]$/g, '');
+  } catch {
+    return url;
+  }
+  return net.isIP(host) !== 0 ? host : registrableDomain(host);
 }

@@ -4,12 +4,14 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { DomainError, conflict, forbidden, notFound } from '../errors.js';
 import { recordManual, sendOnce } from './attempt.js';
 import { addDays, isoNow } from '../clock.js';
-import type { Deps } from '../deps.js';
+import type { Db, Deps } from '../deps.js';
 import { requireMember } from '../publishers/publisher.service.js';
-import { listMemberships, ownedPublisherIds } from '../publishers/publisher.store.js';
+import { lockAccount } from '../accounts/account.store.js';
+import { listMemberships, lockPublisher, ownedPublisherIds } from '../publishers/publisher.store.js';
 import { EVENTS_BY_FORMAT, type WebhookFormat } from './events.js';
 import { newWebhookSecret } from './signature.js';
-import { checkWebhookUrl } from './target.js';
+import { minuteOf } from './schedule.js';
+import { checkWebhookHost, checkWebhookUrl, destinationOf } from './target.js';
 import * as store from './webhook.store.js';
 
 /** After a rotation the previous secret keeps signing for this long, so receivers can switch without a gap. */
@@ -109,26 +111,85 @@ export async function getWebhook(deps: Deps, accountId: number, id: number): Pro
   return (await view(deps, [await requireWebhook(deps, accountId, id)]))[0]!;
 }
 
+/** Whose webhook it is for the one-per-URL rule: the publication's (whoever registered it), or a person's own. */
+interface Owner {
+  accountId: number;
+  publisher: { id: number; slug: string } | null;
+}
+
+const duplicate = (owner: Owner, format: WebhookFormat) =>
+  new DomainError(
+    'conflict',
+    owner.publisher
+      ? `${owner.publisher.slug} has a ${format} webhook for this URL already; change that one instead`
+      : `You have a ${format} webhook for this URL already; change that one instead`,
+    [{ field: 'url', message: `already has a ${format} webhook of this owner` }],
+  );
+
+/**
+ * 409 when the owner has a webhook of this format for this URL (other than `except`), or, for a new one, when the
+ * account or the publication holds its cap. Every event goes to every endpoint that wants it: without these, one
+ * account could register the same receiver 1,000 times and have each event sent 1,000 times.
+ */
+async function assertRoom(db: Db, deps: Deps, owner: Owner, format: WebhookFormat, url: string, except?: number): Promise<void> {
+  if (await store.hasWebhookFor(db, { accountId: owner.accountId, publisherId: owner.publisher?.id ?? null, format, url, except })) {
+    throw duplicate(owner, format);
+  }
+  if (except !== undefined) return;
+  const perAccount = deps.config.webhooksPerAccount;
+  if ((await store.countRegisteredBy(db, owner.accountId)) >= perAccount) {
+    throw new DomainError('conflict', `An account holds at most ${perAccount} webhooks; delete one first`, [
+      { field: 'limit', message: `at most ${perAccount} webhooks per account (WEBHOOKS_PER_ACCOUNT)` },
+    ]);
+  }
+  const perPublication = deps.config.webhooksPerPublication;
+  if (owner.publisher && (await store.countOfPublisher(db, owner.publisher.id)) >= perPublication) {
+    throw new DomainError('conflict', `${owner.publisher.slug} has ${perPublication} webhooks, the most a publication may; delete one first`, [
+      { field: 'limit', message: `at most ${perPublication} webhooks per publication (WEBHOOKS_PER_PUBLICATION)` },
+    ]);
+  }
+}
+
+/**
+ * The locks a webhook change takes before counting: the publication's, then the account's (the order membership
+ * changes take them in), so two registrations at once cannot both take the last place or both add one URL.
+ */
+async function lockOwner(trx: Db, deps: Deps, owner: Owner): Promise<void> {
+  if (owner.publisher) await lockPublisher(trx, deps.dialect, owner.publisher.id);
+  await lockAccount(trx, deps.dialect, owner.accountId);
+}
+
 export async function registerWebhook(deps: Deps, accountId: number, input: RegisterInput): Promise<{ webhook: WebhookView; secret: string }> {
   const format = input.format ?? 'api_v1';
   const url = checkWebhookUrl(input.url, deps.config.webhookAllowPrivate);
   const events = checkEvents(format, input.events);
   const publisher = await publisherFor(deps, accountId, format, input.publisher);
+  const owner: Owner = { accountId, publisher };
+  // Checked once before the name is resolved, so a caller at its cap costs no DNS lookup; again under the lock.
+  await assertRoom(deps.db, deps, owner, format, url);
+  await checkWebhookHost(url, deps.config.webhookAllowPrivate, deps.resolve);
   const secret = newWebhookSecret();
   let id: number;
   try {
-    id = await store.insertWebhook(deps.db, {
-      account_id: accountId,
-      publisher_id: publisher?.id ?? null,
-      format,
-      url,
-      events,
-      secret,
-      from_event_id: await store.newestEventId(deps.db),
-      now: isoNow(deps.clock),
+    id = await deps.db.transaction().execute(async (trx) => {
+      await lockOwner(trx, deps, owner);
+      await assertRoom(trx, deps, owner, format, url);
+      return store.insertWebhook(trx, {
+        account_id: accountId,
+        publisher_id: publisher?.id ?? null,
+        format,
+        url,
+        events,
+        secret,
+        from_event_id: await store.newestEventId(trx),
+        now: isoNow(deps.clock),
+      });
     });
   } catch (err) {
-    if (isUniqueViolation(err) && publisher) throw conflict(`${publisher.slug} has a v1 webhook already; change it or delete it first`);
+    if (isUniqueViolation(err)) {
+      if (format === 'v1' && publisher) throw conflict(`${publisher.slug} has a v1 webhook already; change it or delete it first`);
+      throw duplicate(owner, format);
+    }
     throw err;
   }
   return { webhook: await getWebhook(deps, accountId, id), secret };
@@ -153,35 +214,51 @@ export async function changeWebhook(
   const now = isoNow(deps.clock);
   const url = input.url === undefined ? undefined : checkWebhookUrl(input.url, deps.config.webhookAllowPrivate);
   const events = input.events === undefined ? undefined : checkEvents(row.format, input.events);
+  const owner: Owner = { accountId: row.account_id, publisher: row.publisher_id === null ? null : { id: row.publisher_id, slug: row.publisher_slug ?? '' } };
+  if (url !== undefined && url !== row.url) {
+    await assertRoom(deps.db, deps, owner, row.format, url, id);
+    await checkWebhookHost(url, deps.config.webhookAllowPrivate, deps.resolve);
+  }
   const secret = input.rotate_secret ? newWebhookSecret() : null;
-  await deps.db.transaction().execute(async (trx) => {
-    if (url !== undefined || events !== undefined) {
-      await store.updateWebhook(trx, row.account_id, id, {
-        ...(url !== undefined ? { url } : {}),
-        ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
-        updated_at: now,
-      });
-    }
-    if (secret) {
-      const until = addDays(deps.clock.now(), ROTATION_OVERLAP_DAYS).toISOString();
-      await store.rotateSecret(trx, row.account_id, id, secret, until, now);
-    }
-    if (input.enabled === true && row.enabled === 0) {
-      // Re-enabling starts afresh: no failures counted, and every held delivery due now with a new 24-hour window.
-      await store.updateWebhook(trx, row.account_id, id, {
-        enabled: 1,
-        consecutive_failures: 0,
-        failing_since: null,
-        disabled_at: null,
-        disabled_reason: null,
-        updated_at: now,
-      });
-      await store.resumeDeliveries(trx, id, now);
-    } else if (input.enabled === false && row.enabled === 1) {
-      await store.updateWebhook(trx, row.account_id, id, { enabled: 0, disabled_at: now, disabled_reason: 'owner', updated_at: now });
-      await store.holdDeliveries(trx, id, now);
-    }
-  });
+  await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      if (url !== undefined && url !== row.url) {
+        await lockOwner(trx, deps, owner);
+        await assertRoom(trx, deps, owner, row.format, url, id);
+      }
+      if (url !== undefined || events !== undefined) {
+        await store.updateWebhook(trx, row.account_id, id, {
+          ...(url !== undefined ? { url } : {}),
+          ...(events !== undefined ? { events: JSON.stringify(events) } : {}),
+          updated_at: now,
+        });
+      }
+      if (secret) {
+        const until = addDays(deps.clock.now(), ROTATION_OVERLAP_DAYS).toISOString();
+        await store.rotateSecret(trx, row.account_id, id, secret, until, now);
+      }
+      if (input.enabled === true && row.enabled === 0) {
+        // Re-enabling starts afresh: no failures counted, and every held delivery due now with a new 24-hour window.
+        await store.updateWebhook(trx, row.account_id, id, {
+          enabled: 1,
+          consecutive_failures: 0,
+          failing_since: null,
+          disabled_at: null,
+          disabled_reason: null,
+          updated_at: now,
+        });
+        await store.resumeDeliveries(trx, id, now);
+      } else if (input.enabled === false && row.enabled === 1) {
+        await store.updateWebhook(trx, row.account_id, id, { enabled: 0, disabled_at: now, disabled_reason: 'owner', updated_at: now });
+        await store.holdDeliveries(trx, id, now);
+      }
+    })
+    .catch((err: unknown) => {
+      // The unique index under the check made under the lock: the same answer.
+      if (isUniqueViolation(err)) throw duplicate(owner, row.format);
+      throw err;
+    });
   return { webhook: await getWebhook(deps, accountId, id), secret };
 }
 
@@ -215,7 +292,13 @@ export async function redeliver(deps: Deps, accountId: number, id: number, deliv
   const endpoint = await store.endpointForSend(deps.db, id);
   if (!endpoint) throw notFound('Webhook');
   const started = deps.clock.now();
-  const result = await sendOnce(endpoint, delivery, started, { allowPrivate: deps.config.webhookAllowPrivate });
+  // A send by hand counts against the destination's minute like any other: redelivering in a loop floods nobody.
+  const minute = minuteOf(started);
+  if ((await store.takeHostSends(deps.db, deps.dialect, destinationOf(endpoint.url), minute.start, 1, deps.config.webhookHostDeliveriesPerMinute)) === 0) {
+    const wait = Math.max(1, Math.ceil((Date.parse(minute.end) - started.getTime()) / 1000));
+    throw new DomainError('rate_limited', `This webhook's host has had its ${deps.config.webhookHostDeliveriesPerMinute} deliveries for this minute; try again in ${wait} s`, undefined, wait);
+  }
+  const result = await sendOnce(endpoint, delivery, started, { allowPrivate: deps.config.webhookAllowPrivate, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
   const attemptId = await recordManual(deps, delivery, result, started);
   return {
     queued: false,

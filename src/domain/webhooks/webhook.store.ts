@@ -67,6 +67,32 @@ export async function countWebhooks(db: Db, accountId: number, owned: number[]):
   return Number(r.n);
 }
 
+/**
+ * Whether the owner has a webhook of this format for this URL (besides `except`): a publication's whoever
+ * registered it, or the account's own (no publication).
+ */
+export async function hasWebhookFor(
+  db: Db,
+  o: { accountId: number; publisherId: number | null; format: WebhookFormat; url: string; except?: number | undefined },
+): Promise<boolean> {
+  let q = db.selectFrom('webhooks').select('id').where('format', '=', o.format).where('url', '=', o.url);
+  q = o.publisherId !== null ? q.where('publisher_id', '=', o.publisherId) : q.where('publisher_id', 'is', null).where('account_id', '=', o.accountId);
+  if (o.except !== undefined) q = q.where('id', '!=', o.except);
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Webhooks the account registered, of every format (WEBHOOKS_PER_ACCOUNT). */
+export async function countRegisteredBy(db: Db, accountId: number): Promise<number> {
+  const r = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Webhooks of the publication, whoever registered them (WEBHOOKS_PER_PUBLICATION). */
+export async function countOfPublisher(db: Db, publisherId: number): Promise<number> {
+  const r = await db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number>().as('n')).where('publisher_id', '=', publisherId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /** The newest event id: a new endpoint receives only what happens after it exists. */
 export async function newestEventId(db: Db): Promise<number> {
   const r = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
@@ -511,6 +537,66 @@ export async function disableForFailures(db: Db, id: number, now: string): Promi
     .where('enabled', '=', 1)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The ceiling per destination: deliveries sent to one host (WEBHOOK_HOST_DELIVERIES_PER_MINUTE), counted for every
+// instance in one row per host.
+
+/**
+ * Take up to `want` sends from the host's count for the minute `windowStart` (ISO), at most `cap` in the minute;
+ * returns how many were granted (0 when the minute's are gone). One short transaction: the row is locked on
+ * PostgreSQL, and SQLite's transactions take the write lock first, so two senders never both take the last ones.
+ */
+export async function takeHostSends(db: Db, dialect: Dialect, host: string, windowStart: string, want: number, cap: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_host_windows')
+      .values({ host, window_start: windowStart, sent: 0 })
+      .onConflict((oc) => oc.column('host').doNothing())
+      .execute();
+    let q = trx.selectFrom('webhook_host_windows').select(['window_start', 'sent']).where('host', '=', host);
+    if (dialect === 'postgres') q = q.forUpdate();
+    const row = await q.executeTakeFirstOrThrow();
+    // Another instance's clock a little ahead has started a later minute: count in that one, never go back.
+    const window = row.window_start > windowStart ? row.window_start : windowStart;
+    const used = row.window_start === window ? row.sent : 0;
+    const granted = Math.max(0, Math.min(want, cap - used));
+    if (granted > 0 || window !== row.window_start) {
+      await trx.updateTable('webhook_host_windows').set({ window_start: window, sent: used + granted }).where('host', '=', host).execute();
+    }
+    return granted;
+  });
+}
+
+/** Give back sends taken but not made (a failure held the queue, or the sender stopped), while their minute lasts. */
+export async function returnHostSends(db: Db, host: string, windowStart: string, n: number): Promise<void> {
+  if (n <= 0) return;
+  await db
+    .updateTable('webhook_host_windows')
+    .set({ sent: sql<number>`case when sent > ${n} then sent - ${n} else 0 end` })
+    .where('host', '=', host)
+    .where('window_start', '=', windowStart)
+    .execute();
+}
+
+/**
+ * The host's minute is spent: the endpoint's deliveries due before `until` wait until then (not attempted, so not
+ * counted as failures nor towards the 24-hour window, which starts at a delivery's first attempt).
+ */
+export async function deferQueue(db: Db, webhookId: number, until: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: until })
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<', until)
+    .execute();
+}
+
+/** Forget the counts of minutes long gone (one row per host ever sent to would otherwise stay). */
+export async function pruneHostWindows(db: Db, before: string): Promise<void> {
+  await db.deleteFrom('webhook_host_windows').where('window_start', '<', before).execute();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
