@@ -132,12 +132,12 @@ function presentEntry(siteUrl: string, row: OpenedChange, words: FeedWords): str
   const links: Record<string, string> = {};
   if (e.page) links.record = recordUrl(siteUrl, e.page.id);
   if (e.contribution) links.proof = proofUrl(siteUrl, Number(e.contribution.id));
-  const person = row.openings['/contributor']?.value.username;
+  const person = (row.openings['/contributor']?.value as { username?: unknown } | undefined)?.username;
   if (typeof person === 'string') links.profile = profileUrl(siteUrl, person);
   if (e.panel) links.panel = `${siteUrl}/v1/panels/${encodeURIComponent(e.panel.id)}?version=${e.panel.version}`;
   if (e.publisher) links.publisher = `${siteUrl}/publishers/${encodeURIComponent(e.publisher.slug)}`;
   if (words === 'v1' && e.contribution) e.contribution = { ...e.contribution, id: contributionRef(Number(e.contribution.id)) };
-  return JSON.stringify({ ...e, openings: row.openings, links });
+  return JSON.stringify({ ...e, openings: row.openings, ...(Object.keys(row.withheld).length > 0 ? { withheld: row.withheld } : {}), links });
 }
 
 /** The list answer, serialised: `{success?, data, meta}`. */

@@ -5,7 +5,8 @@ import { createHmac } from 'node:crypto';
 
 export interface OpeningJson {
   opening: string;
-  value: Record<string, unknown>;
+  /** A person slot's fields, or one field of free text (a string). */
+  value: unknown;
 }
 
 const canonical = (v: unknown): string => {
@@ -30,11 +31,15 @@ const at = (body: Record<string, unknown>, pointer: string): Record<string, unkn
 
 /**
  * The entry's body with each opened commitment replaced by its value, after checking that every opening matches
- * its commitment (a mismatch throws). Commitments without an opening (an erased person) stay as they are.
+ * its commitment (a mismatch throws). Commitments without an opening (an erased person, withheld text) stay as they
+ * are. An opened value may hold commitments of its own (a person slot's name), opened at deeper pointers: shallower
+ * pointers are opened first.
  */
 export function openBody(body: string, openings: Record<string, OpeningJson>): Record<string, unknown> {
   const parsed = JSON.parse(body) as Record<string, unknown>;
-  for (const [pointer, { opening, value }] of Object.entries(openings)) {
+  const depth = (p: string) => p.split('/').length;
+  for (const [pointer, { opening, value: v }] of Object.entries(openings).sort(([a], [b]) => depth(a) - depth(b))) {
+    const value = structuredClone(v);
     const committed = at(parsed, pointer);
     if (!committed || commitmentOf(opening, value) !== committed.commitment) throw new Error(`the opening of ${pointer} does not match its commitment`);
     const parts = pointer.split('/').slice(1);

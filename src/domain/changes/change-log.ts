@@ -3,7 +3,7 @@
 // them as stored, and every process's record cache follows them (follower.ts).
 import { slicer } from '../batch.js';
 import type { ChangeKind } from '../../db/vocabulary.js';
-import type { Db } from '../../db/schema.js';
+import type { Db, TextKind } from '../../db/schema.js';
 import type { Change } from './change.js';
 import { canonicalJson } from '../../db/canonical-json.js';
 import { type ChangeRow, type OpeningRow, insertChanges, insertOpenings, nextSeq } from './change.store.js';
@@ -19,6 +19,23 @@ export type { Change, ChangeIds } from './change.js';
  * A new field that identifies someone belongs here, never in an entry in clear.
  */
 export const PERSONAL_FIELDS = ['contributor'] as const;
+
+/**
+ * The fields of free text that people and publishers write and entries carry: each is a salted commitment in the
+ * entry's bytes, opened beside it, and its opening records the object and field it opens, so a decision can withhold
+ * it by reference (withholding.ts). `in`: the object of the entry that holds it; a profile's fields sit inside the
+ * person slot's value, and are committed before the slot is. A new field of free text belongs here, never in clear.
+ */
+const FREE_TEXT: readonly { in: string; path: readonly string[]; kind: TextKind; field: string }[] = [
+  { in: 'page', path: ['title'], kind: 'page', field: 'title' },
+  { in: 'contribution', path: ['summary'], kind: 'contribution', field: 'summary' },
+  { in: 'contribution', path: ['change', 'from'], kind: 'contribution', field: 'change_from' },
+  { in: 'contribution', path: ['change', 'to'], kind: 'contribution', field: 'change_to' },
+  { in: 'notice', path: ['reason'], kind: 'notice', field: 'reason' },
+  { in: 'panel', path: ['question'], kind: 'panel', field: 'question' },
+  { in: 'contributor', path: ['name'], kind: 'profile', field: 'name' },
+  { in: 'contributor', path: ['summary'], kind: 'profile', field: 'summary' },
+];
 
 // The public shapes entries are made of, so every call site writes the same fields.
 export interface PublicPage {
@@ -73,6 +90,34 @@ export async function appendChangesFrom(trx: Db, first: number, changes: Change[
     await slice();
     const seq = first + i;
     const data: Record<string, unknown> = { ...change.data };
+    for (const t of FREE_TEXT) {
+      const holder = data[t.in] as Record<string, unknown> | undefined;
+      if (holder === undefined || holder === null) continue;
+      const copy = (data[t.in] = { ...holder });
+      let parent: Record<string, unknown> = copy;
+      for (const k of t.path.slice(0, -1)) {
+        const next = parent[k] as Record<string, unknown> | null | undefined;
+        if (next === null || next === undefined) break;
+        parent = parent[k] = { ...next };
+      }
+      const last = t.path.at(-1)!;
+      const text = parent[last];
+      if (typeof text !== 'string') continue;
+      const subjectId = t.kind === 'profile' ? change.ids.accountId : t.kind === 'panel' ? await panelId(trx, holder.id) : Number(holder.id);
+      if (subjectId == null || !Number.isInteger(subjectId)) throw new Error(`change log: a ${change.kind} entry's ${t.in} has no id for its ${t.field}`);
+      const sealed = commit(text);
+      parent[last] = { commitment: sealed.commitment };
+      openings.push({
+        seq,
+        pointer: `/${[t.in, ...t.path].join('/')}`,
+        opening: sealed.opening,
+        value: canonicalJson(text),
+        account_id: t.kind === 'profile' ? subjectId : null,
+        subject_kind: t.kind,
+        subject_id: subjectId,
+        field: t.field,
+      });
+    }
     for (const field of PERSONAL_FIELDS) {
       const value = data[field] as Record<string, unknown> | undefined;
       if (value === undefined) continue;
@@ -80,7 +125,7 @@ export async function appendChangesFrom(trx: Db, first: number, changes: Change[
       if (accountId == null) throw new Error(`change log: a ${change.kind} entry names a person without ids.accountId`);
       const sealed = commit(value);
       data[field] = { commitment: sealed.commitment };
-      openings.push({ seq, pointer: `/${field}`, opening: sealed.opening, value: canonicalJson(value), account_id: accountId });
+      openings.push({ seq, pointer: `/${field}`, opening: sealed.opening, value: canonicalJson(value), account_id: accountId, subject_kind: 'profile', subject_id: accountId, field: null });
     }
     rows.push({
       seq,
@@ -98,4 +143,10 @@ export async function appendChangesFrom(trx: Db, first: number, changes: Change[
   const seqs = rows.map((r) => r.seq);
   await eventsForPeopleNamed(trx, changes, seqs);
   return seqs;
+}
+
+/** A panel statement's numeric id, from the public id (slug) its entries carry. */
+async function panelId(trx: Db, slug: unknown): Promise<number | undefined> {
+  if (typeof slug !== 'string') return undefined;
+  return (await trx.selectFrom('panel_statements').select('id').where('slug', '=', slug).executeTakeFirst())?.id;
 }

@@ -3,6 +3,7 @@ import { PostgresAdapter, type Selectable, sql } from 'kysely';
 import type { ChangeOpeningsTable, ChangesTable } from '../../db/schema.js';
 import type { Db } from '../../db/schema.js';
 import type { Opening } from './commitments.js';
+import { withheldBody } from './served.js';
 
 /** A row of the change log as stored (db/schema.ts). */
 export type ChangeRow = Selectable<ChangesTable>;
@@ -10,8 +11,12 @@ export type ChangeRow = Selectable<ChangesTable>;
 export type OpeningRow = Selectable<ChangeOpeningsTable>;
 /** The openings of an entry that still exist, by the JSON Pointer of the commitment in its body. */
 export type Openings = Record<string, Opening>;
-/** An entry as the feed and the log's readers serve it: its row, and its openings beside it. */
-export type OpenedChange = ChangeRow & { openings: Openings };
+/**
+ * An entry as the feed and the log's readers serve it: its row (its body without any clear text a decision withheld),
+ * its openings beside it, and what a decision withheld in it (JSON Pointer → the decision's id). `withheld_clear`: the
+ * body served is not the entry's bytes (clear text was taken out), so a reader takes its leaf hash from the tree.
+ */
+export type OpenedChange = ChangeRow & { openings: Openings; withheld: Record<string, number>; withheld_clear: boolean };
 
 /**
  * The next seq, under a lock held until the transaction ends: gapless, and commit order equals seq order. SQLite
@@ -49,10 +54,48 @@ export async function openingsBetween(db: Db, first: number, last: number): Prom
   for (const r of rows) {
     const seq = Number(r.seq);
     const of = out.get(seq) ?? {};
-    of[r.pointer] = { opening: r.opening, value: JSON.parse(r.value) as Record<string, unknown> };
+    of[r.pointer] = { opening: r.opening, value: JSON.parse(r.value) as unknown };
     out.set(seq, of);
   }
   return out;
+}
+
+/** What decisions withheld in entries `first`…`last`, by seq: openings no longer served, and clear text taken out. */
+export async function withheldBetween(db: Db, first: number, last: number): Promise<Map<number, { openings: Map<string, number>; clear: Map<string, number> }>> {
+  const out = new Map<number, { openings: Map<string, number>; clear: Map<string, number> }>();
+  if (last < first) return out;
+  const at = (seq: number) => {
+    let w = out.get(seq);
+    if (!w) out.set(seq, (w = { openings: new Map(), clear: new Map() }));
+    return w;
+  };
+  const [openings, clear] = await Promise.all([
+    db.selectFrom('withheld_openings').select(['seq', 'pointer', 'decision_id']).where('seq', '>=', first).where('seq', '<=', last).execute(),
+    db.selectFrom('withheld_fields').select(['seq', 'pointer', 'decision_id']).where('seq', '>=', first).where('seq', '<=', last).execute(),
+  ]);
+  for (const r of openings) at(Number(r.seq)).openings.set(r.pointer, Number(r.decision_id));
+  for (const r of clear) at(Number(r.seq)).clear.set(r.pointer, Number(r.decision_id));
+  return out;
+}
+
+/** `rows` (in seq order, any gaps) as public reads serve them: openings beside, withheld text out. */
+export async function served<R extends { seq: number; body: string }>(db: Db, rows: readonly R[]): Promise<(R & { openings: Openings; withheld: Record<string, number>; withheld_clear: boolean })[]> {
+  if (rows.length === 0) return [];
+  const first = rows[0]!.seq;
+  const last = rows.at(-1)!.seq;
+  const [openings, withheld] = await Promise.all([openingsBetween(db, first, last), withheldBetween(db, first, last)]);
+  return rows.map((r) => {
+    const w = withheld.get(r.seq);
+    if (!w) return { ...r, openings: openings.get(r.seq) ?? {}, withheld: {}, withheld_clear: false };
+    const body = withheldBody(r.body, w.clear);
+    return {
+      ...r,
+      body,
+      openings: openings.get(r.seq) ?? {},
+      withheld: Object.fromEntries([...w.openings, ...w.clear].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      withheld_clear: body !== r.body || w.clear.size > 0,
+    };
+  });
 }
 
 /** Forget every opening of what names one person (erasure); the entries themselves never change. */
@@ -97,12 +140,8 @@ export async function listChangeRowsAfter(db: Db, after: number, limit: number, 
   return q.orderBy('seq').limit(limit).execute();
 }
 
-/** `rows` (in seq order) with the openings that still exist beside each. */
-export async function withOpenings(db: Db, rows: readonly ChangeRow[]): Promise<OpenedChange[]> {
-  if (rows.length === 0) return [];
-  const openings = await openingsBetween(db, rows[0]!.seq, rows.at(-1)!.seq);
-  return rows.map((r) => ({ ...r, openings: openings.get(r.seq) ?? {} }));
-}
+/** `rows` (in seq order) with the openings that still exist beside each, and withheld text out. */
+export const withOpenings = (db: Db, rows: readonly ChangeRow[]): Promise<OpenedChange[]> => served(db, rows);
 
 export const accountIdByUsername = async (db: Db, username: string): Promise<number | undefined> =>
   (await db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirst())?.id;

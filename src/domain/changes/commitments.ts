@@ -9,7 +9,8 @@ import { canonicalJson } from '../../db/canonical-json.js';
 /** An opening as served beside its entry: the key and the value it opens. */
 export interface Opening {
   opening: string;
-  value: Record<string, unknown>;
+  /** A person slot's fields (an object), or one field of free text (a string). */
+  value: unknown;
 }
 
 /** The commitment of `value` under `opening` (base64 of the 32-byte key), base64. */
@@ -17,7 +18,7 @@ export const commitmentOf = (opening: string, value: unknown): string =>
   createHmac('sha256', Buffer.from(opening, 'base64')).update(canonicalJson(value)).digest('base64');
 
 /** A fresh opening for `value` and its commitment. */
-export function commit(value: Record<string, unknown>): { commitment: string; opening: string } {
+export function commit(value: unknown): { commitment: string; opening: string } {
   const opening = randomBytes(32).toString('base64');
   return { commitment: commitmentOf(opening, value), opening };
 }

@@ -6,7 +6,7 @@
 import { invalid, notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './log.store.js';
-import { type Openings, openingsBetween } from '../changes/change.store.js';
+import { type Openings, served } from '../changes/change.store.js';
 import {
   EMPTY_ROOT,
   appendLeaves,
@@ -203,8 +203,12 @@ export interface LogEntry {
   createdAt: string;
   kind: ChangeKind;
   body: Buffer;
-  /** The openings of its committed personal fields that still exist, beside the bytes, never in them. */
+  /** The openings of its commitments that still exist, beside the bytes, never in them. */
   openings: Openings;
+  /** What decisions withheld in it: JSON Pointer → decision id. */
+  withheld: Record<string, number>;
+  /** Set when `body` is not the entry's bytes (clear text withheld): its leaf hash, from the stored tree. */
+  leafHash: Buffer | null;
 }
 
 /**
@@ -214,8 +218,28 @@ export interface LogEntry {
 export async function entryAt(deps: Deps, index: number): Promise<LogEntry | null> {
   const [r] = await store.readChanges(deps.db, index, 1);
   if (!r || r.seq !== index + 1) return null;
-  const openings = await openingsBetween(deps.db, r.seq, r.seq);
-  return { index, seq: r.seq, createdAt: r.created_at, kind: r.kind, body: r.body, openings: openings.get(r.seq) ?? {} };
+  const [e] = await servedEntries(deps, [r]);
+  return e!;
+}
+
+/** Stored rows as public reads serve them: withheld text out, and the leaf hash beside a body that is not the entry's bytes. */
+async function servedEntries(deps: Deps, rows: readonly { seq: number; created_at: string; kind: ChangeKind; body: Buffer }[]): Promise<LogEntry[]> {
+  const out = await served(
+    deps.db,
+    rows.map((r) => ({ ...r, body: r.body.toString('utf8'), bytes: r.body })),
+  );
+  const altered = out.filter((e) => e.withheld_clear).map((e) => e.seq - 1);
+  const leaves = altered.length > 0 ? await store.readNodes(deps.db, altered.map((index) => ({ level: 0, index }))) : new Map<string, Buffer>();
+  return out.map((e) => ({
+    index: e.seq - 1,
+    seq: e.seq,
+    createdAt: e.created_at,
+    kind: e.kind,
+    body: e.withheld_clear ? Buffer.from(e.body, 'utf8') : e.bytes,
+    openings: e.openings,
+    withheld: e.withheld,
+    leafHash: e.withheld_clear ? (leaves.get(nodeKey({ level: 0, index: e.seq - 1 })) ?? leafHash(e.bytes)) : null,
+  }));
 }
 
 /** Entries [start, start + limit) of the tree of the newest checkpoint, as `changes` holds them now. */
@@ -224,9 +248,5 @@ export async function entries(deps: Deps, start: number, limit: number): Promise
   if (start > size) throw invalid('start', `must be at most the tree size ${size}`);
   const count = Math.min(limit, MAX_ENTRIES, size - start);
   const rows = count > 0 ? await store.readChanges(deps.db, start, count) : [];
-  const openings = count > 0 ? await openingsBetween(deps.db, start + 1, start + count) : new Map<number, Openings>();
-  return {
-    treeSize: size,
-    entries: rows.map((r) => ({ index: r.seq - 1, seq: r.seq, createdAt: r.created_at, kind: r.kind, body: r.body, openings: openings.get(r.seq) ?? {} })),
-  };
+  return { treeSize: size, entries: await servedEntries(deps, rows) };
 }

@@ -31,18 +31,33 @@ export const Openings = Type.Record(
   Type.String({ description: 'A JSON Pointer into the entry’s body, e.g. `/contributor`' }),
   Type.Object({
     opening: B64('The 32-byte HMAC-SHA256 key of the commitment'),
-    value: Type.Object({}, { additionalProperties: true, description: 'The committed value (e.g. the contributor’s public fields)' }),
+    value: Type.Unknown({
+      description: 'The committed value: a person slot’s public fields (an object, whose own free text may be commitments opened at deeper pointers), or one field of free text (a string)',
+    }),
   }),
-  { description: 'Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased' },
+  {
+    description:
+      'Beside the entry, not part of its bytes: what opens each commitment in the body (or in an opened value), while the person it names has not been erased and no decision withheld it',
+  },
 );
+
+/** What decisions withheld in an entry: JSON Pointer → the decision's id (its `moderation.decided` entry names it too). */
+export const Withheld = Type.Record(Type.String({ description: 'A JSON Pointer into the entry’s body, e.g. `/contribution/summary`' }), Type.Integer({ description: 'The decision’s id' }), {
+  description:
+    'Text a decision withheld: a commitment whose opening is no longer served, or (in an entry written before free text was committed to) clear text taken out of the served body and replaced by `{"withheld": <decision id>}`',
+});
 
 export const V1LogEntry = Type.Object({
   index: Type.Integer(),
   seq: Type.Integer({ description: 'The change’s sequence number (index + 1), as in the change feed' }),
   created_at: Type.String({ format: 'date-time' }),
   kind: ChangeKind,
-  body: Type.String({ description: 'The entry’s exact bytes (canonical JSON, UTF-8): the leaf is SHA-256(0x00 || body)' }),
+  body: Type.String({
+    description: 'The entry’s exact bytes (canonical JSON, UTF-8): the leaf is SHA-256(0x00 || body); unless `leaf_hash` is given (clear text withheld), then the entry without it',
+  }),
   openings: Openings,
+  withheld: Type.Optional(Withheld),
+  leaf_hash: Type.Optional(B64('Only when `body` is not the entry’s bytes (clear text withheld by a decision): the entry’s leaf hash, as the hash tiles hold it')),
 });
 
 export const V1LogEntries = Type.Object({
@@ -89,4 +104,6 @@ export const presentEntry = (e: LogEntry) => ({
   kind: e.kind,
   body: e.body.toString('utf8'),
   openings: e.openings,
+  ...(Object.keys(e.withheld).length > 0 ? { withheld: e.withheld } : {}),
+  ...(e.leafHash ? { leaf_hash: e.leafHash.toString('base64') } : {}),
 });
