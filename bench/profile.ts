@@ -5,6 +5,7 @@ import fs from 'node:fs';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 interface CpuProfile {
@@ -71,6 +72,85 @@ export function formatProfile(s: ProfileSummary): string {
     'self time by function:',
     ...s.byFunction.map(line),
   ].join('\n');
+}
+
+/**
+ * The longest stretches in which the event loop never went idle (what stalls every other request), longest first,
+ * each with where its time went: self time by function, and by the innermost frame of ours (src/) on each stack, which
+ * names the step of the request that held the loop.
+ */
+export function longestBusy(file: string, stretches = 3, top = 8, windows?: [number, number][]): { ms: number; byFunction: [string, number][]; byOurs: [string, number][] }[] {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${packageOf(n.callFrame.url, n.callFrame.functionName)}${n.callFrame.url ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+  const ours = (id: number): string => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const n = byId.get(at)!;
+      if (n.callFrame.url.includes('/src/')) return name(n);
+    }
+    return '(none of ours)';
+  };
+  const runs: { start: number; end: number; us: number }[] = [];
+  if (windows) {
+    // Stalls measured by the process itself (monotonic µs, the clock of the profile's startTime and samples).
+    const at: number[] = [];
+    let t = (profile as unknown as { startTime: number }).startTime;
+    for (const d of profile.timeDeltas) at.push((t += d));
+    for (const [from, to] of windows) {
+      const s = at.findIndex((x) => x >= from);
+      let e = at.findIndex((x) => x > to);
+      if (s < 0) continue;
+      if (e < 0) e = at.length;
+      runs.push({ start: s, end: e, us: to - from });
+    }
+  }
+  let start = -1;
+  let us = 0;
+  if (!windows) profile.samples.forEach((id, i) => {
+    const idle = byId.get(id)!.callFrame.functionName === '(idle)';
+    if (idle) {
+      if (start >= 0) runs.push({ start, end: i, us });
+      start = -1;
+      us = 0;
+    } else {
+      if (start < 0) start = i;
+      us += profile.timeDeltas[i + 1] ?? 0;
+    }
+  });
+  if (start >= 0) runs.push({ start, end: profile.samples.length, us });
+  return runs
+    .sort((a, b) => b.us - a.us)
+    .slice(0, stretches)
+    .map((r) => {
+      const fns = new Map<string, number>();
+      const mine = new Map<string, number>();
+      for (let i = r.start; i < r.end; i++) {
+        const id = profile.samples[i]!;
+        const d = profile.timeDeltas[i + 1] ?? 0;
+        const f = name(byId.get(id)!);
+        fns.set(f, (fns.get(f) ?? 0) + d);
+        const o = ours(id);
+        mine.set(o, (mine.get(o) ?? 0) + d);
+      }
+      const rank = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, v / 1000] as [string, number]);
+      return { ms: r.us / 1000, byFunction: rank(fns), byOurs: rank(mine) };
+    });
+}
+
+export function formatBusy(runs: ReturnType<typeof longestBusy>): string {
+  return runs
+    .map((r, i) =>
+      [
+        `busy stretch ${i + 1}: ${r.ms.toFixed(1)} ms without the loop going idle`,
+        '  by function:',
+        ...r.byFunction.map(([k, v]) => `    ${v.toFixed(1).padStart(7)} ms  ${k}`),
+        '  by the innermost frame of ours:',
+        ...r.byOurs.map(([k, v]) => `    ${v.toFixed(1).padStart(7)} ms  ${k}`),
+      ].join('\n'),
+    )
+    .join('\n');
 }
 
 // `tsx bench/profile.ts FILE.cpuprofile`: summarize a profile from an earlier run.

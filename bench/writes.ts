@@ -29,9 +29,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { formatProfile, summarizeProfile } from './profile.js';
+import { formatBusy, formatProfile, longestBusy, summarizeProfile } from './profile.js';
 import { buildApp } from '../src/app.js';
 import { testConfig } from '../src/config.js';
 import { createRuntime, type Runtime } from '../src/deps.js';
@@ -210,6 +211,8 @@ async function runSize(size: number, rounds: number, databaseUrl: string | undef
 
 /** What the single-mode server child reports since the previous ask. */
 interface SingleStats {
+  /** The event loop's longest delay (monitorEventLoopDelay), ms. */
+  loopMaxMs: number;
   cpuMicros: number;
   elapsedMicros: number;
   statements: number;
@@ -256,7 +259,7 @@ function countStatements(): Map<string, number> {
 }
 
 /** The server child of --single: the app with what `serve` runs beside it after a write (main.ts). */
-async function serveSingle(dataDir: string, databaseUrl: string | undefined): Promise<void> {
+async function serveSingle(dataDir: string, databaseUrl: string | undefined, stallsFile?: string): Promise<void> {
   const counts = countStatements();
   const runtime = await createRuntime(config(dataDir, databaseUrl));
   const { app } = await buildApp(runtime.deps);
@@ -274,14 +277,31 @@ async function serveSingle(dataDir: string, databaseUrl: string | undefined): Pr
   const address = app.server.address();
   let cpuSince = process.cpuUsage();
   let hrSince = process.hrtime.bigint();
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  // --stall --cpu-prof: when the loop was held 20 ms or more (monotonic µs, the clock of the CPU profile's samples),
+  // so the profile can say what ran in each stall.
+  const stalls: [number, number][] = [];
+  if (stallsFile) {
+    let last = process.hrtime.bigint();
+    const tick = () => {
+      const now = process.hrtime.bigint();
+      if (now - last > 20_000_000n) stalls.push([Number(last / 1000n), Number(now / 1000n)]);
+      last = now;
+      setTimeout(tick, 1).unref();
+    };
+    tick();
+    process.on('exit', () => fs.writeFileSync(stallsFile, JSON.stringify(stalls)));
+  }
   process.on('message', (m: string) => {
     if (m === 'stats') {
       const cpu = process.cpuUsage(cpuSince);
       const now = process.hrtime.bigint();
       const bySql = [...counts].sort((a, b) => b[1] - a[1]);
-      const stats: SingleStats = { cpuMicros: cpu.user + cpu.system, elapsedMicros: Number((now - hrSince) / 1000n), statements: bySql.reduce((n, [k, c]) => (k.startsWith('µs ') ? n : n + c), 0), bySql };
+      const stats: SingleStats = { loopMaxMs: loop.max / 1e6, cpuMicros: cpu.user + cpu.system, elapsedMicros: Number((now - hrSince) / 1000n), statements: bySql.reduce((n, [k, c]) => (k.startsWith('µs ') ? n : n + c), 0), bySql };
       process.send!(stats);
       counts.clear();
+      loop.reset();
       cpuSince = process.cpuUsage();
       hrSince = now;
       return;
@@ -397,6 +417,116 @@ export async function runSingle(opts: {
   }
 }
 
+// ---- --stall: the event loop during a 5 MB batch ----
+
+/** The aim: a 5 MB batch holds /livez back by less than this, beyond its quiet answer time. */
+export const STALL_AIM_MS = 100;
+
+export interface StallResult {
+  database: 'SQLite' | 'PostgreSQL';
+  bodyBytes: number;
+  /** /livez's slowest answer while nothing else runs, ms. */
+  quietMs: number;
+  phases: { phase: 'create' | 'update'; requestMs: number[]; livezMs: number[]; afterMs: number[]; loopMaxMs: number[] }[];
+}
+
+/**
+ * A 500-page batch with 10 KB of text each (5 MB of JSON), created and then sent again with new text, while this
+ * process asks /livez every 10 ms over its own connection: /livez's slowest answer during the request and in the two
+ * seconds after it (the change follower, the log's sequencer and the relay at work), and the server's own longest
+ * event-loop delay. The server runs what `serve` runs after a write, as --single.
+ */
+export async function runStall(opts: { rounds: number; databaseUrl?: string | undefined; profileDir?: string | undefined }): Promise<StallResult> {
+  const b = await setUp(1000, opts.databaseUrl, false);
+  let child: ReturnType<typeof fork> | undefined;
+  try {
+    const stallsFile = opts.profileDir ? path.join(opts.profileDir, 'stalls.json') : '';
+    const server = (child = fork(HERE, ['--serve-single', b.dataDir, b.url ?? '', ...(stallsFile ? [stallsFile] : [])], {
+      execArgv: ['--import', 'tsx', ...(opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }));
+    const port = await new Promise<number>((resolve) => server.once('message', (m: { port: number }) => resolve(m.port)));
+    const stats = () =>
+      new Promise<SingleStats>((resolve) => {
+        server.once('message', (m: SingleStats) => resolve(m));
+        server.send('stats');
+      });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const livez = () =>
+      new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        http
+          .get({ host: '127.0.0.1', port, path: '/livez', agent }, (res) => {
+            res.resume().on('end', () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`/livez ${res.statusCode}`))));
+          })
+          .on('error', reject);
+      });
+    /** /livez asked every 10 ms until `until` resolves; the slowest answer of each span. */
+    const probe = async (spans: Promise<unknown>[]) => {
+      const worst = spans.map(() => 0);
+      let span = 0;
+      for (const [i, p] of spans.entries()) void p.finally(() => (span = Math.max(span, i + 1)));
+      while (span < spans.length) {
+        const at = span;
+        const ms = await livez();
+        worst[at] = Math.max(worst[at]!, ms);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return worst;
+    };
+    const WORDS = 'The battery recycling plant coming to Westbrook will process lithium cells from across the region. ';
+    const body = (round: number, version: string) =>
+      JSON.stringify(
+        Array.from({ length: BATCH }, (_, k) => ({
+          url: `https://bench.example/long/${round}/${k}`,
+          title: `Long page ${round}-${k}`,
+          topic: TOPICS[k % TOPICS.length],
+          authors: [b.authors[k % AUTHORS]!.username],
+          text: `${WORDS.repeat(102).slice(0, 10_000)} ${k} ${version}`,
+        })),
+      );
+    const post = async (text: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/pages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': b.secret }, body: text });
+      const json = (await res.json()) as { data?: { summary?: Record<string, number> } };
+      if (res.status !== 200 || json.data?.summary?.failed) throw new Error(`POST /api/v1/pages: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+    };
+    // Warm: the route's schemas, the text rules and /livez compile on their first call.
+    await post(JSON.stringify([{ url: 'https://bench.example/warm', title: 'Warm', text: 'Warm text' }]));
+    for (let i = 0; i < 20; i++) await livez();
+    const settle = () => new Promise((r) => setTimeout(r, 2000));
+    await settle();
+    await stats();
+    const quiet = await probe([settle()]);
+    const phases: StallResult['phases'] = (['create', 'update'] as const).map((phase) => ({ phase, requestMs: [], livezMs: [], afterMs: [], loopMaxMs: [] }));
+    let bodyBytes = 0;
+    for (let r = 0; r < opts.rounds; r++) {
+      for (const ph of phases) {
+        const text = body(r, ph.phase);
+        bodyBytes = Buffer.byteLength(text);
+        await stats();
+        const started = performance.now();
+        const request = post(text).then(() => ph.requestMs.push(performance.now() - started));
+        const [during, after] = await probe([request, request.then(settle)]);
+        ph.livezMs.push(during!);
+        ph.afterMs.push(after!);
+        ph.loopMaxMs.push((await stats()).loopMaxMs);
+      }
+    }
+    agent.destroy();
+    server.send('stop');
+    await new Promise((r) => server.once('exit', r));
+    child = undefined;
+    return { database: opts.databaseUrl ? 'PostgreSQL' : 'SQLite', bodyBytes, quietMs: quiet[0]!, phases };
+  } finally {
+    if (child) {
+      const exited = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await b.cleanUp();
+  }
+}
+
 export interface WriteAim {
   aim: string;
   figure: string;
@@ -453,6 +583,7 @@ async function main(): Promise<void> {
       'database-url': { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
       single: { type: 'boolean', default: false },
+      stall: { type: 'boolean', default: false },
       count: { type: 'string', default: '2000' },
       rate: { type: 'string', default: '200' },
       authors: { type: 'string', default: '1' },
@@ -460,6 +591,23 @@ async function main(): Promise<void> {
       statements: { type: 'boolean', default: false },
     },
   });
+  if (values.stall) {
+    const profileDir = values['cpu-prof'] ? fs.mkdtempSync(path.join(os.tmpdir(), 'credence-writes-prof-')) : undefined;
+    const r = await runStall({ rounds: Number(values.rounds), databaseUrl: values['database-url'], profileDir });
+    const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+    console.log(`${r.database}: a batch of ${BATCH} pages, ${(r.bodyBytes / 1e6).toFixed(2)} MB; /livez quiet: slowest ${r.quietMs.toFixed(1)} ms`);
+    for (const p of r.phases) {
+      console.log(`  ${p.phase}: request ${ms(p.requestMs)}; /livez slowest during it ${ms(p.livezMs)}, in the 2 s after ${ms(p.afterMs)}; server loop's longest delay ${ms(p.loopMaxMs)}`);
+      const stall = median(p.livezMs.map((x, i) => Math.max(x, p.afterMs[i]!) - r.quietMs));
+      console.log(`${stall < STALL_AIM_MS ? 'PASS' : 'FAIL'}  ${r.database}: ${p.phase} holds /livez back < ${STALL_AIM_MS} ms (median of the slowest answer less the quiet one): ${stall.toFixed(0)} ms`);
+    }
+    if (profileDir) {
+      const stalls = JSON.parse(fs.readFileSync(path.join(profileDir, 'stalls.json'), 'utf8')) as [number, number][];
+      for (const f of fs.readdirSync(profileDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(formatBusy(longestBusy(path.join(profileDir, f), 4, 8, stalls)));
+      console.log(`  profile kept in ${profileDir}`);
+    }
+    return;
+  }
   if (values.single) {
     const profileDir = values['cpu-prof'] ? fs.mkdtempSync(path.join(os.tmpdir(), 'credence-writes-prof-')) : undefined;
     const r = await runSingle({
@@ -493,7 +641,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--serve') void serve(process.argv[3]!, process.argv[4] || undefined);
-else if (process.argv[2] === '--serve-single') void serveSingle(process.argv[3]!, process.argv[4] || undefined);
+else if (process.argv[2] === '--serve-single') void serveSingle(process.argv[3]!, process.argv[4] || undefined, process.argv[5]);
 else if (process.argv[1] === HERE)
   main().catch((err: unknown) => {
     console.error(err);

@@ -4,6 +4,8 @@
 // and array items, form fields), checked by one pass over the text before anything builds objects from it. Without
 // the cap, 300,000 keys in 3.5 MB cost Ajv 300,000 errors, and repeated form fields cost more than the square of
 // their number.
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler, RouteOptions } from 'fastify';
 import { AppError } from './errors.js';
 import { type BodyClass, routeConfig } from './route-config.js';
@@ -176,18 +178,80 @@ export function parseForm(text: string, maxFields: number): Record<string, strin
 }
 
 /**
- * JSON bodies: the member and depth scan, then Fastify's own parser (which refuses `__proto__` and `constructor`
- * keys), so nothing large or deep is ever built into objects.
+ * A body's text, decoded chunk by chunk as it arrives, under the route's byte limit. Fastify's own reader keeps the
+ * chunks and decodes them in one call at the end: for a 5 MB batch that call, with the copy before it, held the event
+ * loop 100 ms, every other request (and /livez) waiting; decoded as they come, each chunk costs a fraction of a
+ * millisecond. A character split across chunks is kept whole by the decoder.
+ */
+export function readBodyText(req: FastifyRequest, payload: Readable): Promise<string> {
+  const limit = req.routeOptions.bodyLimit ?? BODY_LIMITS.standard.bytes;
+  const declared = Number(req.headers['content-length']);
+  return new Promise((resolve, reject) => {
+    if (declared > limit) {
+      reject(tooLarge(req));
+      return;
+    }
+    const decoder = new StringDecoder('utf8');
+    const parts: string[] = [];
+    let received = 0;
+    const stop = () => {
+      payload.removeListener('data', onData);
+      payload.removeListener('end', onEnd);
+      payload.removeListener('error', onError);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      received += bytes.length;
+      // A preParsing stream that inflates reports what it was sent, which must fit too.
+      const encoded = (payload as Readable & { receivedEncodedLength?: number }).receivedEncodedLength ?? 0;
+      if (received > limit || encoded > limit) {
+        stop();
+        reject(tooLarge(req));
+        return;
+      }
+      parts.push(decoder.write(bytes));
+    };
+    const onEnd = () => {
+      stop();
+      const encoded = (payload as Readable & { receivedEncodedLength?: number }).receivedEncodedLength;
+      if (!Number.isNaN(declared) && (encoded || received) !== declared) {
+        reject(new AppError(400, 'invalid_request', 'The body did not arrive in full: its length is not its Content-Length'));
+        return;
+      }
+      parts.push(decoder.end());
+      resolve(parts.join(''));
+    };
+    // The client went away mid-body: a 400 (the error handler says so), never the database's 503.
+    const onError = (err: Error & { statusCode?: number }) => {
+      stop();
+      if (!(typeof err.statusCode === 'number' && err.statusCode >= 400)) err.statusCode = 400;
+      reject(err);
+    };
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onError);
+    payload.resume();
+  });
+}
+
+/**
+ * JSON bodies: read as they arrive (readBodyText), the member and depth scan, then Fastify's own parser (which
+ * refuses `__proto__` and `constructor` keys), so nothing large or deep is ever built into objects.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const problem = scanJson(body as string, bodyLimitsOf(req).members);
-    if (problem) {
-      done(problem, undefined);
-      return;
-    }
-    void parse(req, body as string, done);
+  app.addContentTypeParser('application/json', (req, payload, done) => {
+    readBodyText(req, payload).then(
+      (body) => {
+        const problem = scanJson(body, bodyLimitsOf(req).members);
+        if (problem) {
+          done(problem, undefined);
+          return;
+        }
+        void parse(req, body, done);
+      },
+      (err: Error) => done(err, undefined),
+    );
   });
 }
 
