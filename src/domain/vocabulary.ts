@@ -1,7 +1,7 @@
 // The domain's fixed lists as values (SPEC §2, §4, §13): states, kinds, levels, event and change names. Each is
 // checked against the type it lists, both ways, so a value added to one and forgotten in the other breaks the
 // build. The surfaces make their schema enums from these (src/surfaces/vocabulary.ts); nothing restates them.
-import type { AssertedBy, ClaimPreference, ClaimState, Consent, DomainsTable, PublisherMembersTable, RequestsTable, SubmissionsTable, WorkKind } from '../db/schema.js';
+import type { AssertedBy, AuthorLinkState, ClaimPreference, ClaimState, Consent, DomainsTable, PublisherMembersTable, RequestsTable, SubmissionsTable, WorkKind } from '../db/schema.js';
 import type { NamingStatus } from './consent/consent.service.js';
 import type { KeyStatus } from './api-keys/api-key.service.js';
 import type { ItemStatus } from './batch.js';
@@ -62,6 +62,8 @@ export const ASSERTERS = every<AssertedBy>()(['publisher', 'contributor', 'opera
 export const CONSENTS = every<Consent>()(['confirmed', 'standing_permission', 'submitted', 'operator', 'not_asked']);
 export const CLAIM_STATES = every<ClaimState>()(['pending', 'confirmed', 'declined', 'withdrawn']);
 export const CLAIM_PREFERENCES = every<ClaimPreference>()(['permit', 'refuse']);
+/** A CMS user linked to a person: asked, then the person's answer (ended: they unlinked it later). */
+export const AUTHOR_LINK_STATES = every<AuthorLinkState>()(['pending', 'confirmed', 'declined', 'ended']);
 export const NAMING_STATUSES = every<NamingStatus>()(['published', 'pending', 'declined', 'withdrawn', 'refused', 'limited']);
 /** Decisions on submitted work (SPEC §4). */
 export const DECISIONS = ['accept', 'reject'] as const;

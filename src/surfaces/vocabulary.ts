@@ -11,6 +11,7 @@ import {
   CHANGE_KINDS,
   CLAIM_PREFERENCES,
   CLAIM_STATES,
+  AUTHOR_LINK_STATES,
   CONSENTS,
   DECISIONS,
   DISABLED_REASONS,
@@ -82,6 +83,9 @@ export const Provenance = Type.Object(
 );
 /** A contribution's provenance, field by field. */
 export const provenanceOf = (c: { asserted_by: AssertedBy; consent: Consent }) => ({ asserted_by: c.asserted_by, consent: c.consent });
+export const AuthorLinkState = StringEnum(AUTHOR_LINK_STATES, {
+  description: '`pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)',
+});
 export const ClaimState = StringEnum(CLAIM_STATES, { description: '`pending` until the person answers; `confirmed`, `declined`, or `withdrawn` (published, then taken back)' });
 export const ClaimPreference = StringEnum(CLAIM_PREFERENCES, { description: '`permit`: this publication’s claims publish at once (members only); `refuse`: no claims from it' });
 export const NamingStatus = StringEnum(NAMING_STATUSES, {

@@ -474,6 +474,33 @@ export const ROUTES: RouteSpec[] = [
     params: async (w) => ({ id: String(await pendingClaim(w)) }),
   },
   { method: 'GET', path: '/api/v1/account/claim-preferences', auth: 'contributor', ok: [200] },
+  // Author links: the publication asks (a fresh person each time, so no cap is met), the person answers.
+  {
+    method: 'POST',
+    path: '/api/v1/publishers/{slug}/author-links',
+    auth: 'publisher',
+    ok: [201],
+    params: (w) => ({ slug: w.pub.slug }),
+    body: async (w) => ({ username: (await signup(w.t)).username, site: `https://${w.pub.domain}/`, user_id: unique(), display_name: 'A WordPress writer' }),
+  },
+  { method: 'GET', path: '/api/v1/publishers/{slug}/author-links', auth: 'publisher', ok: [200], params: (w) => ({ slug: w.pub.slug }), query: () => ({ state: 'pending' }) },
+  {
+    method: 'GET',
+    path: '/api/v1/publishers/{slug}/author-links/{id}',
+    auth: 'publisher',
+    ok: [200],
+    params: async (w) => ({ slug: w.pub.slug, id: String(await authorLink(w, 'pending')) }),
+  },
+  { method: 'GET', path: '/api/v1/account/author-links', auth: 'session', ok: [200], query: () => ({ state: 'pending' }) },
+  ...(['confirm', 'decline', 'unlink'] as const).map(
+    (answer): RouteSpec => ({
+      method: 'POST',
+      path: `/api/v1/account/author-links/{id}/${answer}`,
+      auth: 'session',
+      ok: [200],
+      params: async (w) => ({ id: String(await authorLink(w, answer === 'unlink' ? 'confirmed' : 'pending')) }),
+    }),
+  ),
   { method: 'GET', path: '/api/v1/account/interests', auth: 'contributor', ok: [200] },
   {
     method: 'POST',
@@ -741,6 +768,15 @@ async function pendingClaim(w: World): Promise<number> {
   expect(reg.body.data.authors, reg.text).toEqual([{ username: w.contributor.username, status: 'pending' }]);
   const claims = await w.contributor.client.get('/api/v1/account/claims?state=pending');
   return (claims.body.data as { id: number; page: { url: string } }[]).find((c) => c.page.url === url)!.id;
+}
+
+/** A link of `pub` naming its owner (the default session), written as asking would leave it: no cap to meet. */
+async function authorLink(w: World, state: 'pending' | 'confirmed'): Promise<number> {
+  const db = w.t.runtime.deps.db;
+  const { id: publisherId } = await db.selectFrom('publishers').select('id').where('slug', '=', w.pub.slug).executeTakeFirstOrThrow();
+  const now = new Date().toISOString();
+  const row = { publisher_id: publisherId, account_id: w.owner.id, site: `https://${w.pub.domain}`, user_id: unique(), display_name: 'A WordPress writer', state, created_at: now, decided_at: state === 'pending' ? null : now };
+  return (await db.insertInto('author_links').values(row).returning('id').executeTakeFirstOrThrow()).id;
 }
 
 /** An interest the contributor declared, to end. */

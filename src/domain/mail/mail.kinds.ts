@@ -3,6 +3,7 @@
 export const ACCOUNT_MAIL = ['confirm_address', 'already_registered', 'password_reset', 'address_changed'] as const;
 export const NOTICE_KINDS = [
   'named_on_page',
+  'author_link',
   'submission_decided',
   'take_cancelled',
   'request_taken',

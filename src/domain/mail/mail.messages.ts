@@ -57,6 +57,11 @@ const W: Words = {
     en: '{publisher} named you as an author of {url}. Confirm or decline on your account page.',
     fr: '{publisher} vous a nommé comme auteur de {url}. Confirmez ou refusez sur votre page de compte.',
   },
+  author_link_subject: { en: 'A publication asks to name you as an author on its site', fr: 'Une publication demande à vous nommer comme auteur sur son site' },
+  author_link_line: {
+    en: '{publisher} asks to name you as the author of the posts of “{display_name}” on {site}. Confirm only if that account is yours; otherwise decline. Until you answer, nothing names you.',
+    fr: '{publisher} demande à vous nommer comme auteur des articles de « {display_name} » sur {site}. Confirmez seulement si ce compte est le vôtre ; sinon refusez. Tant que vous ne répondez pas, rien ne vous nomme.',
+  },
   submission_decided_subject: { en: 'Your submission was decided', fr: 'Votre contribution a été examinée' },
   submission_decided_line: { en: 'Your submission for {url} was {decision}.', fr: 'Votre contribution pour {url} : {decision}.' },
   take_cancelled_subject: { en: 'A request you took was cancelled', fr: 'Une demande que vous aviez prise a été annulée' },

@@ -152,7 +152,7 @@ export async function deleteWebhooksOf(trx: Db, accountId: number): Promise<numb
 }
 
 /**
- * The account row; sessions, keys, memberships (present and past), invitations, claims, preferences, topics, and their mail (outbox,
+ * The account row; sessions, keys, memberships (present and past), invitations, claims, author links, preferences, topics, and their mail (outbox,
  * links, notice settings) go by cascade.
  */
 export async function deleteAccount(trx: Db, accountId: number): Promise<void> {
@@ -171,6 +171,7 @@ export const ERASED_TABLES = [
   'account_topics',
   'author_claims',
   'claim_preferences',
+  'author_links',
   'withdrawn_contributions',
   'request_take_expiries',
   'submissions',

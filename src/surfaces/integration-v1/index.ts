@@ -8,6 +8,7 @@ import { changeRoutes } from '../changes.feed.js';
 import { searchRoutes } from '../search.routes.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
+import { authorLinkRoutes } from './author-links.routes.js';
 import { consentRoutes } from './consent.routes.js';
 import { interestRoutes } from './interests.routes.js';
 import { privacyRoutes } from './privacy.routes.js';
@@ -45,6 +46,7 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     requestRoutes(app, deps);
     submissionRoutes(app, deps);
     consentRoutes(app, deps);
+    authorLinkRoutes(app, deps);
     privacyRoutes(app, deps);
     interestRoutes(app, deps);
     contributorRoutes(app, deps);

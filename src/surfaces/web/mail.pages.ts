@@ -18,6 +18,7 @@ const validComplete = itemValidator<{ token: string; password: string; revoke_ap
 /** What each notice kind is called on the pages. */
 export const NOTICE_LABELS: Record<string, string> = {
   named_on_page: 'A publication named me as an author',
+  author_link: 'A publication asks to name me as the author of a user of its site',
   submission_decided: 'My submission was decided',
   take_cancelled: 'A request I took was cancelled',
   request_taken: 'A specialist took a request of my publication',

@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import * as links from '../../domain/consent/author-links.js';
 import * as consent from '../../domain/consent/consent.service.js';
 import type { Deps } from '../../domain/deps.js';
 import * as webhooks from '../../domain/webhooks/webhook.service.js';
@@ -12,6 +13,7 @@ import { confirmAction, field, notice, requireUser } from './kit.js';
 import { takeFlash } from './flash.js';
 import { date, empty, recordLink, role } from './views.js';
 import { formUser as formUserOf, meFrame, page, withId } from './me.kit.js';
+import { authorLinksSection } from './me.links.pages.js';
 
 /** The page, re-rendered by the webhook section's posts with their answer. */
 export type NamesPage = (req: FastifyRequest, reply: FastifyReply, hook?: { secret?: string; url?: string; error?: string }, status?: number) => Promise<unknown>;
@@ -26,12 +28,13 @@ export function meNamesPages(fastify: FastifyInstance, deps: Deps): NamesPage {
   /** `hook`: a webhook of one's own just made (its secret, shown this once), or the form's value and error. */
   const namesPage = async (req: FastifyRequest, reply: FastifyReply, hook: { secret?: string; url?: string; error?: string } = {}, status = 200) => {
     const user = requireUser(req);
-    const [claims, work, preferences, memberships, hooks] = await Promise.all([
+    const [claims, work, preferences, memberships, hooks, mine] = await Promise.all([
       consent.listMyClaims(deps, user.accountId, 'pending'),
       consent.listMyContributions(deps, user.accountId),
       consent.listMyPreferences(deps, user.accountId),
       consent.listMyPublications(deps, user.accountId),
       webhooks.listWebhooks(deps, user.accountId, 1, 100),
+      links.listMyLinks(deps, user.accountId),
     ]);
     const own = hooks.items.filter((w) => w.row.format === 'contributor');
     const answered = new Map(preferences.map((p) => [p.slug, p.preference]));
@@ -43,6 +46,9 @@ export function meNamesPages(fastify: FastifyInstance, deps: Deps): NamesPage {
       withdrawn: 'Your name is off that work: the record, the embed, your profile and your scores no longer count it.',
       saved: 'Saved.',
       'hook-deleted': 'The webhook is deleted.',
+      'link-confirmed': 'Linked: that site may name you as its user’s author; each page still asks you.',
+      'link-declined': 'Declined: that site cannot name you for that user, nor ask you again.',
+      'link-ended': 'Unlinked: that site stops naming you as that user’s author.',
     })}
 <h1>Named as author</h1>
 <p class="lede">Nothing is said about you in public until you agree, and you can take your name back from any work at any time.</p>
@@ -58,6 +64,7 @@ ${form(ctx, `/me/claims/${c.id}/decline`, html`Decline<span class="sr-only"> aut
 ${answered.get(c.publisher_slug) === 'refuse' ? '' : confirmAction({ action: `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, csrf: csrfField(ctx), label: html`Refuse all from ${c.publisher_name}`, consequence: `Every pending and future naming by ${c.publisher_name} is refused: your name appears on none of its pages until you change this under standing answers.`, confirm: `Refuse all from ${c.publisher_name}` })}</p></li>`,
       )}</ul>`
 }
+${authorLinksSection(ctx, mine)}
 <h2>Your public work</h2>
 ${
   work.length === 0

@@ -15,6 +15,7 @@ import { html } from './html.js';
 import { csrfField } from './layout.js';
 import { notice, requireUser } from './kit.js';
 import { empty, percent } from './views.js';
+import { meLinkPages } from './me.links.pages.js';
 import { meMailPages } from './me.mail.pages.js';
 import { meNamesPages } from './me.names.pages.js';
 import { meSecurityPages } from './me.security.pages.js';
@@ -102,4 +103,5 @@ ${
   meWebhookPages(fastify, deps, namesPage);
   meSecurityPages(fastify, deps);
   meMailPages(fastify, deps);
+  meLinkPages(fastify, deps);
 }
