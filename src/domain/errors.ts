@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'not_found'
   | 'already_decided'
   | 'conflict'
+  | 'claim_pending'
   | 'payload_too_large'
   | 'rate_limited'
   | 'https_required'
@@ -37,6 +38,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'not_found',
   'already_decided',
   'conflict',
+  'claim_pending',
   'payload_too_large',
   'rate_limited',
   'https_required',

@@ -33,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   already_decided: 409,
   conflict: 409,
+  claim_pending: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,

@@ -242,40 +242,40 @@ export function listNotAsked(db: Db, limit: number) {
 }
 
 /**
- * Whether the person is named as an author of the page: a claim on it pending or confirmed, or an authorship on its
- * record (a withdrawn one has left `contributions`, a declined or withdrawn claim names nobody).
+ * How a person stands as an author of a page, for the conflict rule (consent/conflicts.ts): `author` while the record
+ * names them (a claim confirmed, an authorship on it); `former_author` once they took their name back (the claim
+ * ends `withdrawn`, and `withdrawn_contributions` keeps the row by reference until the account is erased);
+ * `pending` while a claim waits for their answer. A declined claim names nobody.
  */
-export async function isNamedAuthor(db: Db, pageId: number, accountId: number): Promise<boolean> {
-  const claim = await db
-    .selectFrom('author_claims')
-    .select('id')
-    .where('page_id', '=', pageId)
-    .where('account_id', '=', accountId)
-    .where('state', 'in', ['pending', 'confirmed'])
-    .executeTakeFirst();
-  if (claim) return true;
-  const authorship = await db
-    .selectFrom('contributions')
-    .select('id')
-    .where('page_id', '=', pageId)
-    .where('account_id', '=', accountId)
-    .where('role', '=', 'author')
-    .executeTakeFirst();
-  return authorship !== undefined;
-}
+export type Authorship = 'author' | 'former_author' | 'pending';
 
-/** Which of these pages name the person as an author (as `isNamedAuthor`), in two reads whatever their number. */
-export async function pagesNamingAuthor(db: Db, accountId: number, pageIds: number[]): Promise<Set<number>> {
-  if (pageIds.length === 0) return new Set();
-  const [claims, authorships] = await Promise.all([
+/** How the person stands as an author of each of these pages (pages absent from the answer: not at all), in three reads. */
+export async function authorshipsOf(db: Db, accountId: number, pageIds: number[]): Promise<Map<number, Authorship>> {
+  const out = new Map<number, Authorship>();
+  if (pageIds.length === 0) return out;
+  const [claims, authorships, withdrawn] = await Promise.all([
     db
       .selectFrom('author_claims')
+      .select(['page_id', 'state'])
+      .where('account_id', '=', accountId)
+      .where('page_id', 'in', pageIds)
+      .where('state', 'in', ['pending', 'confirmed', 'withdrawn'])
+      .execute(),
+    db.selectFrom('contributions').select('page_id').where('account_id', '=', accountId).where('page_id', 'in', pageIds).where('role', '=', 'author').execute(),
+    db
+      .selectFrom('withdrawn_contributions')
       .select('page_id')
       .where('account_id', '=', accountId)
       .where('page_id', 'in', pageIds)
-      .where('state', 'in', ['pending', 'confirmed'])
+      .where('role', '=', 'author')
       .execute(),
-    db.selectFrom('contributions').select('page_id').where('account_id', '=', accountId).where('page_id', 'in', pageIds).where('role', '=', 'author').execute(),
   ]);
-  return new Set([...claims, ...authorships].map((r) => r.page_id));
+  // The strongest standing wins: on the record now, then named once, then asked.
+  for (const c of claims) if (c.state === 'pending') out.set(c.page_id, 'pending');
+  for (const r of [...claims.filter((c) => c.state === 'withdrawn'), ...withdrawn]) out.set(r.page_id, 'former_author');
+  for (const r of [...claims.filter((c) => c.state === 'confirmed'), ...authorships]) out.set(r.page_id, 'author');
+  return out;
 }
+
+/** Whether the person is named as an author of the page in any way `authorshipsOf` counts (pending included). */
+export const isNamedAuthor = async (db: Db, pageId: number, accountId: number): Promise<boolean> => (await authorshipsOf(db, accountId, [pageId])).has(pageId);

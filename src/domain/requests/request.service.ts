@@ -7,7 +7,7 @@ import { assertHolds } from '../publishers/holding.js';
 import { findAccountById, lockAccount } from '../accounts/account.store.js';
 import { type BatchItem, type ItemResult, applyEach } from '../batch.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
-import { assertNotAuthorOf, pagesAuthoredBy } from '../consent/conflicts.js';
+import { type Authorship, assertNotAuthorOf, pagesAuthoredBy } from '../consent/conflicts.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { appendEvent } from '../events/outbox.js';
@@ -112,8 +112,9 @@ export const marketplace = (
 ) => store.listOpenRequests(deps.db, { ...filter, topic: filter.topic?.trim().toLowerCase() }, perPage, (page - 1) * perPage);
 
 /**
- * The marketplace as one person sees it: with the pages among its requests that they are named an author of, whose
- * requests they cannot take (docs/decisions/authors-do-not-check-their-own-pages.md). Nobody signed in: none.
+ * The marketplace as one person sees it: with the pages among its requests that they are (or were, or are asked to
+ * be) named an author of, and how, whose requests they cannot take
+ * (docs/decisions/authors-do-not-check-their-own-pages.md). Nobody signed in: none.
  */
 export async function marketplaceFor(
   deps: Deps,
@@ -123,7 +124,7 @@ export async function marketplaceFor(
   perPage: number,
 ) {
   const result = await marketplace(deps, filter, page, perPage);
-  if (viewerId === null) return { ...result, authored: new Set<number>(), declared: new Map<number, string>() };
+  if (viewerId === null) return { ...result, authored: new Map<number, Authorship>(), declared: new Map<number, string>() };
   const [authored, held] = await Promise.all([pagesAuthoredBy(deps.db, viewerId, result.rows.map((r) => r.page_id)), interestsOf(deps.db, [viewerId])]);
   // Publications the viewer declared an interest in: their requests cannot be taken (assertNoInterestIn), so they
   // are not offered.

@@ -16,7 +16,7 @@ import * as publishers from '../../domain/publishers/publisher.service.js';
 import { MAX_SEARCH_PAGE, SEARCH_KINDS, type SearchItem, type SearchKind, search } from '../../domain/search/search.service.js';
 import type { RequestRow } from '../../domain/requests/request.store.js';
 import * as requests from '../../domain/requests/request.service.js';
-import { authorConflictReason } from '../../domain/consent/conflicts.js';
+import { type Authorship, authorConflictReason } from '../../domain/consent/conflicts.js';
 import { REQUESTABLE, type WorkKind } from '../../domain/work-kinds.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { profileUrl } from '../urls.js';
@@ -87,19 +87,23 @@ ${actions}</li>`;
 
 /**
  * The filters, the list and its pager. Signed-in visitors get a Take button on each request, but on a page they are
- * named an author of, which says why they cannot take it instead.
+ * or were named an author of, or named on by a claim they have not answered, which says why they cannot take it
+ * instead (and where to answer the claim).
  */
 export function marketplaceSection(
   ctx: PageContext,
   path: string,
   f: MarketFilters,
   page: number,
-  result: { rows: RequestRow[]; total: number; authored?: Set<number>; declared?: Map<number, string> },
+  result: { rows: RequestRow[]; total: number; authored?: Map<number, Authorship>; declared?: Map<number, string> },
   level: 2 | 3 = 3,
 ): SafeHtml {
+  const authorship = (r: RequestRow) => (ctx.user ? result.authored?.get(r.page_id) : undefined);
   const take = (r: RequestRow) =>
-    ctx.user && result.authored?.has(r.page_id)
-      ? html`<p class="actions notice warn">${authorConflictReason(r.kind)}.</p>`
+    authorship(r) === 'pending'
+      ? html`<p class="actions notice warn">${authorConflictReason(r.kind, 'pending')}. <a href="/me/names">Your claims</a></p>`
+      : authorship(r)
+      ? html`<p class="actions notice warn">${authorConflictReason(r.kind, authorship(r))}.</p>`
       : ctx.user && result.declared?.has(r.publisher_id)
       ? html`<p class="actions notice warn">You declared an interest in ${result.declared.get(r.publisher_id)!}, so you cannot take its requests. <a href="/me/profile#interests">Your declared interests</a></p>`
       : ctx.user
