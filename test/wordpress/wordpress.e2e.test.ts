@@ -165,7 +165,6 @@ update_option('credence_api_key', '${pub.key}');
 update_option('credence_service_url', 'http://127.0.0.1:${link.port}');
 update_option('credence_webhook_secret', '${SECRET}');
 update_option('credence_topic_map', array('category:uncategorized' => 'health'));
-update_user_meta($r['user_id'], 'credence_username', '${author.username}');
 [$password] = WP_Application_Passwords::create_new_application_password($r['user_id'], array('name' => 'e2e'));
 echo wp_json_encode(array('password' => $password, 'connection' => get_option('credence_connection')));`, "define('WP_INSTALLING', true);");
     expect(out).toContain('{');
@@ -193,6 +192,61 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
 
   let postUrl: string;
   let pageId: number;
+
+  /** Save a user's profile with a Credence username, through the plugin's own profile handler (nonce included). */
+  async function saveProfile(userId: number, username: string): Promise<void> {
+    await wpPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php'; wp_set_current_user(${userId});
+$_POST['credence_profile_nonce'] = wp_create_nonce('credence_profile'); $_POST['credence_username'] = '${username}';
+Credence_Admin::save_profile(${userId});`);
+  }
+  /** The profile's Credence field as the user sees it (showing it reads the link's answer from Credence). */
+  const profileField = (userId: number) =>
+    wpPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php'; wp_set_current_user(${userId}); Credence_Admin::profile_field(get_userdata(${userId}));`);
+  const linkState = (html: string) => /class="description credence-link" data-state="([a-z]+)"/.exec(html)?.[1];
+  const runCron = async () => {
+    await wpPhp("wp_unschedule_hook('credence_retry_queue'); wp_schedule_event(time() - 1, 'credence_five_minutes', 'credence_retry_queue');");
+    expect((await wp('GET', '/wp-cron.php')).status).toBe(200);
+  };
+  const claimsOn = async (url: string) => {
+    const id = (await lookupOf(t.baseUrl, url)).data.id;
+    return (await pub.api.get(`/api/v1/publisher-auth/claims?page_id=${id}`)).body.data as { username: string; state: string }[];
+  };
+
+  it('a username typed into a profile only asks that person; posts name them only once they confirm in Credence', async () => {
+    await saveProfile(1, author.username);
+    expect(linkState(await profileField(1))).toBe('pending');
+    // The person sees which publication asks, for which site and which WordPress name.
+    const asked = await author.client.get('/api/v1/account/author-links?state=pending');
+    expect(asked.body.data).toEqual([
+      expect.objectContaining({ publisher: { slug: pub.slug, name: `The ${pub.slug}` }, site: `http://${HOST}:${wpPort}`, user_id: '1', display_name: 'admin', state: 'pending' }),
+    ]);
+    const before = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Before the link', content: '<p>Early.</p>', status: 'publish' }, authed());
+    expect(before.status, before.text + phpOut).toBe(201);
+    const beforeUrl: string = before.json().link;
+    expect((await lookupOf(t.baseUrl, beforeUrl)).data.registered).toBe(true);
+    expect(await claimsOn(beforeUrl)).toEqual([]);
+
+    // Another WordPress user types the same username: the person declines, and that user's posts name nobody.
+    const mallory = Number(await wpPhp("echo wp_insert_user(array('user_login' => 'mallory', 'user_pass' => wp_generate_password(20), 'role' => 'author', 'display_name' => 'Mallory'));"));
+    expect(mallory).toBeGreaterThan(1);
+    await saveProfile(mallory, author.username);
+    const theirs = (await author.client.get('/api/v1/account/author-links?state=pending')).body.data.find((l: { user_id: string }) => l.user_id === String(mallory));
+    expect(theirs).toMatchObject({ display_name: 'Mallory', site: `http://${HOST}:${wpPort}` });
+    expect((await author.client.post(`/api/v1/account/author-links/${theirs.id}/decline`)).status).toBe(200);
+    expect(linkState(await profileField(mallory))).toBe('declined');
+    const forged = await wpPhp(`echo get_permalink(wp_insert_post(array('post_author' => ${mallory}, 'post_title' => 'Written by someone else', 'post_content' => 'Not theirs.', 'post_status' => 'publish')));`);
+    expect((await lookupOf(t.baseUrl, forged)).data.registered).toBe(true);
+    expect(await claimsOn(forged)).toEqual([]);
+
+    // The person confirms the link that is theirs; the plugin reads it (WP-Cron) and sends the earlier post again.
+    const mine = (await author.client.get('/api/v1/account/author-links?state=pending')).body.data.find((l: { user_id: string }) => l.user_id === '1');
+    expect((await author.client.post(`/api/v1/account/author-links/${mine.id}/confirm`)).status).toBe(200);
+    await runCron();
+    expect(linkState(await profileField(1))).toBe('confirmed');
+    expect(await claimsOn(beforeUrl)).toEqual([expect.objectContaining({ username: author.username, state: 'pending' })]);
+    const claim = (await author.client.get('/api/v1/account/claims?state=pending')).body.data[0];
+    expect((await author.client.post(`/api/v1/account/claims/${claim.id}/confirm`)).status).toBe(200);
+  });
 
   it('publishing a post registers it in Credence with its author as a claim', async () => {
     const res = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Measles cases rise', content: '<p>Cases rose in <b>three</b> counties.</p>', status: 'publish' }, authed());
@@ -226,13 +280,28 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
     expect(box).toContain('No submitted work is waiting for a decision.');
   });
 
-  it('a signed webhook is accepted and a forged or stale one refused', async () => {
-    const body = JSON.stringify({ id: 1, event: 'page.registered', created: new Date().toISOString(), data: { page: { id: pageId, url: postUrl, title: 'Measles cases rise', record_url: 'https://credence.test/records/1' } } });
+  it('a signed webhook is accepted once: a replay is refused, Credence’s own retry acknowledged and not acted on; a forged or stale one refused', async () => {
+    const id = 1_000 + Math.floor(Math.random() * 1_000_000);
+    const body = JSON.stringify({ id, event: 'page.registered', created: new Date().toISOString(), data: { page: { id: pageId, url: postUrl, title: 'Measles cases rise', record_url: 'https://credence.test/records/1' } } });
     const sign = (ts: string, key = SECRET) => `sha256=${createHmac('sha256', key).update(`${ts}.${body}`).digest('hex')}`;
     const now = String(Math.floor(Date.now() / 1000));
-    const ok = await wp('POST', '/wp-json/credence/v1/webhook', body, { 'X-Service-Timestamp': now, 'X-Service-Signature': sign(now), 'X-Service-Event': 'page.registered' });
+    const headers = { 'X-Service-Timestamp': now, 'X-Service-Signature': sign(now), 'X-Service-Event': 'page.registered', 'X-Service-Delivery': String(id) };
+    const ok = await wp('POST', '/wp-json/credence/v1/webhook', body, headers);
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json().post).toBeGreaterThan(0);
+    // The same signed request again, twice at once: both refused, the post's caches not cleared again.
+    await wpPhp(`delete_post_meta(${ok.json().post}, '_credence_last_event');`);
+    const replays = await Promise.all([1, 2].map(() => wp('POST', '/wp-json/credence/v1/webhook', body, { ...headers, 'X-Service-Delivery': String(id + 1) })));
+    for (const replay of replays) {
+      expect(replay.status, replay.text).toBe(409);
+      expect(replay.json().code).toBe('credence_replayed_delivery');
+    }
+    expect(await wpPhp(`echo wp_json_encode(get_post_meta(${ok.json().post}, '_credence_last_event', true));`)).toBe('""');
+    // Credence sending the delivery again (its answer lost) signs it anew: acknowledged, so it stops, and not acted on.
+    const later = String(Number(now) + 30);
+    const retry = await wp('POST', '/wp-json/credence/v1/webhook', body, { ...headers, 'X-Service-Timestamp': later, 'X-Service-Signature': sign(later) });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.json()).toMatchObject({ received: true, duplicate: true, post: 0 });
     const forged = await wp('POST', '/wp-json/credence/v1/webhook', body, { 'X-Service-Timestamp': now, 'X-Service-Signature': sign(now, 'whsec_guess') });
     expect(forged.status).toBe(401);
     const old = String(Math.floor(Date.now() / 1000) - 600);

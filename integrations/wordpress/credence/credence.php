@@ -24,6 +24,7 @@ define( 'CREDENCE_DIR', plugin_dir_path( __FILE__ ) );
 require_once CREDENCE_DIR . 'includes/class-credence-signature.php';
 require_once CREDENCE_DIR . 'includes/class-credence-client.php';
 require_once CREDENCE_DIR . 'includes/class-credence-registration.php';
+require_once CREDENCE_DIR . 'includes/class-credence-links.php';
 require_once CREDENCE_DIR . 'includes/class-credence-front.php';
 require_once CREDENCE_DIR . 'includes/class-credence-webhook.php';
 require_once CREDENCE_DIR . 'includes/class-credence-admin.php';
@@ -37,6 +38,7 @@ add_action(
 	0
 );
 Credence_Registration::init();
+Credence_Links::init();
 Credence_Front::init();
 Credence_Webhook::init();
 // A key saved anywhere (the settings page, WP-CLI, a deploy script) is tested at once with whoami.

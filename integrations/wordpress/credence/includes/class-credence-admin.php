@@ -70,6 +70,8 @@ final class Credence_Admin {
 		} elseif ( empty( $res['data']['publisher'] ) ) {
 			update_option( 'credence_connection', array( 'ok' => false, 'message' => __( 'This key is not a publisher key: create one for your publication in Credence.', 'credence' ) ), false );
 		} else {
+			// Author links are asked under the publication's slug.
+			update_option( 'credence_publisher', (string) $res['data']['publisher']['slug'], false );
 			/* translators: %s: the publication's name */
 			update_option( 'credence_connection', array( 'ok' => true, 'message' => sprintf( __( 'Connected to Credence as %s.', 'credence' ), $res['data']['publisher']['name'] ) ), false );
 		}
@@ -109,20 +111,60 @@ final class Credence_Admin {
 		echo '</form></div>';
 	}
 
+	/**
+	 * The Credence username field, and where its link stands: typing a username only asks that person, who
+	 * confirms in Credence that this WordPress user is them. The answer is read again each time this is shown.
+	 */
 	public static function profile_field( $user ) {
 		if ( ! current_user_can( 'edit_user', $user->ID ) ) {
 			return;
 		}
+		Credence_Links::refresh( $user->ID );
+		$link = Credence_Links::link_of( $user->ID );
+		if ( ! $link ) {
+			$state = __( 'Credence will ask that person to confirm that this WordPress account is theirs; until they do, your posts name nobody.', 'credence' );
+		} else {
+			$states = array(
+				/* translators: %s: a Credence username */
+				'pending'   => __( 'Waiting for @%s to confirm in Credence (Named as author) that this WordPress account is theirs; until then your posts name nobody.', 'credence' ),
+				/* translators: %s: a Credence username */
+				'confirmed' => __( 'Linked to @%s: posts you write name them as their author, and they confirm each page in Credence.', 'credence' ),
+				/* translators: %s: a Credence username */
+				'declined'  => __( '@%s declined: this WordPress account is not theirs, and your posts name nobody.', 'credence' ),
+				/* translators: %s: a Credence username */
+				'ended'     => __( '@%s unlinked this WordPress account in Credence: your posts name nobody.', 'credence' ),
+			);
+			$state = sprintf( $states[ $link['state'] ] ?? '%s', $link['username'] );
+		}
+		$error = get_transient( 'credence_link_error_' . $user->ID );
 		wp_nonce_field( 'credence_profile', 'credence_profile_nonce' );
-		echo '<h2>' . esc_html__( 'Credence', 'credence' ) . '</h2><table class="form-table" role="presentation"><tr><th><label for="credence_username">' . esc_html__( 'Credence username', 'credence' ) . '</label></th><td><input type="text" id="credence_username" name="credence_username" value="' . esc_attr( get_user_meta( $user->ID, 'credence_username', true ) ) . '" class="regular-text"><p class="description">' . esc_html__( 'Posts you write name you as their author in Credence; you confirm each claim there.', 'credence' ) . '</p></td></tr></table>';
+		echo '<h2>' . esc_html__( 'Credence', 'credence' ) . '</h2><table class="form-table" role="presentation"><tr><th><label for="credence_username">' . esc_html__( 'Credence username', 'credence' ) . '</label></th><td><input type="text" id="credence_username" name="credence_username" value="' . esc_attr( get_user_meta( $user->ID, 'credence_username', true ) ) . '" class="regular-text">';
+		if ( is_string( $error ) && '' !== $error ) {
+			delete_transient( 'credence_link_error_' . $user->ID );
+			echo '<p class="credence-link-error" style="color:#b32d2e">' . esc_html( $error ) . '</p>';
+		}
+		echo '<p class="description credence-link" data-state="' . esc_attr( $link ? $link['state'] : 'none' ) . '">' . esc_html( $state ) . '</p></td></tr></table>';
 	}
 
+	/** A new username asks Credence for a link (the old one no longer names anybody here); an empty one forgets it. */
 	public static function save_profile( $user_id ) {
 		if ( ! current_user_can( 'edit_user', $user_id ) || ! isset( $_POST['credence_profile_nonce'] ) || ! wp_verify_nonce( sanitize_key( $_POST['credence_profile_nonce'] ), 'credence_profile' ) ) {
 			return;
 		}
-		$name = strtolower( sanitize_text_field( wp_unslash( $_POST['credence_username'] ?? '' ) ) );
-		update_user_meta( $user_id, 'credence_username', preg_match( '/^[a-z0-9-]{3,40}$/', $name ) ? $name : '' );
+		$name   = strtolower( sanitize_text_field( wp_unslash( $_POST['credence_username'] ?? '' ) ) );
+		$name   = preg_match( '/^[a-z0-9-]{3,40}$/', $name ) ? $name : '';
+		$before = (string) get_user_meta( $user_id, 'credence_username', true );
+		update_user_meta( $user_id, 'credence_username', $name );
+		$link = Credence_Links::link_of( $user_id );
+		if ( '' === $name ) {
+			Credence_Links::forget( $user_id );
+		} elseif ( $name !== $before || ! $link || $link['username'] !== $name ) {
+			Credence_Links::forget( $user_id );
+			$res = Credence_Links::ask( $user_id, $name );
+			if ( is_wp_error( $res ) ) {
+				set_transient( 'credence_link_error_' . $user_id, $res->get_error_message(), 300 );
+			}
+		}
 	}
 
 	public static function meta_boxes() {

@@ -56,12 +56,15 @@ final class Credence_Registration {
 		return null;
 	}
 
-	/** Credence usernames of the post's authors, from their profiles (the post's author, and co-authors by filter). */
+	/**
+	 * Credence usernames of the post's authors (the post's author, and co-authors by filter): only users whose link
+	 * the person confirmed in Credence. A username typed into a profile names nobody until then.
+	 */
 	public static function authors_for( $post ) {
 		$ids   = apply_filters( 'credence_post_author_ids', array( (int) $post->post_author ), $post );
 		$names = array();
 		foreach ( $ids as $id ) {
-			$username = (string) get_user_meta( (int) $id, 'credence_username', true );
+			$username = Credence_Links::confirmed_username( (int) $id );
 			if ( '' !== $username ) {
 				$names[] = strtolower( $username );
 			}

@@ -1,7 +1,8 @@
 <?php
 /**
  * The REST route Credence's webhooks come to: POST /wp-json/credence/v1/webhook. The signature is the route's
- * authentication; a bad or stale one is refused before the body is read as JSON.
+ * authentication; a bad or stale one is refused before the body is read as JSON, and a delivery seen before is not
+ * acted on again (a replayed request is refused with 409).
  *
  * @package Credence
  */
@@ -38,7 +39,19 @@ final class Credence_Webhook {
 			$message = 'stale' === $verdict ? __( 'The delivery’s timestamp is more than five minutes from this site’s clock.', 'credence' ) : __( 'The delivery’s signature does not match this site’s webhook secret.', 'credence' );
 			return new WP_Error( 'credence_bad_signature', $message, array( 'status' => 401 ) );
 		}
-		$event   = json_decode( $request->get_body(), true );
+		$event     = json_decode( $request->get_body(), true );
+		$timestamp = (int) $request->get_header( 'x_service_timestamp' );
+		// The delivery id from the signed body (X-Service-Delivery is not signed, so a replay could change it).
+		$delivery = is_array( $event ) && isset( $event['id'] ) && is_scalar( $event['id'] ) ? (string) $event['id'] : 'body:' . hash( 'sha256', $request->get_body() );
+		$seen     = self::first_sight( $delivery, $timestamp, time() );
+		if ( 'replay' === $seen ) {
+			return new WP_Error( 'credence_replayed_delivery', __( 'This delivery was received already: a request sent again is refused.', 'credence' ), array( 'status' => 409 ) );
+		}
+		if ( 'retry' === $seen ) {
+			// Credence sent it again (a new timestamp, so a new signature) because our first answer did not reach it:
+			// acknowledge it, or it keeps retrying and holds back every later event, but do nothing twice.
+			return new WP_REST_Response( array( 'received' => true, 'duplicate' => true, 'post' => 0 ), 200 );
+		}
 		$page    = is_array( $event ) ? ( $event['data']['page'] ?? null ) : null;
 		$post_id = is_array( $page ) ? self::post_for( $page ) : 0;
 		if ( $post_id ) {
@@ -46,6 +59,31 @@ final class Credence_Webhook {
 		}
 		do_action( 'credence_webhook', $event, $post_id );
 		return new WP_REST_Response( array( 'received' => true, 'post' => $post_id ), 200 );
+	}
+
+	/**
+	 * Whether a delivery id is new: 'new' (kept now), 'replay' (the same signed request seen before) or 'retry' (the
+	 * same id signed again at another time: Credence sending it once more). Ids are kept as long as a request
+	 * signed with their timestamp would pass the five-minute check, each as an option row written with INSERT
+	 * IGNORE: the options table's unique name makes two copies arriving at once see one win, which
+	 * get_option/add_option (a read, then a write) would not.
+	 */
+	public static function first_sight( $delivery, $timestamp, $now ) {
+		global $wpdb;
+		$name = 'credence_seen_' . md5( (string) $delivery );
+		// phpcs:disable WordPress.DB.DirectDatabaseQuery
+		$wpdb->query( $wpdb->prepare( "DELETE FROM {$wpdb->options} WHERE option_name LIKE %s AND CAST(option_value AS SIGNED) < %d", $wpdb->esc_like( 'credence_seen_' ) . '%', $now - Credence_Signature::TOLERANCE - 60 ) );
+		$added = $wpdb->query( $wpdb->prepare( "INSERT IGNORE INTO {$wpdb->options} (option_name, option_value, autoload) VALUES (%s, %s, 'no')", $name, (string) (int) $timestamp ) );
+		if ( 1 === (int) $added ) {
+			return 'new';
+		}
+		$stored = (string) $wpdb->get_var( $wpdb->prepare( "SELECT option_value FROM {$wpdb->options} WHERE option_name = %s", $name ) );
+		if ( $stored === (string) (int) $timestamp ) {
+			return 'replay';
+		}
+		$wpdb->update( $wpdb->options, array( 'option_value' => (string) (int) $timestamp ), array( 'option_name' => $name ) );
+		// phpcs:enable WordPress.DB.DirectDatabaseQuery
+		return 'retry';
 	}
 
 	/** The post a page names: by the page id we stored at registration, else by its URL. */
