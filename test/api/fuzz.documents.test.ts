@@ -12,10 +12,11 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Config, testConfig } from '../../src/config.js';
 import { Client, type Res } from '../client.js';
 import { signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { ROUTES, type RouteSpec, type World, keyFor, makeWorld, routeName, sessionFor } from './route-table.js';
+import { ROUTES, type RouteSpec, WORLD_APP_OPTIONS, type World, keyFor, makeWorld, routeName, sessionFor, withWork } from './route-table.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261128);
@@ -50,20 +51,18 @@ let t: TestApp;
 let w: World;
 const ajv = addFormats(new Ajv({ strict: false, allErrors: false, validateFormats: true }));
 const operations: Operation[] = [];
+/** Operations the documents list that have no row in route-table.ts. */
+const unrowed: string[] = [];
 /** Compiled response schemas, by their place in the document. */
 const validators = new Map<string, ValidateFunction>();
 
 beforeAll(async () => {
   // Callers come from 10.x addresses (test/client.ts): exempt from the rate limits, so the budget goes to the
-  // schemas (limits.test.ts meets the 429s). One account makes many keys, publications and takes here.
-  t = await startTestApp({
-    rateLimitAllowlist: ['10.0.0.0/8'],
-    apiKeysPerAccount: 100_000,
-    requestsHeldPerAccount: 100_000,
-    publicationsOwnedPerAccount: 100_000,
-    claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 },
-  });
+  // schemas (limits.test.ts meets the 429s). One account makes many keys, webhooks, publications and takes here, so
+  // every cap on what one account, publication or person holds is raised (capsRaised), a new one included.
+  t = await startTestApp({ rateLimitAllowlist: ['10.0.0.0/8'], ...capsRaised(), ...WORLD_APP_OPTIONS });
   w = await makeWorld(t);
+  await withWork(w);
   const anon = new Client(t.baseUrl);
   for (const [doc, url] of [
     ['v1', '/v1/openapi.json'],
@@ -78,7 +77,11 @@ beforeAll(async () => {
         if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
         const name = `${method.toUpperCase()} ${base}${path}`;
         const route = ROUTES.find((r) => routeName(r) === name);
-        expect(route, `${name} has a row in route-table.ts`).toBeDefined();
+        // Named by its own test below, so that the others are still fuzzed.
+        if (!route) {
+          unrowed.push(name);
+          continue;
+        }
         const responses: Operation['responses'] = {};
         for (const [status, answer] of Object.entries(op.responses as Record<string, any>)) {
           const pointer = typeof answer.$ref === 'string' ? answer.$ref.slice(1) : `/paths/${esc(path)}/${method}/responses/${status}`;
@@ -100,6 +103,22 @@ beforeAll(async () => {
   }
 }, 120_000);
 afterAll(async () => t?.close());
+
+/**
+ * Every setting that caps what one account, publication or person may hold (named `…PerAccount`, `…PerPublication`,
+ * `…PerPerson`, alone or in a group like `claimLimits`), at a million: each cap has its own tests (limits.account,
+ * requests.cap, …), and here it would only stop the valid calls of the rows after it.
+ */
+function capsRaised(): Partial<Config> {
+  const CAP = /per(Account|Publication|Person)/i;
+  const raised: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(testConfig())) {
+    if (typeof v === 'number' && CAP.test(k)) raised[k] = 1_000_000;
+    const group = v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
+    if (group.some(([g, x]) => typeof x === 'number' && CAP.test(g))) raised[k] = Object.fromEntries(group.map(([g, x]) => [g, typeof x === 'number' && CAP.test(g) ? 1_000_000 : x]));
+  }
+  return raised as Partial<Config>;
+}
 
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const at = (doc: unknown, pointer: string): any =>
@@ -339,7 +358,7 @@ async function credentialOf(op: Operation, c: Credential): Promise<{ token: stri
   }
 }
 
-function request(op: Operation, c: Case, valid: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown> | undefined }) {
+function request(op: Operation, c: Case, valid: { params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown> | undefined; text?: string }) {
   let path = op.route.path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => {
     const chosen = c.params[name];
     if (!chosen) return name === 'path' ? valid.params[name]! : encodeURIComponent(valid.params[name]!);
@@ -357,7 +376,7 @@ function request(op: Operation, c: Case, valid: { params: Record<string, string>
   switch (c.body.kind) {
     case 'valid':
       body = op.route.textBody ? undefined : valid.body;
-      if (op.route.textBody) raw = 'old 0\n\nnot a checkpoint\n';
+      if (op.route.textBody) raw = valid.text ?? 'old 0\n\nnot a checkpoint\n';
       break;
     case 'field':
       body = { ...valid.body, [c.body.field]: c.body.value };
@@ -462,14 +481,26 @@ const NAMES = (
 
 describe('the documents, fuzzed from their schemas', () => {
   it('cover every operation the service serves', () => {
-    expect(operations.map((o) => o.name).sort()).toEqual([...NAMES].sort());
+    expect([...operations.map((o) => o.name), ...unrowed].sort()).toEqual([...NAMES].sort());
     expect(operations.length).toBeGreaterThan(100);
   });
 
   it.each(NAMES)('%s answers only what its document lists', async (name) => {
-    const op = operations.find((o) => o.name === name)!;
+    const op = operations.find((o) => o.name === name);
+    if (!op) {
+      expect.fail(
+        unrowed.includes(name)
+          ? `${name} has no row in test/api/route-table.ts: add one (auth, ok, and params/query/body that make a valid call, making what it names); the fuzzer starts from that call and fuzzes around it`
+          : `${name} is in the committed document but not served: run npm run -s client:generate`,
+      );
+    }
     const problems = new Map<string, string>();
+    const seen: Reached = { statuses: new Map(), valid: null, full: false };
+    reached.set(name, seen);
     let valid = await freshValid(op);
+    // The first case is the row's valid call as its right caller: the fixtures' way to the success path, so an
+    // operation's 2xx does not hang on the seed's luck (it takes one of the RUNS cases, not one more).
+    const example = validCase(op);
     await fc.assert(
       fc.asyncProperty(caseArb(op), async (c) => {
         // Now and then a new valid call: a route that acts once on what it names (take, accept, revoke) has it again.
@@ -482,23 +513,108 @@ describe('the documents, fuzzed from their schemas', () => {
         else if (op.route.textBody && sent.raw !== undefined) headers['content-type'] = 'text/plain';
         const res = await new Client(t.baseUrl).req(op.route.method, sent.path, { body: sent.body, raw: sent.raw, token: cred.token, asHeader: cred.asHeader, headers });
         if (op.route.endsSession && res.status < 300) doomed.delete(op.name);
+        seen.statuses.set(res.status, (seen.statuses.get(res.status) ?? 0) + 1);
+        if (is2xx(res.status) && !listsNothing(res.body)) seen.full = true;
+        if (c === example) seen.valid = { status: res.status, text: res.text, credential: c.credential };
         const problem = judge(op, c, res);
         // One example of each kind of problem: the first case that showed it.
         if (problem && !problems.has(problem)) problems.set(problem, `${describeCase(c, sent)} → ${res.status} ${short(res.text)}`);
         return true;
       }),
-      { seed: SEED ^ hash(name), numRuns: RUNS, endOnFailure: true },
+      { seed: SEED ^ hash(name), numRuns: RUNS, endOnFailure: true, examples: [[example]] },
     );
     const report = [...problems].map(([p, example]) => `${p}\n    e.g. ${example}`);
     expect(report, `${name} (seed ${SEED}):\n${report.join('\n')}`).toEqual([]);
   }, 120_000);
+
+  // Last, over every operation the cases above reached: each answered 2xx at least once, or is listed in NO_SUCCESS
+  // with its reason. An operation run alone (`-t`) is judged alone; one not run is not judged.
+  it('reaches every operation’s success path', () => {
+    const missed = NAMES.filter((name) => reached.has(name) && !(name in NO_SUCCESS) && ![...reached.get(name)!.statuses.keys()].some(is2xx));
+    const report = missed.map((name) => `${name}: ${whatItNeeds(name, reached.get(name)!)}`);
+    // A list that is always empty checks no item against its schema: the world needs something for it to list.
+    const empty = NAMES.filter((name) => reached.has(name) && !missed.includes(name) && !(name in NO_SUCCESS) && !reached.get(name)!.full);
+    for (const name of empty) {
+      report.push(`${name}: answered 2xx only with empty lists. Needs: something for it to list, made by withWork or makeWorld in test/api/route-table.ts (as the contributor's pending submission is), or \`params\`/\`query\` in its row that name what has some`);
+    }
+    expect(report, `never answered 2xx (seed ${SEED}):\n${report.join('\n')}`).toEqual([]);
+    // The list stays true: an operation listed there that answers 2xx is taken off it.
+    const succeeding = Object.keys(NO_SUCCESS).filter((name) => [...(reached.get(name)?.statuses.keys() ?? [])].some(is2xx));
+    expect(succeeding, 'listed in NO_SUCCESS, yet answered 2xx').toEqual([]);
+  });
 });
+
+/** What an operation's cases answered: each status and how often, and what its valid call (the first case) got. */
+interface Reached {
+  statuses: Map<number, number>;
+  valid: { status: number; text: string; credential: Credential } | null;
+  /** A 2xx answered with something in it (listsNothing), so the schemas of its items were checked too. */
+  full: boolean;
+}
+const reached = new Map<string, Reached>();
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** A JSON answer that lists nothing: every array at its top (inside `data` on /api/v1) is empty, and it has one. */
+function listsNothing(body: unknown): boolean {
+  const top = body && typeof body === 'object' && 'success' in body && 'data' in body ? (body as { data: unknown }).data : body;
+  if (Array.isArray(top)) return top.length === 0;
+  if (!top || typeof top !== 'object') return false;
+  const arrays = Object.values(top).filter((v) => Array.isArray(v));
+  return arrays.length > 0 && arrays.every((a) => a.length === 0);
+}
+
+/**
+ * Operations that by their contract cannot answer 2xx in a test, each with its reason. Everything else must: a new
+ * operation gets there through its row in route-table.ts (a valid call with what it names made by `params`/`body`).
+ */
+const NO_SUCCESS: Record<string, string> = {};
+
+/** The row's valid call: every parameter and the query as the row makes them, its body, its right credential. */
+function validCase(op: Operation): Case {
+  return {
+    credential: 'right',
+    params: Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, null])),
+    query: Object.fromEntries(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, null])),
+    body: { kind: 'valid' },
+    fresh: false,
+  };
+}
+
+/** Why an operation's valid call did not succeed, read from its answer, and the fixture that would make it. */
+function whatItNeeds(name: string, r: Reached): string {
+  const seen = [...r.statuses].map(([status, n]) => `${status}×${n}`).join(', ');
+  const row = `its row in test/api/route-table.ts`;
+  if (!r.valid) return `answered ${seen}; its valid call was never sent (its test stopped before it: see its own failure)`;
+  const { status, text, credential } = r.valid;
+  let code = '';
+  try {
+    const e = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+    if (e) code = ` ${e.code ?? ''}: ${short(e.message ?? '', 120)}`;
+  } catch {
+    code = ` ${short(text.trim(), 120)}`;
+  }
+  const needs =
+    status === 401
+      ? `the row's credential does not sign in: its \`auth\` (and \`as\`) in ${row}`
+      : status === 403
+        ? `a caller allowed to act on what the call names: the row's \`as\` or \`auth\`, or \`params\` that make the object the caller's own (${row})`
+        : status === 404 || status === 410
+          ? `what the path names must exist: \`params\` in ${row} should make it (as newDelivery makes a webhook with a queued delivery), or a fixture in makeWorld`
+          : status === 409 || status === 422
+            ? `what the call acts on is in the wrong state or was used up by an earlier case: \`params\`/\`body\` in ${row} should make a fresh one per call (\`fresh\` cases call them again)`
+            : status === 429 || status === 503
+              ? `a cap or rate limit stops it: raise the cap in this file's startTestApp options, as apiKeysPerAccount is`
+              : status >= 400
+                ? `the row's valid call is refused: its \`body\` and \`query\` in ${row} must be ones the operation takes`
+                : `its valid call answered ${status}; list the 2xx it answers in the document, or fix \`ok\` in ${row}`;
+  return `answered ${seen}; its valid call (as ${credential}) answered ${status}${code}. Needs: ${needs}, or an entry in NO_SUCCESS saying why it cannot succeed in a test`;
+}
 
 async function freshValid(op: Operation) {
   const route = op.route;
   const params = route.params ? await route.params(w) : {};
   const body = route.body ? await route.body(w) : undefined;
-  return { params, query: route.query?.(w) ?? {}, body };
+  return { params, query: route.query?.(w) ?? {}, body, text: route.text ? await route.text(w) : undefined };
 }
 
 /** A stable number per operation, so each has its own sequence under one seed. */

@@ -4,13 +4,16 @@
 // table does not name, so a new route cannot skip either suite.
 import { randomBytes } from 'node:crypto';
 import { WebhookRelay } from '../../src/jobs/relay.js';
+import type { Resolve } from '../../src/net/safe-fetch.js';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
 import { issueToken } from '../../src/domain/mail/mail.service.js';
 import { integrate } from '../../src/domain/transparency/log.service.js';
+import { BUCKET_HEX } from '../../src/domain/pages/key-hash.js';
 import { Client, randomIp } from '../client.js';
 import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import type { TestApp } from '../harness.js';
+import { witnessedLog } from './witnessed-log.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -48,6 +51,8 @@ export interface World {
   requestId: number;
   /** An issued panel statement. */
   panelId: string;
+  /** A webhook of `owner` with one delivery attempted (withWork). */
+  attempted?: number;
 }
 
 export interface RouteSpec {
@@ -68,6 +73,8 @@ export interface RouteSpec {
   ok: number[];
   /** A protocol that takes a text body, not JSON (C2SP tlog-witness): the JSON body probes do not apply. */
   textBody?: boolean;
+  /** A valid text body, for a `textBody` row. */
+  text?: (w: World) => Promise<string> | string;
   /** The valid call ends the credential it is made with (logout): callers use a fresh session for it. */
   endsSession?: boolean;
   /** The body is one item or an array of at most 500, answered item by item (SPEC §9). */
@@ -325,7 +332,8 @@ export const ROUTES: RouteSpec[] = [
     auth: 'session',
     ok: [201],
     batch: true,
-    body: (w) => ({ url: 'https://hooks.example.com/in', events: ['page.registered'], format: 'api_v1', publisher: w.pub.slug }),
+    // A URL of its own each call: an owner has one webhook per URL and format.
+    body: (w) => ({ url: `https://hooks.example.com/in/${unique()}`, events: ['page.registered'], format: 'api_v1', publisher: w.pub.slug }),
   },
   { method: 'GET', path: '/api/v1/account/webhooks/{id}', auth: 'session', ok: [200], params: async (w) => ({ id: String(await newWebhookId(w)) }) },
   {
@@ -334,7 +342,7 @@ export const ROUTES: RouteSpec[] = [
     auth: 'session',
     ok: [200],
     params: async (w) => ({ id: String(await newWebhookId(w)) }),
-    body: () => ({ url: 'https://hooks.example.com/moved', events: ['page.registered'], enabled: true, rotate_secret: true }),
+    body: () => ({ url: `https://hooks.example.com/moved/${unique()}`, events: ['page.registered'], enabled: true, rotate_secret: true }),
   },
   { method: 'DELETE', path: '/api/v1/account/webhooks/{id}', auth: 'session', ok: [200], params: async (w) => ({ id: String(await newWebhookId(w)) }) },
   {
@@ -342,7 +350,8 @@ export const ROUTES: RouteSpec[] = [
     path: '/api/v1/account/webhooks/{id}/deliveries',
     auth: 'session',
     ok: [200],
-    params: async (w) => ({ id: String(await newWebhookId(w)) }),
+    // The webhook withWork had attempt a delivery, so the list has an item; else a new one.
+    params: async (w) => ({ id: String(w.attempted ?? (await newWebhookId(w))) }),
     query: () => ({ page: '1', per_page: '20' }),
   },
   {
@@ -596,12 +605,13 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
   { method: 'GET', path: '/api/v1/changes', auth: 'none', ok: [200], query: () => ({ after: '0', limit: '50' }) },
   // Search over the public record, on both surfaces.
-  { method: 'GET', path: '/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'story', type: 'page' }) },
+  { method: 'GET', path: '/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'front', type: 'page' }) },
   { method: 'GET', path: '/api/v1/search', auth: 'none', ok: [200], query: () => ({ q: 'story', per_page: '5' }) },
   // The browser extension's private lookup: public, the same answer for everyone.
   { method: 'GET', path: '/v1/extension/hosts', auth: 'none', ok: [200] },
-  { method: 'GET', path: '/v1/extension/buckets/{prefix}', auth: 'none', ok: [200], params: () => ({ prefix: '0a1' }) },
-  { method: 'GET', path: '/v1/extension/buckets/{prefix}/proofs', auth: 'none', ok: [200], params: () => ({ prefix: '0a1' }) },
+  // The bucket of the world's page, which has accepted work: a bucket with a record in it, and proofs of its entries.
+  { method: 'GET', path: '/v1/extension/buckets/{prefix}', auth: 'none', ok: [200], params: async (w) => ({ prefix: await bucketOf(w) }) },
+  { method: 'GET', path: '/v1/extension/buckets/{prefix}/proofs', auth: 'none', ok: [200], params: async (w) => ({ prefix: await bucketOf(w) }) },
   {
     method: 'POST',
     path: '/v1/requests',
@@ -622,9 +632,17 @@ export const ROUTES: RouteSpec[] = [
   // The tlog-policy and the tlog-tiles files (a wildcard route: `{path}` is the tile's path).
   { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/proof/bundle', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
-  // Credence as a witness: the world witnesses no log, and the table sends no text body, so the valid call is a 400
-  // (the API is exercised in test/transparency/credence-witness.test.ts).
-  { method: 'POST', path: '/v1/witness/add-checkpoint', auth: 'none', ok: [400], textBody: true },
+  // Credence as a witness (test/transparency/credence-witness.test.ts walks the protocol). An app started with
+  // WORLD_APP_OPTIONS witnesses witnessedLog, and `text` extends it by one leaf: 200. A valid call without the text
+  // body is a 400.
+  {
+    method: 'POST',
+    path: '/v1/witness/add-checkpoint',
+    auth: 'none',
+    ok: [200, 400],
+    textBody: true,
+    text: (w) => witnessedLog.nextBody(w.t.baseUrl),
+  },
   { method: 'GET', path: '/v1/witness', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/tile/{path}', auth: 'none', ok: [200], params: () => ({ path: '0/000.p/1' }) },
 
@@ -802,7 +820,7 @@ async function pendingSubmission(w: World): Promise<number> {
 }
 
 async function newWebhookId(w: World): Promise<number> {
-  const res = await w.owner.client.post('/api/v1/account/webhooks', { url: 'https://hooks.example.com/in', publisher: w.pub.slug });
+  const res = await w.owner.client.post('/api/v1/account/webhooks', { url: `https://hooks.example.com/in/${unique()}`, publisher: w.pub.slug });
   expect(res.status, res.text).toBe(201);
   return res.body.data.id as number;
 }
@@ -820,6 +838,12 @@ async function newDelivery(w: World): Promise<Record<string, string>> {
     .orderBy('id', 'desc')
     .executeTakeFirstOrThrow();
   return { id: String(id), delivery_id: String(delivery.id) };
+}
+
+/** The extension's bucket of the world's page (docs/extension.md): the first digits of its embed key's hash. */
+async function bucketOf(w: World): Promise<string> {
+  const page = await w.t.runtime.deps.db.selectFrom('pages').select('embed_key_hash').where('id', '=', w.page.id).executeTakeFirstOrThrow();
+  return page.embed_key_hash!.slice(0, BUCKET_HEX);
 }
 
 async function newKeyId(w: World): Promise<number> {
@@ -883,6 +907,49 @@ export async function makeWorld(t: TestApp): Promise<World> {
   // One pass of the transparency log's sequencer, so its checkpoint and proofs exist for the /v1/log rows.
   await integrate(t.runtime.deps);
   return w;
+}
+
+/** What the world's app is started with so that every row's valid call can succeed: it witnesses `witnessedLog`. */
+export const WORLD_APP_OPTIONS = { witnessLogs: [witnessedLog.vkey] };
+
+/**
+ * Work in the world, so that the reads answer with something in them (their item schemas are then checked, not only
+ * an empty list): the contributor has a pending submission, a pending claim, an accepted contribution, a declared
+ * interest and a standing refusal; the owner has a webhook whose delivery was attempted, an invitation sent and one
+ * waiting, and `contributionId` becomes work made while its author declared an interest; the world's page has a
+ * notice; the transparency log covers all of it.
+ */
+export async function withWork(w: World): Promise<void> {
+  await pendingSubmission(w);
+  await pendingClaim(w);
+  await publicWork(w);
+  await declaredInterest(w);
+  const refused = await w.contributor.client.req('PUT', `/api/v1/account/claim-preferences/${(await publisher(w.t)).slug}`, { body: { preference: 'refuse' } });
+  expect(refused.status, refused.text).toBe(200);
+  // A webhook with a delivery attempted once by the relay, at a name the resolver (the test's DNS answer) does not
+  // know: its attempt log has an entry, and nothing leaves the machine.
+  const hooked = await newDelivery(w);
+  const unknown: Resolve = (host, _options, callback) => callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
+  const relay = new WebhookRelay(w.t.runtime.deps, { resolve: unknown, log: { info: () => {}, error: () => {} } });
+  expect((await relay.tick()).attempts).toBeGreaterThan(0);
+  await relay.stop();
+  w.attempted = Number(hooked.id);
+  // A notice on the world's page, so its record lists one.
+  const notice = await w.pub.api.post(`/api/v1/pages/${w.page.id}/notices`, { type: 'clarification', date: '2026-01-02', reason: 'The chart’s axis is in thousands.' });
+  expect(notice.status, notice.text).toBe(201);
+  // The world's contribution becomes one made while its author held an interest in the page's topic, so its proof
+  // discloses one.
+  const interest = await w.owner.client.post('/api/v1/account/interests', { subject: 'topic', name: 'health', kind: 'employment' });
+  expect(interest.status, interest.text).toBe(201);
+  const disclosed = `https://${w.pub.domain}/world/disclosed`;
+  const reg = await w.pub.api.post('/api/v1/pages', { url: disclosed, title: 'A story with a disclosure', topic: 'health', authors: [w.owner.username] });
+  expect(reg.status, reg.text).toBe(201);
+  const record = await new Client(w.t.baseUrl, randomIp()).get(`/v1/pages/record?url=${encodeURIComponent(disclosed)}`);
+  w.contributionId = Number(String(record.body.contributions[0].id).replace(/^ctb_/, ''));
+  const invited = await signup(w.t);
+  expect((await w.owner.client.post(`/api/v1/account/publishers/${w.pub.slug}/members`, { username: invited.username, role: 'editor' })).status).toBe(202);
+  await invitationFor(w, w.owner);
+  await integrate(w.t.runtime.deps);
 }
 
 /**
