@@ -166,6 +166,13 @@
     return (tab && tab.url ? L.lookup(tab.url) : Promise.resolve({ state: 'unsupported' })).then(function (result) {
       offToggle(host, result.state === 'off');
       if (result.state === 'record') return render(result);
+      if (result.state === 'withheld') {
+        var pub = result.publisher;
+        main.replaceChildren(el('p', { 'data-state': 'withheld' }, [t.withheld(pub.name || pub.slug || '')]),
+          el('p', {}, [link(result.service + '/publishers/' + encodeURIComponent(pub.slug || ''), t.withheldLink)]));
+        main.setAttribute('aria-busy', 'false');
+        return;
+      }
       var words = { off: t.off, unlisted: t.unlisted, none: t.noRecord, unavailable: t.unavailable, unsupported: t.unsupported };
       say(words[result.state] || t.unavailable, result.state);
     });

@@ -68,6 +68,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/author-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Publications’ asks to name the caller as the author of a user of their site, newest first (at most 200)
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        get: operations["getAccountAuthorLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/author-links/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm that the site’s user is the caller: the site may name them as that user’s author (each page still asks, as every claim does). Also changes an earlier decline or unlink
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        post: operations["postAccountAuthorLinksByIdConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/author-links/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline: the site’s user is not the caller; the publication cannot ask again for that user
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        post: operations["postAccountAuthorLinksByIdDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/author-links/{id}/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a confirmed link: the site stops naming the caller as that user’s author once it reads the answer; the publication cannot ask again for that user
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
+        post: operations["postAccountAuthorLinksByIdUnlink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/claim-preferences": {
         parameters: {
             query?: never;
@@ -1185,6 +1265,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/publishers/{slug}/author-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The publication’s author links and their states, newest first */
+        get: operations["getPublishersBySlugAuthorLinks"];
+        put?: never;
+        /** Ask a person to confirm that a user of the publication’s site is them (201), or read how an earlier ask stands (200) */
+        post: operations["postPublishersBySlugAuthorLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publishers/{slug}/author-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One author link of the publication, as it stands */
+        get: operations["getPublishersBySlugAuthorLinksById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/publishers/{slug}/credits": {
         parameters: {
             query?: never;
@@ -1615,7 +1730,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -1639,7 +1754,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `conflict` or `already_decided` */
+        /** @description `conflict`, `already_decided`, or `claim_pending` (work on a page where a claim naming the caller, or the contributor, as its author waits for their answer) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1649,7 +1764,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
+        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is, or was, named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2026,7 +2141,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -2158,6 +2273,274 @@ export interface operations {
                             revoked_at: string | null;
                             /** @enum {string} */
                             status: "active" | "revoked" | "expired";
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccountAuthorLinks: {
+        parameters: {
+            query?: {
+                /** @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it) */
+                state?: "pending" | "confirmed" | "declined" | "ended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                        }[];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountAuthorLinksByIdConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountAuthorLinksByIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAccountAuthorLinksByIdUnlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
                         };
                         /** @constant */
                         success: true;
@@ -2851,7 +3234,7 @@ export interface operations {
                                  * @description What the message was: account mail, or a notice kind
                                  * @enum {string}
                                  */
-                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                                 sent_at: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "sent" | "failed";
@@ -2874,7 +3257,7 @@ export interface operations {
                             /** @description Kinds of notice mail the account turned off */
                             notices_off: {
                                 /** @enum {string} */
-                                kind: "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                                kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                                 /** Format: date-time */
                                 since: string;
                             }[];
@@ -3188,7 +3571,7 @@ export interface operations {
                         data: {
                             enabled: boolean;
                             /** @enum {string} */
-                            kind: "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                         }[];
                         /** @constant */
                         success: true;
@@ -3223,6 +3606,7 @@ export interface operations {
             content: {
                 "application/json": {
                     api_key_expiring?: boolean;
+                    author_link?: boolean;
                     member_invitation?: boolean;
                     named_on_page?: boolean;
                     request_taken?: boolean;
@@ -3246,7 +3630,7 @@ export interface operations {
                         data: {
                             enabled: boolean;
                             /** @enum {string} */
-                            kind: "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                         }[];
                         /** @constant */
                         success: true;
@@ -4635,7 +5019,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -6261,7 +6645,7 @@ export interface operations {
                         data: {
                             enabled: boolean;
                             /** @enum {string} */
-                            kind: "named_on_page" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                         };
                         /** @constant */
                         success: true;
@@ -6406,15 +6790,13 @@ export interface operations {
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
                                 url: string | null;
                             };
-                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
+                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body (or in an opened value), while the person it names has not been erased and no decision withheld it */
                             openings: {
                                 [key: string]: {
                                     /** @description The 32-byte HMAC-SHA256 key of the commitment */
                                     opening: string;
-                                    /** @description The committed value (e.g. the contributor’s public fields) */
-                                    value: {
-                                        [key: string]: unknown;
-                                    };
+                                    /** @description The committed value: a person slot’s public fields (an object, whose own free text may be commitments opened at deeper pointers), or one field of free text (a string) */
+                                    value: unknown;
                                 };
                             };
                             page?: {
@@ -7196,7 +7578,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7225,7 +7607,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -7276,7 +7658,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7938,6 +8320,263 @@ export interface operations {
             };
         };
     };
+    getPublishersBySlugAuthorLinks: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description The site’s address (its home page): under one of the publication’s verified domains */
+                site?: string;
+                /** @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it) */
+                state?: "pending" | "confirmed" | "declined" | "ended";
+                /** @description The site’s own id of its user (WordPress: the user’s ID) */
+                user_id?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                            /** @description The person asked */
+                            username: string;
+                        }[];
+                        meta: {
+                            page: number;
+                            per_page: number;
+                            total: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPublishersBySlugAuthorLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name: string;
+                    /**
+                     * Format: uri
+                     * @description The site’s address (its home page): under one of the publication’s verified domains
+                     */
+                    site: string;
+                    /** @description The site’s own id of its user (WordPress: the user’s ID) */
+                    user_id: string;
+                    /** @description The Credence username the site’s user gave */
+                    username: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                            /** @description The person asked */
+                            username: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                            /** @description The person asked */
+                            username: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPublishersBySlugAuthorLinksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description When the person last answered */
+                            decided_at: string | null;
+                            /** @description The name the site shows its user by, as the publication sent it */
+                            display_name: string;
+                            id: number;
+                            /** @description The site’s origin and path */
+                            site: string;
+                            /**
+                             * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                             * @enum {string}
+                             */
+                            state: "pending" | "confirmed" | "declined" | "ended";
+                            user_id: string;
+                            /** @description The person asked */
+                            username: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPublishersBySlugCredits: {
         parameters: {
             query?: {
@@ -8143,7 +8782,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8172,7 +8811,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -8223,7 +8862,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8961,7 +9600,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -9012,7 +9651,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -9343,7 +9982,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -9367,7 +10006,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;

@@ -560,7 +560,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -582,7 +582,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `conflict` or `already_decided` */
+        /** @description `conflict`, `already_decided`, or `claim_pending` (work on a page where a claim naming the caller, or the contributor, as its author waits for their answer) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -592,7 +592,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
+        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is, or was, named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -821,15 +821,13 @@ export interface operations {
                                 type: "retraction" | "partial_retraction" | "expression_of_concern" | "withdrawal" | "removal" | "clarification" | "addendum" | "reinstatement";
                                 url: string | null;
                             };
-                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
+                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body (or in an opened value), while the person it names has not been erased and no decision withheld it */
                             openings: {
                                 [key: string]: {
                                     /** @description The 32-byte HMAC-SHA256 key of the commitment */
                                     opening: string;
-                                    /** @description The committed value (e.g. the contributor’s public fields) */
-                                    value: {
-                                        [key: string]: unknown;
-                                    };
+                                    /** @description The committed value: a person slot’s public fields (an object, whose own free text may be commitments opened at deeper pointers), or one field of free text (a string) */
+                                    value: unknown;
                                 };
                             };
                             page?: {
@@ -1192,7 +1190,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         prefix: string;
-                        /** @description One per embed key hash under the prefix, by hash */
+                        /** @description One per embed key hash under the prefix, by hash, each publisher’s up to its share of the bucket */
                         records: {
                             /** @description Accepted contributions */
                             contributions: number;
@@ -1258,6 +1256,17 @@ export interface operations {
                                 /** @enum {string} */
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
                             }[];
+                        }[];
+                        /** @description Publishers with more records under the prefix than their share of a bucket (128 KB of entries and proofs): how many are not listed, and on which of their domains. A page on one of those domains that is not listed may have a record: the extension says so, never “no record” (docs/extension.md). */
+                        withheld: {
+                            /** @description Its verified domains the withheld records’ pages are under (a domain covers its subdomains) */
+                            domains: string[];
+                            publisher: {
+                                name: string;
+                                slug: string;
+                            };
+                            /** @description How many of its records under the prefix are not listed */
+                            records: number;
                         }[];
                     };
                 };
@@ -1488,26 +1497,30 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** @description The entry’s exact bytes (canonical JSON, UTF-8): the leaf is SHA-256(0x00 || body) */
+                            /** @description The entry’s exact bytes (canonical JSON, UTF-8): the leaf is SHA-256(0x00 || body); unless `leaf_hash` is given (clear text withheld), then the entry without it */
                             body: string;
                             /** Format: date-time */
                             created_at: string;
                             index: number;
                             /** @enum {string} */
                             kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
-                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body, while the person it names has not been erased */
+                            /** @description Only when `body` is not the entry’s bytes (clear text withheld by a decision): the entry’s leaf hash, as the hash tiles hold it */
+                            leaf_hash?: string;
+                            /** @description Beside the entry, not part of its bytes: what opens each commitment in the body (or in an opened value), while the person it names has not been erased and no decision withheld it */
                             openings: {
                                 [key: string]: {
                                     /** @description The 32-byte HMAC-SHA256 key of the commitment */
                                     opening: string;
-                                    /** @description The committed value (e.g. the contributor’s public fields) */
-                                    value: {
-                                        [key: string]: unknown;
-                                    };
+                                    /** @description The committed value: a person slot’s public fields (an object, whose own free text may be commitments opened at deeper pointers), or one field of free text (a string) */
+                                    value: unknown;
                                 };
                             };
                             /** @description The change’s sequence number (index + 1), as in the change feed */
                             seq: number;
+                            /** @description Text a decision withheld: a commitment whose opening is no longer served, or (in an entry written before free text was committed to) clear text taken out of the served body and replaced by `{"withheld": <decision id>}` */
+                            withheld?: {
+                                [key: string]: number;
+                            };
                         }[];
                         meta: {
                             count: number;

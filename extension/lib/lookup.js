@@ -88,7 +88,8 @@
   /**
    * What the extension knows of a page: `unsupported` (not http or https), `off` (turned off for the site),
    * `unavailable` (no hosts list), `unlisted` (no verified publisher: nothing sent), `none` (listed, no record in its
-   * bucket) or `record` (with the bucket's entry, its hash, the bucket and the service).
+   * bucket), `withheld` (not listed, but its publisher has records the bucket counts without listing: with the
+   * publisher and the service) or `record` (with the bucket's entry, its hash, the bucket and the service).
    */
   function lookup(url) {
     var host = K.hostOf(url);
@@ -104,9 +105,13 @@
           var prefix = hash.slice(0, h.bucket_hex);
           return bucket(h.service, prefix).then(function (b) {
             var match = b.records.filter(function (rec) { return rec.hash === hash; })[0];
-            return match
-              ? { state: 'record', host: host, key: key, hash: hash, prefix: prefix, service: h.service, record: match }
-              : { state: 'none', host: host };
+            if (match) return { state: 'record', host: host, key: key, hash: hash, prefix: prefix, service: h.service, record: match };
+            // A publisher past its share of the bucket has records the answer only counts: a page on its domains
+            // may be one of them, so "no record" would not be true.
+            var over = (Array.isArray(b.withheld) ? b.withheld : []).filter(function (x) {
+              return x && x.publisher && Array.isArray(x.domains) && K.listed(host, x.domains);
+            })[0];
+            return over ? { state: 'withheld', host: host, service: h.service, publisher: over.publisher } : { state: 'none', host: host };
           }, function () { return { state: 'unavailable', host: host }; });
         });
       });

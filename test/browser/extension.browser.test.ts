@@ -235,8 +235,25 @@ describe.skipIf(!hasChromium)('the browser extension', () => {
     forge = null;
   }, 120_000);
 
+  it('says a page may have a record when its publisher is past its share of the bucket, never "no record"', async () => {
+    // The service counts the records of a publisher past its share of a bucket without listing them (docs/extension.md):
+    // the proxy makes this page's bucket say so for its publisher's domain.
+    forge = (url, body) => {
+      if (!/\/v1\/extension\/buckets\/[0-9a-f]+$/.test(url)) return body;
+      const answer = JSON.parse(body);
+      answer.withheld = [{ publisher: { slug: pub.slug, name: 'The Withheld Times' }, domains: [pub.domain], records: 40 }];
+      return JSON.stringify(answer);
+    };
+    const { tabId } = await open(`http://${pub.domain}/news/nothing-here-either`);
+    const p = await popup(tabId, { fresh: true });
+    await expect.poll(() => p.locator('[data-state]').getAttribute('data-state'), { timeout: 20_000 }).toBe('withheld');
+    expect(await p.locator('[data-state]').textContent()).toContain('The Withheld Times has more records');
+    expect(await p.locator('a').first().getAttribute('href')).toMatch(new RegExp(`/publishers/${pub.slug}$`));
+    forge = null;
+  }, 60_000);
+
   it('never sent an address, a host, a full hash, a cookie or an identifier', async () => {
-    const secrets = [pub.domain, 'unlisted.example', '/news/', ...['with-work', 'retracted', 'nothing-here'].map((p) => embedHash(`${pub.domain}/news/${p}`))];
+    const secrets = [pub.domain, 'unlisted.example', '/news/', ...['with-work', 'retracted', 'nothing-here', 'nothing-here-either'].map((p) => embedHash(`${pub.domain}/news/${p}`))];
     expect(seen.length).toBeGreaterThan(0);
     for (const r of seen) {
       const text = `${r.url} ${JSON.stringify(r.headers)}`;

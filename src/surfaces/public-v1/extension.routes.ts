@@ -9,7 +9,11 @@ import Type from 'typebox';
 import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
 import type { Deps } from '../../domain/deps.js';
 import { LOG_KEY, tag } from '../../domain/pages/cache-tags.js';
+import { shareOut } from '../../domain/pages/bucket-share.js';
 import { BUCKET_HEX, embedKeyHash } from '../../domain/pages/key-hash.js';
+import { isFlagged } from '../../domain/pages/notices.js';
+import { hostUnderDomain } from '../../domain/pages/url-keys.js';
+import { verifiedDomainsOf } from '../../domain/publishers/publisher.store.js';
 import { findPagesByHashPrefix, listVerifiedDomains } from '../../domain/pages/page.store.js';
 import { buildRecords, hasRecord, type PageRecord } from '../../domain/pages/record.js';
 import { currentVersionsCitingAny } from '../../domain/panels/panel.store.js';
@@ -74,9 +78,20 @@ export const BucketEntry = Type.Object({
   }),
 });
 
+const Withheld = Type.Object({
+  publisher: Type.Object({ slug: Type.String(), name: Type.String() }),
+  domains: Type.Array(Type.String(), { description: 'Its verified domains the withheld records’ pages are under (a domain covers its subdomains)' }),
+  records: Type.Integer({ minimum: 1, description: 'How many of its records under the prefix are not listed' }),
+});
+
 const Bucket = Type.Object({
   prefix: Type.String(),
-  records: Type.Array(BucketEntry, { description: 'One per embed key hash under the prefix, by hash' }),
+  records: Type.Array(BucketEntry, { description: 'One per embed key hash under the prefix, by hash, each publisher’s up to its share of the bucket' }),
+  withheld: Type.Array(Withheld, {
+    description:
+      'Publishers with more records under the prefix than their share of a bucket (128 KB of entries and proofs): how many are not listed, and on which of their domains. ' +
+      'A page on one of those domains that is not listed may have a record: the extension says so, never “no record” (docs/extension.md).',
+  }),
 });
 
 const Proofs = Type.Object({
@@ -148,12 +163,38 @@ function sendTagged(req: FastifyRequest, reply: FastifyReply, body: string, head
   return reply;
 }
 
-/** The records of a bucket, one per hash, and what their answer depends on (cache-tags.ts). */
-export async function loadBucket(deps: Pick<Deps, 'db'>, prefix: string) {
+/** When a record last changed: its newest accepted work or notice. */
+const newestActivity = (r: PageRecord) => r.notices.reduce((m, n) => (n.created_at > m ? n.created_at : m), newestWork(r));
+
+/**
+ * The records of a bucket, one per hash, each publisher's up to its share (domain/pages/bucket-share.ts), those
+ * withheld by publisher, and what the answer depends on (cache-tags.ts). The bucket and its proofs both come from
+ * here, so every entry listed has its proofs and nothing withheld is proved.
+ */
+export async function loadBucket(deps: Pick<Deps, 'db' | 'config'>, prefix: string) {
   const built = await buildRecords(deps.db, await findPagesByHashPrefix(deps.db, prefix));
   // As the embed: a page off its publisher's verified domains shows nothing, so a domain verified or moved away
   // changes the bucket (each page's domains are tagged, listed or not).
-  const records = recordsByHash(built.filter((r) => r.verified && hasRecord(r)));
+  const candidates = recordsByHash(built.filter((r) => r.verified && hasRecord(r))).map(({ hash, record }) => ({
+    hash,
+    record,
+    publisherId: record.page.publisher_id,
+    flagged: isFlagged(record.standing),
+    newest: newestActivity(record),
+    entryBytes: asciiJson(bucketEntry(deps.config.siteUrl, hash, record, [])).length,
+    urlBytes: Buffer.byteLength(record.page.url),
+    cited: record.contributions.filter((c) => c.log_seq !== null).length + record.notices.filter((n) => n.log_seq !== null).length,
+  }));
+  const share = shareOut(candidates);
+  const records = share.listed.sort((a, b) => (a.hash < b.hash ? -1 : 1)).map(({ hash, record }) => ({ hash, record }));
+  const domains = await verifiedDomainsOf(deps.db, [...share.withheld.keys()]);
+  const withheld = [...share.withheld]
+    .map(([publisherId, list]) => ({
+      publisher: { slug: list[0]!.record.page.publisher_slug, name: list[0]!.record.page.publisher_name },
+      domains: (domains.get(publisherId) ?? []).filter((d) => list.some((c) => hostUnderDomain(c.record.page.host, d))).sort(),
+      records: list.length,
+    }))
+    .sort((a, b) => (a.publisher.slug < b.publisher.slug ? -1 : 1));
   const depends = new Set([tag.bucket(prefix), tag.panels, ...built.flatMap((r) => tag.domains(r.page.host))]);
   // Every change to a page carries its URL, so the follower purges its bucket (follower.ts); what a record shows
   // beyond its pages (the publisher's name, the contributors' names) is tagged here.
@@ -161,17 +202,19 @@ export async function loadBucket(deps: Pick<Deps, 'db'>, prefix: string) {
     depends.add(tag.publisher(record.page.publisher_id));
     for (const c of record.contributions) depends.add(tag.account(c.account_id));
   }
-  return { records, depends };
+  for (const publisherId of share.withheld.keys()) depends.add(tag.publisher(publisherId));
+  return { records, withheld, depends };
 }
 
 /** A bucket's answer (any prefix length: the routes take BUCKET_HEX digits, bench/extension.ts others) and its tags. */
 export async function bucketAnswer(deps: Pick<Deps, 'db' | 'config'>, prefix: string) {
-  const { records, depends } = await loadBucket(deps, prefix);
+  const { records, withheld, depends } = await loadBucket(deps, prefix);
   const cited = await currentVersionsCitingAny(deps.db, records.map((r) => r.record.page.lookup_key));
   for (const c of cited) depends.add(tag.panel(c.slug));
   const body = asciiJson({
     prefix,
     records: records.map(({ hash, record }) => bucketEntry(deps.config.siteUrl, hash, record, cited.filter((c) => c.lookup_key === record.page.lookup_key))),
+    withheld,
   });
   return { body, depends };
 }
@@ -220,7 +263,9 @@ export function extensionRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'Every record whose embed key hash starts with the prefix, with all the extension shows: its private lookup',
         description:
           'The request names only a prefix of the hash, shared by many pages; the reader matches the full hash itself. ' +
-          'Pages without accepted work or notices, or off their publisher’s verified domains, are not listed (as the embed shows nothing for them). Public and the same for everyone, with an ETag (docs/extension.md).',
+          'Pages without accepted work or notices, or off their publisher’s verified domains, are not listed (as the embed shows nothing for them). ' +
+          'Each publisher’s records are listed up to its share of the bucket (128 KB of entries and proofs, flagged records first); the rest are counted in `withheld` with the domains they are on. ' +
+          'Public and the same for everyone, with an ETag (docs/extension.md).',
         params: Type.Object({ prefix: Prefix }),
         response: { 200: Bucket },
         answers: revalidatedAnswers,
