@@ -159,7 +159,7 @@ export async function actingPublisher(deps: Deps, req: FastifyRequest, slug?: st
   ]);
 }
 
-/** A person's own actions and settings (take, submit, withdraw, mail settings): a session or a contributor key; a
+/** A person's own work (take, submit, withdraw; the claims and interests about it): a session or a contributor key; a
  * publisher key acts for its publisher only (SPEC §5, seed 001 §5.2): 403 `publisher_key_scope`. */
 export const contributorCaller: Guard = guard(async (req) => {
   rejectBadCredential(req);

@@ -612,12 +612,29 @@ function safeJson(text: string | undefined): any {
   }
 }
 
-// Seed 001 §5.2: a publisher's key registers its pages, opens requests on them and accepts work, "nothing else".
-describe('a publisher key reaches only its publisher’s actions', () => {
-  it('cannot read or change the owner’s mail settings (403 publisher_key_scope)', async () => {
-    expectApiError(await w.pub.api.get('/api/v1/account/notices'), 403, 'publisher_key_scope');
-    expectApiError(await w.pub.api.patch('/api/v1/account/notices', { named_on_page: false }), 403, 'publisher_key_scope');
-    // The owner's session still can.
+// SPEC §5: a publisher key registers its pages, opens requests on them and decides work; a contributor key takes
+// requests, submits and withdraws its owner's work; "nothing else". Mail settings are neither: a session's alone.
+describe('a key reaches only what SPEC §5 gives its kind', () => {
+  it('neither kind reads or changes the owner’s mail settings (403 session_required)', async () => {
+    for (const key of [w.pub.api, new Client(w.t.baseUrl).as(w.contributorKey)]) {
+      expectApiError(await key.get('/api/v1/account/notices'), 403, 'session_required');
+      expectApiError(await key.patch('/api/v1/account/notices', { named_on_page: false }), 403, 'session_required');
+    }
+    // The owner's and the contributor's sessions still can.
     expect((await w.owner.client.get('/api/v1/account/notices')).status).toBe(200);
+    expect((await w.contributor.client.patch('/api/v1/account/notices', { named_on_page: true })).status).toBe(200);
+  });
+});
+
+// The documents are the one answer without the surface's envelope (docs/routes.md, "The surfaces").
+describe('the OpenAPI documents', () => {
+  it('answer the bare document, without success or data', async () => {
+    for (const path of ['/v1/openapi.json', '/api/v1/openapi.json']) {
+      const res = await new Client(w.t.baseUrl).get(path);
+      expect(res.status).toBe(200);
+      expect(res.body.openapi).toBe('3.1.0');
+      expect(res.body).not.toHaveProperty('success');
+      expect(res.body).not.toHaveProperty('data');
+    }
   });
 });

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import * as accounts from '../../domain/accounts/account.service.js';
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../../domain/accounts/rules.js';
 import type { Deps } from '../../domain/deps.js';
-import { contributorCaller, optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
+import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
 import { IdParam, Nullable, Ok } from '../../http/schemas.js';
 import { Credential, NoticeKind } from '../vocabulary.js';
 import { localeOf, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
@@ -96,11 +96,6 @@ const WhoamiData = Type.Object({
   credential: Credential,
   publisher: Nullable(Type.Object({ slug: Type.String(), name: Type.String() })),
 });
-
-function accountOf(req: { principal: { kind: string; accountId?: number } }): number {
-  if (req.principal.kind === 'anonymous' || req.principal.accountId === undefined) throw new Error('unreachable: guarded');
-  return req.principal.accountId;
-}
 
 export function authRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -231,19 +226,21 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
     async (req, reply) => reply.status(202).send({ success: true as const, data: await accounts.resendConfirmation(deps, sessionOf(req).accountId) }),
   );
 
+  // Mail settings are account management: a session only (SPEC §5: a contributor key takes, submits and withdraws
+  // work, nothing else), like the address they are sent to.
   app.get(
     '/account/notices',
     {
-      preValidation: [contributorCaller],
+      preValidation: [sessionOnly],
       schema: { tags: ['account'], summary: 'Which kinds of notice mail the account gets', response: { 200: Ok(NoticeSettings) } },
     },
-    async (req) => ({ success: true as const, data: await mail.noticeSettings(deps, accountOf(req)) }),
+    async (req) => ({ success: true as const, data: await mail.noticeSettings(deps, sessionOf(req).accountId) }),
   );
 
   app.patch(
     '/account/notices',
     {
-      preValidation: [contributorCaller],
+      preValidation: [sessionOnly],
       schema: {
         tags: ['account'],
         summary: 'Turn kinds of notice mail off (false) or on (true); kinds not named stay as they are',
@@ -251,7 +248,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
         response: { 200: Ok(NoticeSettings) },
       },
     },
-    async (req) => ({ success: true as const, data: await mail.setNoticeSettings(deps, accountOf(req), req.body) }),
+    async (req) => ({ success: true as const, data: await mail.setNoticeSettings(deps, sessionOf(req).accountId, req.body) }),
   );
 
   app.post(
