@@ -95,6 +95,8 @@ export const EnvSchema = Type.Object({
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   // The From of every mail: an address, or "Name <address>". Its domain should publish SPF/DKIM for the SMTP server.
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 300 })),
+  // The single point of contact the DSA asks for (Art. 11, 12): shown on /terms for authorities and users.
+  CONTACT_EMAIL: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
   // A purging cache tier in front (Varnish with xkey; docs/cache.md): the base URLs of its nodes, comma separated.
   // Set, cacheable public answers carry their surrogate keys (`xkey`) and a `Surrogate-Control` lifetime, and one
   // instance at a time (whichever holds the purger's lease) purges each change's keys at every node. Unset, nothing
@@ -157,6 +159,7 @@ export interface Config {
   /** SMTP_URL: unset, mail is written to DATA_DIR/mail/ instead. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  contactEmail: string;
   logLevel: string;
   logSigningKey: string | undefined;
   logOrigin: string | undefined;
@@ -265,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Credence <no-reply@${hostOf(e.SITE_URL ?? 'http://localhost')}>`,
+    contactEmail: e.CONTACT_EMAIL ?? `contact@${hostOf(e.SITE_URL ?? 'http://localhost')}`,
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,

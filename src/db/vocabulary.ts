@@ -19,7 +19,9 @@ export type ChangeKind =
   | 'domain.revoked'
   | 'panel.issued'
   | 'contributor.erased'
-  | 'panel.flagged';
+  | 'panel.flagged'
+  // An operator's decision on a report or an appeal (docs/trust-and-safety.md): no notifier, no content.
+  | 'moderation.decided';
 
 /** What an outbox event announces to webhooks (SPEC §10). */
 export type EventType =

@@ -55,6 +55,7 @@ export const CHANGE_KINDS = every<ChangeKind>()([
   'panel.issued',
   'contributor.erased',
   'panel.flagged',
+  'moderation.decided',
 ]);
 /** Consent: who asserted a public contribution, how its person agreed, a claim's states, a person's
  * standing answers to a publication, and what naming an author at registration did. */

@@ -23,9 +23,9 @@ import * as m0022 from './0022_independent_sources.js';
 import * as m0023 from './0023_embed_key_hash.js';
 import * as m0024 from './0024_session_device.js';
 import * as m0025 from './0025_webhook_caps.js';
-import * as m0031 from './0031_moderation.js';
 import * as m0028 from './0028_author_links.js';
 import * as m0029 from './0029_free_text_commitments.js';
+import * as m0031 from './0031_moderation.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -52,8 +52,8 @@ export const migrations: Record<string, MigrationModule> = {
   '0022_independent_sources': m0022,
   '0023_embed_key_hash': m0023,
   '0024_session_device': m0024,
-  '0031_moderation': m0031,
   '0025_webhook_caps': m0025,
   '0028_author_links': m0028,
   '0029_free_text_commitments': m0029,
+  '0031_moderation': m0031,
 };

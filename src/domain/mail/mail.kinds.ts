@@ -1,6 +1,7 @@
 // The kinds of mail the service sends. Account mail (about the address or the password) always goes; each notice
 // kind can be turned off by its recipient (on /me, through the API, or by the one-click unsubscribe in the mail).
-export const ACCOUNT_MAIL = ['confirm_address', 'already_registered', 'password_reset', 'address_changed'] as const;
+// A notice's acknowledgement and a statement of reasons are owed by law (DSA Art. 16(4), 17): they cannot be turned off.
+export const ACCOUNT_MAIL = ['confirm_address', 'already_registered', 'password_reset', 'address_changed', 'report_received', 'statement_of_reasons'] as const;
 export const NOTICE_KINDS = [
   'named_on_page',
   'author_link',

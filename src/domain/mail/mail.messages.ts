@@ -78,6 +78,22 @@ const W: Words = {
   api_key_expiring_subject: { en: 'An API key expires in 7 days', fr: 'Une clé d’API expire dans 7 jours' },
   api_key_expiring_line: { en: 'Your API key “{name}” expires on {expires_at}.', fr: 'Votre clé d’API « {name} » expire le {expires_at}.' },
   several: { en: '{n} updates: {subject}', fr: '{n} nouvelles : {subject}' },
+  // Reports and decisions (DSA Art. 16, 17): the notifier's acknowledgement and the statement of reasons.
+  report_subject: { en: 'Your report {reference} was received', fr: 'Votre signalement {reference} a été reçu' },
+  report_body: {
+    en: 'We received your report {reference} on {received_at}. An operator will decide on it and tell you the decision and its reasons; keep this reference to ask about it.',
+    fr: 'Nous avons reçu votre signalement {reference} le {received_at}. Un opérateur va l’examiner et vous dira sa décision et ses motifs ; gardez cette référence pour en parler.',
+  },
+  statement_subject: { en: 'A decision about a report, and its reasons', fr: 'Une décision sur un signalement, et ses motifs' },
+  statement_affected: {
+    en: 'An operator decided on a report about text you wrote ({decision}, on {decided_at}). The statement of reasons says what was restricted, the facts and the ground. You can appeal within six months: {appeal}',
+    fr: 'Un opérateur a statué sur un signalement visant un texte que vous avez écrit ({decision}, le {decided_at}). L’exposé des motifs dit ce qui a été restreint, les faits et le fondement. Vous pouvez faire appel pendant six mois : {appeal}',
+  },
+  statement_notifier: {
+    en: 'An operator decided on your report {reference} ({decision}, on {decided_at}). The statement of reasons is at the link below. If you disagree, you can appeal within six months: {appeal}',
+    fr: 'Un opérateur a statué sur votre signalement {reference} ({decision}, le {decided_at}). L’exposé des motifs est au lien ci-dessous. Si vous n’êtes pas d’accord, vous pouvez faire appel pendant six mois : {appeal}',
+  },
+  statement_action: { en: 'Read the statement of reasons', fr: 'Lire l’exposé des motifs' },
 };
 
 function say(key: string, locale: Locale, vars: Fact = {}): string {
@@ -135,6 +151,16 @@ export function render(m: RenderInput): Rendered {
     case 'address_changed': {
       const url = `${m.siteUrl}/forgot-password`;
       return { ...compose(L, say('changed_subject', L), [hello, say('changed_body', L, vars)], { label: say('reset_action', L), url }, null), link: url };
+    }
+    case 'report_received': {
+      const url = `${m.siteUrl}/terms`;
+      return { ...compose(L, say('report_subject', L, f0), [say('report_body', L, datesIn(f0, L))], null, null), link: url };
+    }
+    case 'statement_of_reasons': {
+      const url = String(f0.link ?? m.siteUrl);
+      const body = f0.role === 'notifier' ? 'statement_notifier' : 'statement_affected';
+      const paragraphs = f0.role === 'notifier' ? [say(body, L, datesIn(f0, L))] : [hello, say(body, L, datesIn(f0, L))];
+      return { ...compose(L, say('statement_subject', L), paragraphs, { label: say('statement_action', L), url }, null), link: url };
     }
     default: {
       const kind: NoticeKind = m.kind;

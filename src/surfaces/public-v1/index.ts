@@ -11,6 +11,7 @@ import { embedScriptRoute } from '../embed/embed.routes.js';
 import { recordRoutes } from '../web/records.routes.js';
 import { extensionRoutes } from './extension.routes.js';
 import { logRoutes } from './log.routes.js';
+import { moderationRoutes } from './moderation.routes.js';
 import { witnessRoutes } from './witness.routes.js';
 import { pageRecordRoutes } from './pages.routes.js';
 import { panelRoutes } from './panels.routes.js';
@@ -38,6 +39,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
+    moderationRoutes(app, deps);
     extensionRoutes(app, deps);
     await app.register(witnessRoutes(deps));
     changeRoutes(app, deps, 'v1');

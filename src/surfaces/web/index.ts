@@ -12,6 +12,7 @@ import type { OpenApiCollector } from '../docs/openapi.js';
 import { embedDemoPage } from '../embed/demo.page.js';
 import { embedScriptRoute, embedStylesheetRoute } from '../embed/embed.routes.js';
 import { adminPages } from './admin.pages.js';
+import { moderationPages } from './moderation.pages.js';
 import { authPages } from './auth.pages.js';
 import { verifyCsrfSource } from './csrf.js';
 import { dashboardPages } from './dashboard.pages.js';
@@ -104,5 +105,6 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     mePages(app, deps);
     dashboardPages(app, deps);
     adminPages(app, deps);
+    moderationPages(app, deps);
   };
 }

@@ -88,7 +88,7 @@ ${
     }</p>
 ${c.summary ? html`<p>${c.summary}</p>` : ''}
 ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? html`<p class="diff">${renderDiff(c.change_from, c.change_to)}</p>` : ''}
-<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">Proof<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
+<p class="meta">${c.role === 'author' ? html`Named by ${page.publisher_name}, ${c.consent === 'standing_permission' ? 'published by their standing permission' : 'confirmed by them'}` : 'Accepted'} ${date(c.accepted_at)} · <a href="/proofs/${c.id}">Proof<span class="sr-only"> of the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a> · <a href="/report?item=contribution:${c.id}:summary">Report<span class="sr-only"> the ${roleLabel(c.role).toLowerCase()} by ${c.name || c.username}</span></a></p>
 </li>`,
       )}</ol>`
 }
