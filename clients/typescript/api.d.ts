@@ -353,14 +353,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Which kinds of notice mail the account gets */
+        /**
+         * Which kinds of notice mail the account gets
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
         get: operations["getAccountNotices"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Turn kinds of notice mail off (false) or on (true); kinds not named stay as they are */
+        /**
+         * Turn kinds of notice mail off (false) or on (true); kinds not named stay as they are
+         * @description Needs a session token; an API key gets 403 session_required.
+         */
         patch: operations["patchAccountNotices"];
         trace?: never;
     };
