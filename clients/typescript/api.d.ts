@@ -3170,6 +3170,22 @@ export interface operations {
                                  */
                                 state: "pending" | "confirmed" | "declined" | "withdrawn";
                             }[];
+                            /** @description Publications’ asks to name the person as the author of a user of their site, and the person’s answers */
+                            author_links: {
+                                /** Format: date-time */
+                                created_at: string;
+                                decided_at: string | null;
+                                display_name: string;
+                                id: number;
+                                publisher: string;
+                                site: string;
+                                /**
+                                 * @description `pending` until the person answers; `confirmed` (name them as this user’s author), `declined`, or `ended` (the person unlinked it)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "confirmed" | "declined" | "ended";
+                                user_id: string;
+                            }[];
                             claim_preferences: {
                                 /** Format: date-time */
                                 created_at: string;
@@ -3240,7 +3256,7 @@ export interface operations {
                                  * @description What the message was: account mail, or a notice kind
                                  * @enum {string}
                                  */
-                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "report_received" | "statement_of_reasons" | "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                                 sent_at: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "sent" | "failed";
@@ -6769,7 +6785,7 @@ export interface operations {
                                 source: string | null;
                             };
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged" | "moderation.decided";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */

@@ -340,6 +340,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report text that is unlawful or against the terms (a notice under DSA Art. 16) */
+        post: operations["postReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/requests": {
         parameters: {
             query?: never;
@@ -367,6 +384,23 @@ export interface paths {
         };
         /** Search the public record: pages by title and URL, contributors by name and username, publishers, and expert-panel statements, best match first */
         get: operations["getSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transparency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The counts of reports, decisions and appeals of a half-year (DSA Art. 15, 24), from the change log */
+        get: operations["getTransparency"];
         put?: never;
         post?: never;
         delete?: never;
@@ -794,7 +828,7 @@ export interface operations {
                                 source: string | null;
                             };
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged" | "moderation.decided";
                             /** @description Where to read what the entry changed */
                             links: {
                                 /** Format: uri */
@@ -1503,7 +1537,7 @@ export interface operations {
                             created_at: string;
                             index: number;
                             /** @enum {string} */
-                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged";
+                            kind: "page.registered" | "page.updated" | "page.changed" | "page.notice" | "contribution.accepted" | "contribution.withdrawn" | "contributor.created" | "contributor.updated" | "publisher.created" | "domain.verified" | "domain.moved" | "domain.revoked" | "panel.issued" | "contributor.erased" | "panel.flagged" | "moderation.decided";
                             /** @description Only when `body` is not the entry’s bytes (clear text withheld by a decision): the entry’s leaf hash, as the hash tiles hold it */
                             leaf_hash?: string;
                             /** @description Beside the entry, not part of its bytes: what opens each commitment in the body (or in an opened value), while the person it names has not been erased and no decision withheld it */
@@ -2548,6 +2582,71 @@ export interface operations {
             };
         };
     };
+    postReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The DSA Transparency Database’s statement category; `STATEMENT_CATEGORY_OTHER_VIOLATION_TC`: against the terms
+                     * @enum {string}
+                     */
+                    category: "STATEMENT_CATEGORY_ANIMAL_WELFARE" | "STATEMENT_CATEGORY_CONSUMER_INFORMATION" | "STATEMENT_CATEGORY_CYBER_VIOLENCE" | "STATEMENT_CATEGORY_CYBER_VIOLENCE_AGAINST_WOMEN" | "STATEMENT_CATEGORY_DATA_PROTECTION_AND_PRIVACY_VIOLATIONS" | "STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH" | "STATEMENT_CATEGORY_INTELLECTUAL_PROPERTY_INFRINGEMENTS" | "STATEMENT_CATEGORY_NEGATIVE_EFFECTS_ON_CIVIC_DISCOURSE_OR_ELECTIONS" | "STATEMENT_CATEGORY_NOT_SPECIFIED_NOTICE" | "STATEMENT_CATEGORY_OTHER_VIOLATION_TC" | "STATEMENT_CATEGORY_PROTECTION_OF_MINORS" | "STATEMENT_CATEGORY_RISK_FOR_PUBLIC_SECURITY" | "STATEMENT_CATEGORY_SCAMS_AND_FRAUD" | "STATEMENT_CATEGORY_SELF_HARM" | "STATEMENT_CATEGORY_UNSAFE_AND_PROHIBITED_PRODUCTS" | "STATEMENT_CATEGORY_VIOLENCE";
+                    /** @description Why the text is unlawful or against the terms */
+                    explanation: string;
+                    /** @description The notifier states in good faith that the notice is accurate and complete (Art. 16(2)(d)); must be true */
+                    good_faith: boolean;
+                    /** @description What is reported: `<kind>:<id>[:<field>]`, kind one of contribution, notice, profile, page (e.g. `contribution:12:summary`) */
+                    item: string;
+                    notifier_email?: string | null;
+                    notifier_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        received_at: string;
+                        /** @description The report’s reference, as the acknowledgement says it */
+                        reference: string;
+                        /** @enum {string} */
+                        source: "anonymous" | "account" | "trusted_flagger";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getRequests: {
         parameters: {
             query?: {
@@ -2733,6 +2832,81 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransparency: {
+        parameters: {
+            query: {
+                /** @description A half-year: `2026-H2` */
+                period: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Expose-Headers": components["headers"]["Access-Control-Expose-Headers"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeals: {
+                            decided: number;
+                            reversed: number;
+                            upheld: number;
+                        };
+                        decisions: {
+                            automated: number;
+                            by_ground: {
+                                [key: string]: number;
+                            };
+                            by_type: {
+                                [key: string]: number;
+                            };
+                            total: number;
+                        };
+                        /** @description The `moderation.decided` entries of the change log counted */
+                        entries: number;
+                        /** Format: date-time */
+                        from: string;
+                        median_seconds_to_decide: number | null;
+                        notifiers_suspended: number;
+                        period: string;
+                        reports: {
+                            by_category: {
+                                [key: string]: number;
+                            };
+                            by_source: {
+                                [key: string]: number;
+                            };
+                            total: number;
+                        };
+                        /** Format: date-time */
+                        to: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];

@@ -189,6 +189,9 @@ describe('leaving', () => {
     const person = await signup(t);
     const { id } = (await ask(pub, person)).body.data;
     await person.client.post(`/api/v1/account/author-links/${id}/confirm`);
+    // The export carries them, as everything else the account holds.
+    const exported = await person.client.get('/api/v1/account/export');
+    expect(exported.body.data.author_links).toEqual([expect.objectContaining({ id, publisher: pub.slug, state: 'confirmed', site: `https://${pub.domain}` })]);
     const erased = await person.client.delete('/api/v1/account', { body: { password: person.password } });
     expect(erased.status, erased.text).toBe(200);
     expect(await t.runtime.deps.db.selectFrom('author_links').selectAll().where('id', '=', id).execute()).toEqual([]);

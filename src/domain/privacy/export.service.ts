@@ -14,7 +14,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
   const db = deps.db;
   const account = await store.accountRow(db, accountId);
   if (!account) throw notFound('Account');
-  const [topics, memberships, history, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails, interests] =
+  const [topics, memberships, history, invitations, sessions, keys, webhooks, submissions, contributions, withdrawn, claims, preferences, taken, openings, noticesOff, mails, interests, authorLinks] =
     await Promise.all([
       store.topicRows(db, accountId),
       store.membershipRows(db, accountId),
@@ -33,6 +33,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
       store.noticesOffRows(db, accountId),
       store.mailRows(db, accountId),
       store.interestRows(db, accountId),
+      store.authorLinkRows(db, accountId),
     ]);
   return {
     format: EXPORT_FORMAT,
@@ -106,6 +107,7 @@ export async function exportAccount(deps: Deps, accountId: number) {
     withdrawn_contributions: withdrawn.map((w) => ({ id: w.id, role: w.role, page_url: w.page_url, accepted_at: w.accepted_at, withdrawn_at: w.withdrawn_at })),
     author_claims: claims.map((c) => ({ id: c.id, page_url: c.page_url, publisher: c.publisher, state: c.state, created_at: c.created_at, decided_at: c.decided_at })),
     claim_preferences: preferences.map((p) => ({ publisher: p.publisher, preference: p.preference, created_at: p.created_at })),
+    author_links: authorLinks.map((l) => ({ id: l.id, publisher: l.publisher, site: l.site, user_id: l.user_id, display_name: l.display_name, state: l.state, created_at: l.created_at, decided_at: l.decided_at })),
     requests_taken: taken.map((r) => ({ id: r.id, title: r.title, status: r.status, taken_at: r.taken_at })),
     log_openings: openings.map((o) => ({ log_index: o.seq - 1, pointer: o.pointer })),
     declared_interests: interests.map((i) => ({ subject: i.subject, name: i.name, kind: i.kind, note: i.note, declared_at: i.declared_at, ended_at: i.ended_at })),

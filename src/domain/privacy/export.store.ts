@@ -112,6 +112,15 @@ export const claimRows = (db: Db, accountId: number) =>
     .orderBy('a.id')
     .execute();
 
+export const authorLinkRows = (db: Db, accountId: number) =>
+  db
+    .selectFrom('author_links as l')
+    .innerJoin('publishers as p', 'p.id', 'l.publisher_id')
+    .select(['l.id', 'p.slug as publisher', 'l.site', 'l.user_id', 'l.display_name', 'l.state', 'l.created_at', 'l.decided_at'])
+    .where('l.account_id', '=', accountId)
+    .orderBy('l.id')
+    .execute();
+
 export const preferenceRows = (db: Db, accountId: number) =>
   db
     .selectFrom('claim_preferences as c')

@@ -12,7 +12,7 @@ import { EXPORT_FORMAT, exportAccount } from '../../domain/privacy/export.servic
 import { WEBHOOK_FORMATS } from '../../domain/webhooks/events.js';
 import { sessionOf, sessionOnly } from '../../http/auth.js';
 import { Nullable, Ok, StringEnum } from '../../http/schemas.js';
-import { ClaimPreference, ClaimState, EventType, Level, MemberRole, NoticeKind, PageUrl, Provenance, RequestStatus, SubmissionStatus, WebhookUrl, WorkRole } from '../vocabulary.js';
+import { AuthorLinkState, ClaimPreference, ClaimState, EventType, Level, MemberRole, NoticeKind, PageUrl, Provenance, RequestStatus, SubmissionStatus, WebhookUrl, WorkRole } from '../vocabulary.js';
 import { PASSWORD_MAX } from '../../domain/accounts/rules.js';
 
 const Time = Type.String({ format: 'date-time' });
@@ -103,6 +103,10 @@ export const AccountExport = Type.Object({
     Type.Object({ id: Type.Integer(), page_url: PageUrl, publisher: Type.String(), state: ClaimState, created_at: Time, decided_at: OptTime }),
   ),
   claim_preferences: Type.Array(Type.Object({ publisher: Type.String(), preference: ClaimPreference, created_at: Time })),
+  author_links: Type.Array(
+    Type.Object({ id: Type.Integer(), publisher: Type.String(), site: Type.String(), user_id: Type.String(), display_name: Type.String(), state: AuthorLinkState, created_at: Time, decided_at: OptTime }),
+    { description: 'Publications’ asks to name the person as the author of a user of their site, and the person’s answers' },
+  ),
   requests_taken: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), status: RequestStatus, taken_at: OptTime })),
   declared_interests: Type.Array(
     Type.Object({
