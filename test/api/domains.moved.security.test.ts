@@ -1,8 +1,8 @@
 // A publication acts only on pages whose domain it holds now (seed 000 §4 rule 1, §5.3): once a domain moves to
 // another publication, every write the old publication could make on its pages there (registering, naming authors,
-// opening and cancelling requests, deciding the work, notices) is 403 `page_not_verified`, by key and by session, on
-// /v1, /api/v1 and the dashboard, and changes nothing. The walk below covers every publisher write of the route table
-// and every dashboard form of the app, so a new one cannot skip it.
+// opening and cancelling requests, deciding the work, notices, asking to link a user of its site to a person) is 403
+// `page_not_verified`, by key and by session, on /v1, /api/v1 and the dashboard, and changes nothing. The walk below
+// covers every publisher write of the route table and every dashboard form of the app, so a new one cannot skip it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
 import type { Client, Res } from '../client.js';
@@ -92,6 +92,11 @@ const WRITES: Record<string, (as: Client) => Promise<void>> = {
     expectRefused(await as.post(`/api/v1/submissions/decide?publisher=${old.slug}`, { submission_id: submissionId, decision: 'reject' }), 'api');
     expectItemRefused(await as.post(`/api/v1/submissions/decide?publisher=${old.slug}`, [{ submission_id: submissionId, decision: 'accept' }]));
   },
+  'POST /api/v1/publishers/{slug}/author-links': async (as) => {
+    // Linking a user of a site on the moved domain to a person: the site is no longer the publication's.
+    const ask = { username: specialist.username, site: `https://${old.domain}/`, user_id: '7', display_name: 'A writer' };
+    expectRefused(await as.post(`/api/v1/publishers/${old.slug}/author-links`, ask), 'api');
+  },
   'POST /v1/requests': async (as) => {
     expectRefused(await as.post('/v1/requests', { url: url(), type: 'review' }), 'v1');
   },
@@ -111,6 +116,7 @@ async function expectUnchanged(): Promise<void> {
   expect((await specialist.client.get(`/api/v1/submissions/${submissionId}`)).body.data.status).toBe('pending');
   const claims = await specialist.client.get('/api/v1/account/claims');
   expect(claims.body.data).toEqual([]);
+  expect(await t.runtime.deps.db.selectFrom('author_links').select('id').execute()).toEqual([]);
 }
 
 describe('a domain moved to another publication', () => {

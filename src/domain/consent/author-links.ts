@@ -9,10 +9,11 @@ import type { AuthorLinkState } from '../../db/schema.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
-import { conflict, DomainError, invalid, notFound, pageNotVerified } from '../errors.js';
+import { conflict, DomainError, invalid, notFound } from '../errors.js';
 import { enqueueMail } from '../mail/mail.service.js';
-import { hostUnderDomain, parsePageUrl } from '../pages/url-keys.js';
-import { lockPublisher, verifiedDomainsOf } from '../publishers/publisher.store.js';
+import { parsePageUrl } from '../pages/url-keys.js';
+import { lockPublisher } from '../publishers/publisher.store.js';
+import { assertHolds } from '../publishers/holding.js';
 import * as store from './author-links.store.js';
 
 export type { AuthorLinkRow } from './author-links.store.js';
@@ -48,8 +49,8 @@ export async function requestLink(deps: Deps, publisherId: number, input: LinkRe
   const id = await deps.db.transaction().execute(async (trx) => {
     // Counted under the publication's lock: two requests at once cannot both take the last place.
     await lockPublisher(trx, deps.dialect, publisherId);
-    const domains = (await verifiedDomainsOf(trx, [publisherId])).get(publisherId) ?? [];
-    if (!domains.some((d) => hostUnderDomain(where.host, d))) throw pageNotVerified(where.host);
+    // Only a site on a domain the publication holds now (a domain moved away takes its users with it).
+    await assertHolds(trx, publisherId, where.host);
     const existing = await store.findLink(trx, publisherId, where.site, input.user_id, accountId);
     if (existing) return null;
     if ((await store.countPending(trx, publisherId)) >= pendingPerPublication) {
