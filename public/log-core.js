@@ -163,17 +163,24 @@
     keys.forEach(function (k) { commitments(v[k], at + '/' + k.replace(/~/g, '~0').replace(/\//g, '~1'), out); });
     return out;
   }
-  function checkOpenings(body, openings) {
-    var list = commitments(body, '', []);
-    return Promise.all(list.map(function (c) {
-      var o = openings && openings[c.pointer];
-      if (!o) return Promise.resolve('erased');
-      var key = fromB64(o.opening);
-      if (key.length !== 32) return Promise.resolve('mismatch');
-      return subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']).then(function (k) {
-        return subtle.sign('HMAC', k, enc.encode(canonical(o.value)));
-      }).then(function (mac) { return toB64(new Uint8Array(mac)) === c.commitment ? 'opened' : 'mismatch'; });
-    }));
+  // Each commitment's state: 'opened', 'mismatch', 'withheld' (a decision withheld it: `withheld` names it) or
+  // 'erased'. An opened value may hold commitments of its own (a person's name), opened at deeper pointers.
+  function checkOpenings(body, openings, withheld) {
+    function check(list) {
+      return Promise.all(list.map(function (c) {
+        var o = openings && openings[c.pointer];
+        if (!o) return Promise.resolve([withheld && withheld[c.pointer] !== undefined ? 'withheld' : 'erased']);
+        var key = fromB64(o.opening);
+        if (key.length !== 32) return Promise.resolve(['mismatch']);
+        return subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']).then(function (k) {
+          return subtle.sign('HMAC', k, enc.encode(canonical(o.value)));
+        }).then(function (mac) {
+          if (toB64(new Uint8Array(mac)) !== c.commitment) return ['mismatch'];
+          return check(commitments(o.value, c.pointer, [])).then(function (inner) { return ['opened'].concat(inner); });
+        });
+      })).then(function (states) { return [].concat.apply([], states); });
+    }
+    return check(commitments(body, '', []));
   }
 
   /**

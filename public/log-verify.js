@@ -54,7 +54,10 @@
     if (shownEntry) {
       var openings = {};
       try { openings = JSON.parse(shownEntry.getAttribute('data-log-openings') || '{}'); } catch { openings = {}; }
-      return Promise.resolve({ index: index, body: shownEntry.textContent, openings: openings });
+      var withheld = {};
+      try { withheld = JSON.parse(shownEntry.getAttribute('data-log-withheld') || '{}'); } catch { withheld = {}; }
+      var leaf = shownEntry.getAttribute('data-log-leaf-hash');
+      return Promise.resolve({ index: index, body: shownEntry.textContent, openings: openings, withheld: withheld, leaf_hash: leaf || undefined });
     }
     return get('/entries?start=' + index + '&limit=1', 'application/json').then(function (r) { return r.data[0]; });
   }
@@ -135,6 +138,7 @@
         })(m, 0, size, true);
         return Promise.all(ranges.map(function (r) { return range(r[0], r[1]); }));
       },
+      leaf: function (i) { return subtree(0, i); },
       bundleEntry: function (i) {
         var n = Math.floor(i / WIDTH), width = Math.min(WIDTH, size - n * WIDTH);
         return get('/tile/entries/' + indexPath(n) + (width < WIDTH ? '.p/' + width : ''), 'application/octet-stream').then(function (b) {
@@ -192,7 +196,15 @@
         // The entry must be about what this page shows, or a valid proof of another entry could stand in for it.
         var subject = box.getAttribute('data-log-contribution');
         if (subject && (!body.contribution || String(body.contribution.id) !== subject)) throw fail('entry ' + index + ' is not about this contribution');
-        return Promise.all([sha256(new Uint8Array([0]), bytes), checkOpenings(body, listed.openings)]);
+        // Clear text a decision withheld from an entry written before free text was committed to: the bytes served
+        // are not the entry's, so its leaf is the hash tiles' one (the signed root vouches for the tiles).
+        var leaf = listed.leaf_hash
+          ? tiles.leaf(index).then(function (h) {
+            if (toB64(h) !== listed.leaf_hash) throw fail('the leaf hash served beside entry ' + index + ' is not the hash tiles’ one');
+            return h;
+          })
+          : sha256(new Uint8Array([0]), bytes);
+        return Promise.all([leaf, checkOpenings(body, listed.openings, listed.withheld)]);
       })
       .then(function (r) {
         opened = r[1];
@@ -204,11 +216,14 @@
       })
       .then(function () {
         var erased = opened.filter(function (s) { return s === 'erased'; }).length;
+        var removed = Object.keys(listed.withheld || {}).length;
         say('Verified in your browser: entry ' + index + ' is in the log’s signed checkpoint of ' + size + ' entries (key ' + v.hash + ')' +
           (vouched.length ? ', cosigned by the witnesses ' + vouched.join(', ') : '') + '.' +
-          (erased ? ' The person’s details were erased at their request; the entry still verifies.' : ''), 'verified');
+          (erased ? ' The person’s details were erased at their request; the entry still verifies.' : '') +
+          (removed ? ' Some of its text was removed after a decision; the entry still verifies.' : ''), 'verified');
         if (details) details.textContent = 'Signed by ' + key + '. Root ' + hex(root) + '.';
-        if (download) {
+        // A proof that travels carries the entry's bytes: there is none for an entry whose clear text was withheld.
+        if (download && !listed.leaf_hash) {
           var file = 'c2sp.org/tlog-proof@v1\nextra ' + toB64(bytes) + '\nindex ' + index + '\n' +
             proof.map(function (h) { return toB64(h) + '\n'; }).join('') + '\n' + note;
           download.setAttribute('href', URL.createObjectURL(new Blob([file], { type: 'text/plain' })));

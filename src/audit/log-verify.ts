@@ -14,7 +14,7 @@ import fs from 'node:fs/promises';
 import { appendLeaves, leafHash, rootOf, verifyConsistency, verifyInclusion } from '../domain/transparency/merkle.js';
 import { type Checkpoint, NoteError, openNote, parseCheckpoint } from '../domain/transparency/note.js';
 import { type Policy, parsePolicy, quorumMet, vouchers } from '../domain/transparency/cosignature.js';
-import { type Opening, checkOpenings } from './openings.js';
+import { type Opening, checkOpenings, withheldMarkersIn } from './openings.js';
 import { TileReader } from './tile-reader.js';
 import { parseProofBundle } from '../domain/transparency/proof-bundle.js';
 
@@ -135,9 +135,15 @@ export async function verifyLog(opts: VerifyOptions): Promise<{ checkpoint: Chec
     let frontier: Buffer[] = [];
     let opened = 0;
     const erased: string[] = [];
+    // Text a decision withheld: `index/pointer` → the decision the log names beside the entry.
+    const withheld = new Map<string, number>();
+    // What the log's decision entries (`moderation.decided`) say they withheld: `seq/pointer` → decision id, entry index.
+    const decided = new Map<string, { decision: unknown; index: number }>();
     while (size < checkpoint.size) {
       // A page of openings (1,000 entries) and the bundles (256 entries each) that cover it.
-      const page = await getJson<{ data: { index: number; body: string; openings?: Record<string, Opening> }[] }>(`/v1/log/entries?start=${size}&limit=${PAGE}`);
+      const page = await getJson<{
+        data: { index: number; kind?: string; body: string; openings?: Record<string, Opening>; withheld?: Record<string, number>; leaf_hash?: string }[];
+      }>(`/v1/log/entries?start=${size}&limit=${PAGE}`);
       if (page.data.length === 0) throw new VerifyFailure(`the log answered no entry at index ${size} of ${checkpoint.size}`);
       const end = size + page.data.length;
       for (const [i, e] of page.data.entries()) {
@@ -155,12 +161,32 @@ export async function verifyLog(opts: VerifyOptions): Promise<{ checkpoint: Chec
         const at = size + i;
         const bytes = entries[i]!;
         if (!bytes.equals(Buffer.from(e.body, 'utf8'))) throw new VerifyFailure(`entry ${at}: its bundle and /v1/log/entries disagree on its bytes`);
-        for (const c of checkOpenings(bytes, e.openings)) {
+        for (const c of checkOpenings(bytes, e.openings, e.withheld)) {
           if (c.state === 'mismatch') throw new VerifyFailure(`entry ${at}: the opening of ${c.pointer} does NOT match its commitment`);
           if (c.state === 'erased') erased.push(`${at}${c.pointer}`);
+          else if (c.state === 'withheld') withheld.set(`${at}${c.pointer}`, c.decision!);
           else opened++;
         }
-        leaves.push(leafHash(bytes));
+        const parsed = parseJson(bytes);
+        if (e.leaf_hash !== undefined) {
+          // Clear text withheld from an entry written before free text was committed to: the bytes served are not the
+          // entry's, so its leaf is taken from the hash tiles (which the signed root vouches for, checked below).
+          const markers = withheldMarkersIn(parsed);
+          if (markers.length === 0) throw new VerifyFailure(`entry ${at}: the log serves it with a leaf hash but withholds nothing in it`);
+          for (const m of markers) {
+            if (e.withheld?.[m.pointer] !== m.decision) throw new VerifyFailure(`entry ${at}: ${m.pointer} is withheld in its bytes but not named beside them`);
+            withheld.set(`${at}${m.pointer}`, m.decision);
+          }
+          const leaf = await tiles.node({ level: 0, index: at });
+          if (leaf.toString('base64') !== e.leaf_hash) throw new VerifyFailure(`entry ${at}: the leaf hash served beside it is NOT the hash tiles' one`);
+          leaves.push(leaf);
+        } else {
+          leaves.push(leafHash(bytes));
+        }
+        if (e.kind === 'moderation.decided' || (parsed as { kind?: unknown } | null)?.kind === 'moderation.decided') {
+          const d = parsed as { decision?: { id?: unknown }; withheld?: { seq?: unknown; pointer?: unknown }[] };
+          for (const w of d.withheld ?? []) if (typeof w.seq === 'number' && typeof w.pointer === 'string') decided.set(`${w.seq - 1}${w.pointer}`, { decision: d.decision?.id, index: at });
+        }
       }
       const grown = appendLeaves(size, frontier, leaves);
       size = grown.size;
@@ -173,6 +199,15 @@ export async function verifyLog(opts: VerifyOptions): Promise<{ checkpoint: Chec
     if (size > 0 && !(await tiles.range(0, size)).equals(root)) throw new VerifyFailure('the hash tiles do NOT match the signed root');
     out(`whole log: ${size} entries rebuild the signed root (read from the entry bundles; the hash tiles agree)`);
     out(`commitments: ${opened} opened and matching${erased.length > 0 ? `; ${erased.length} erased (the person asked to be forgotten; their entries still verify): ${erased.slice(0, 10).join(', ')}${erased.length > 10 ? ', …' : ''}` : ''}`);
+    if (withheld.size > 0) {
+      // Withheld text is reported, not failed: every proof still holds. A withholding no decision entry names is
+      // said plainly (the decision may be past this checkpoint, or the operator withheld text without one).
+      const named = [...withheld].map(([at, decision]) => {
+        const d = decided.get(at);
+        return d ? `${at} (decision ${String(d.decision)}, log entry ${d.index})` : `${at} (decision ${decision}; NO decision entry in this checkpoint names it)`;
+      });
+      out(`removed: ${withheld.size} field${withheld.size === 1 ? '' : 's'} withheld by a decision (the entries and every proof still verify): ${named.slice(0, 20).join(', ')}${named.length > 20 ? ', …' : ''}`);
+    }
   }
   if (opts.saveFile) {
     await fs.writeFile(opts.saveFile, note);
@@ -200,4 +235,12 @@ async function verifyProof(opts: VerifyOptions, out: (l: string) => void): Promi
   out(`witnessed: ${vouched.length > 0 ? `cosigned by ${vouched.join(', ')}` : 'no witness cosigned it'}; the policy's quorum (${policy.quorum}) is met`);
   out(`entry: ${bundle.entry.toString('utf8')}`);
   return { checkpoint, note: bundle.checkpoint, vouched };
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
+  }
 }

@@ -492,7 +492,18 @@ export const ROUTES: RouteSpec[] = [
     params: (w) => ({ slug: w.pub.slug }),
     body: async (w) => ({ username: (await signup(w.t)).username, site: `https://${w.pub.domain}/`, user_id: unique(), display_name: 'A WordPress writer' }),
   },
-  { method: 'GET', path: '/api/v1/publishers/{slug}/author-links', auth: 'publisher', ok: [200], params: (w) => ({ slug: w.pub.slug }), query: () => ({ state: 'pending' }) },
+  {
+    method: 'GET',
+    path: '/api/v1/publishers/{slug}/author-links',
+    auth: 'publisher',
+    ok: [200],
+    // Something to list: a waiting ask made for the call.
+    params: async (w) => {
+      await authorLink(w, 'pending');
+      return { slug: w.pub.slug };
+    },
+    query: () => ({ state: 'pending' }),
+  },
   {
     method: 'GET',
     path: '/api/v1/publishers/{slug}/author-links/{id}',
@@ -500,7 +511,18 @@ export const ROUTES: RouteSpec[] = [
     ok: [200],
     params: async (w) => ({ slug: w.pub.slug, id: String(await authorLink(w, 'pending')) }),
   },
-  { method: 'GET', path: '/api/v1/account/author-links', auth: 'session', ok: [200], query: () => ({ state: 'pending' }) },
+  {
+    method: 'GET',
+    path: '/api/v1/account/author-links',
+    auth: 'session',
+    ok: [200],
+    // Something to list: a waiting ask naming the caller, made for the call.
+    params: async (w) => {
+      await authorLink(w, 'pending');
+      return {};
+    },
+    query: () => ({ state: 'pending' }),
+  },
   ...(['confirm', 'decline', 'unlink'] as const).map(
     (answer): RouteSpec => ({
       method: 'POST',

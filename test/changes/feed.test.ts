@@ -73,11 +73,17 @@ describe('GET /api/v1/changes and /v1/changes', () => {
     await pub.api.post('/api/v1/submissions/decide', { submission_id: submitted.body.data.id, decision: 'accept', note: 'secret note' });
     const api = (await anon.get(`/api/v1/changes?after=${from}`)).body.data;
     const accepted = api.find((e: { kind: string }) => e.kind === 'contribution.accepted');
+    // Free text and the person are commitments in the bytes; their openings beside them open to what was written.
+    const C = { commitment: expect.any(String) };
     expect(accepted).toMatchObject({
-      page: { id: page, url, title: 'Feed one' },
-      contribution: { role: 'correction', summary: 'Fixed the date', change: { from: '1999', to: '2001' } },
-      contributor: { commitment: expect.any(String) },
-      openings: { '/contributor': { opening: expect.any(String), value: { username: specialist.username, name: 'Fay Feed' } } },
+      page: { id: page, url, title: C },
+      contribution: { role: 'correction', summary: C, change: { from: C, to: C } },
+      contributor: C,
+      openings: {
+        '/contributor': { opening: expect.any(String), value: { username: specialist.username, name: C } },
+        '/contributor/name': { opening: expect.any(String), value: 'Fay Feed' },
+        '/page/title': { value: 'Feed one' },
+      },
       links: {
         record: `https://credence.test/records/${page}`,
         proof: `https://credence.test/proofs/${accepted.contribution.id}`,
@@ -90,7 +96,12 @@ describe('GET /api/v1/changes and /v1/changes', () => {
     // The bytes name nobody; what is beside them opens the commitment, checked here with Node's crypto.
     expect(stored.body).not.toContain(specialist.username);
     expect(stored.body).not.toContain('Fay Feed');
-    expect(openBody(stored.body, openings).contributor).toEqual({ username: specialist.username, name: 'Fay Feed' });
+    expect(openBody(stored.body, openings)).toMatchObject({
+      contributor: { username: specialist.username, name: 'Fay Feed' },
+      page: { title: 'Feed one' },
+      contribution: { summary: 'Fixed the date', change: { from: '1999', to: '2001' } },
+    });
+    expect(stored.body).not.toContain('Fixed the date');
     const v1 = (await anon.get(`/v1/changes?after=${from}`)).body.data.find((e: { kind: string }) => e.kind === 'contribution.accepted');
     expect(v1.contribution.id).toBe(`ctb_${accepted.contribution.id}`);
     expect(JSON.stringify(api)).not.toMatch(/secret|src\.example|@mail\.test/);
@@ -132,7 +143,7 @@ describe('the live stream', () => {
     const accepted = (await live).events.find((e) => e.event === 'contribution.accepted')!;
     // The follower read the entry with its openings for the stream: it did not read the log itself.
     expect(registry().catchUpReads).toBe(catchUps);
-    expect(accepted.data.openings).toMatchObject({ '/contributor': { value: { username: specialist.username, name: 'Liv Live' } } });
+    expect(accepted.data.openings).toMatchObject({ '/contributor': { value: { username: specialist.username } }, '/contributor/name': { value: 'Liv Live' } });
     expect(accepted.data.links.profile).toBe(`https://credence.test/contributors/${specialist.username}`);
   });
 
@@ -161,7 +172,8 @@ describe('the change follower', () => {
       expect(told.length).toBeGreaterThan(0);
       expect(told.every((rows) => rows === null)).toBe(true);
       const accepted = taken.flatMap((rows) => rows ?? []).find((r) => r.kind === 'contribution.accepted');
-      expect(accepted?.openings['/contributor']?.value).toEqual({ username: specialist.username, name: 'Ola Opened' });
+      expect(accepted?.openings['/contributor']?.value).toEqual({ username: specialist.username, name: { commitment: expect.any(String) } });
+      expect(accepted?.openings['/contributor/name']?.value).toBe('Ola Opened');
     } finally {
       offTaken();
       offTold();

@@ -120,8 +120,16 @@ describe('the change log', () => {
     for (const r of rows) for (const a of accounts) for (const s of [a.username, a.name, a.email]) expect(r.body).not.toContain(s);
     for (const r of named) {
       expect(Object.keys(JSON.parse(r.body).contributor)).toEqual(['commitment']);
-      const own = openings.filter((o) => o.seq === r.seq);
-      expect(own.map((o) => [o.pointer, o.account_id])).toEqual([['/contributor', r.account_id]]);
+      // The person slot, and inside its value their name (and a profile's summary), each opened on its own and
+      // recorded by reference (the profile it opens, its field), so erasure and a decision find them by reference.
+      const own = openings.filter((o) => o.seq === r.seq && o.pointer.startsWith('/contributor'));
+      expect(own.map((o) => [o.pointer, o.account_id, o.subject_kind, o.subject_id, o.field]).sort()).toEqual(
+        [
+          ['/contributor', r.account_id, 'profile', r.account_id, null],
+          ['/contributor/name', r.account_id, 'profile', r.account_id, 'name'],
+          ...(r.kind.startsWith('contributor.') ? [['/contributor/summary', r.account_id, 'profile', r.account_id, 'summary']] : []),
+        ].sort(),
+      );
     }
     // Two entries naming one person commit with different openings: equal values never give equal commitments.
     const commitments = named.map((r) => JSON.parse(r.body).contributor.commitment);

@@ -98,10 +98,18 @@ export async function served<R extends { seq: number; body: string }>(db: Db, ro
   });
 }
 
-/** Forget every opening of what names one person (erasure); the entries themselves never change. */
+/**
+ * Forget every opening of what names one person (erasure): their person slots and their profile's name and summary,
+ * found by the account they name, served or withheld by a decision; the entries themselves never change.
+ */
 export async function deleteOpeningsOf(trx: Db, accountId: number): Promise<number> {
-  const r = await trx.deleteFrom('change_openings').where('account_id', '=', accountId).executeTakeFirst();
-  return Number(r.numDeletedRows);
+  // The count is of entries, as the erasure's answer says, not of openings (an entry may hold several of one person).
+  const seqs = new Set<number>();
+  for (const table of ['change_openings', 'withheld_openings'] as const) {
+    for (const r of await trx.selectFrom(table).select('seq').where('account_id', '=', accountId).execute()) seqs.add(Number(r.seq));
+    await trx.deleteFrom(table).where('account_id', '=', accountId).execute();
+  }
+  return seqs.size;
 }
 
 /**

@@ -31,6 +31,8 @@ export const tag = {
   panels: 'panels',
   /** The contributor directory depends on every contributor. */
   contributors: 'contributors',
+  /** The log's files (checkpoint, tiles, entry bundles): a decision that withholds text changes entry bundles. */
+  log: 'log',
 };
 
 /**
@@ -61,4 +63,4 @@ export function surrogateKey(t: string): string {
 /** Answers that change only with a release (embed.js): purged by a restart's purge of everything, or their TTL. */
 export const STATIC_KEY = surrogateKey('static');
 /** The log's checkpoint: kept a second at most (its own max-age), keyed so that a purge of everything reaches it. */
-export const LOG_KEY = surrogateKey('log');
+export const LOG_KEY = surrogateKey(tag.log);

@@ -177,6 +177,7 @@ export const ERASED_TABLES = [
   'submissions',
   'panel_entries',
   'change_openings',
+  'withheld_openings',
   'events',
   'event_mentions',
   'mail_mentions',

@@ -5,6 +5,8 @@
 import { DomainError, invalid, notFound } from '../errors.js';
 import type { Deps } from '../deps.js';
 import * as store from './log.store.js';
+import { withheldBetween } from '../changes/change.store.js';
+import { withheldBody } from '../changes/served.js';
 
 export const TILE_WIDTH = 256;
 export const TILE_HEIGHT = 8;
@@ -69,8 +71,13 @@ export async function hashTile(deps: Deps, t: TileRef & { level: number }): Prom
   return Buffer.concat(hashes);
 }
 
-/** The bytes of an entry bundle, from `changes`. */
-export async function entryBundle(deps: Deps, t: TileRef): Promise<Buffer> {
+/**
+ * The bytes of an entry bundle, from `changes`, and whether a decision withheld clear text in one of its entries: such
+ * an entry is bundled as public reads serve it (the text replaced by `{"withheld": <decision id>}`), so its bytes no
+ * longer hash to its leaf; the level-0 hash tile holds that leaf hash, and /v1/log/entries says which entries these are
+ * (docs/decisions/free-text-in-the-log.md). Such a bundle may change again (a restore), so it is not immutable.
+ */
+export async function entryBundle(deps: Deps, t: TileRef): Promise<{ bytes: Buffer; withheld: boolean }> {
   const size = (await store.latestCheckpoint(deps.db))?.tree_size ?? 0;
   if (!tileExists({ ...t, level: 0 }, size)) throw notFound('Entry bundle');
   const first = t.index * TILE_WIDTH;
@@ -80,14 +87,17 @@ export async function entryBundle(deps: Deps, t: TileRef): Promise<Buffer> {
     // A deleted `changes` row: the log cannot serve the bundle, and says which entry is gone.
     throw new DomainError('not_found', `Entry ${first + (gap >= 0 ? gap : rows.length)} is missing from the log`);
   }
+  const withheld = await withheldBetween(deps.db, first + 1, first + t.width);
   const parts: Buffer[] = [];
   for (const r of rows) {
-    if (r.body.length > MAX_BUNDLED_ENTRY) throw invalid('entry', `entry ${r.seq - 1} is larger than an entry bundle can carry`);
+    const clear = withheld.get(r.seq)?.clear;
+    const body = clear && clear.size > 0 ? Buffer.from(withheldBody(r.body.toString('utf8'), clear), 'utf8') : r.body;
+    if (body.length > MAX_BUNDLED_ENTRY) throw invalid('entry', `entry ${r.seq - 1} is larger than an entry bundle can carry`);
     const len = Buffer.alloc(2);
-    len.writeUInt16BE(r.body.length);
-    parts.push(len, r.body);
+    len.writeUInt16BE(body.length);
+    parts.push(len, body);
   }
-  return Buffer.concat(parts);
+  return { bytes: Buffer.concat(parts), withheld: [...withheld.values()].some((w) => w.clear.size > 0) };
 }
 
 /** Splits an entry bundle into its entries; throws when it is malformed. */

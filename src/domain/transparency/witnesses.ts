@@ -2,7 +2,8 @@
 // should enforce, the cosignatures stored for checkpoints, and the newest checkpoint that carries the policy's
 // quorum of them. The HTTP side (submitting checkpoints to witnesses) is jobs/witness-submit.ts.
 import type { Deps } from '../deps.js';
-import { invalid, notFound } from '../errors.js';
+import { DomainError, invalid, notFound } from '../errors.js';
+import { withheldBetween } from '../changes/change.store.js';
 import { inclusionProof, inclusionProofs } from './log.service.js';
 import { proofBundleText } from './proof-bundle.js';
 import * as store from './log.store.js';
@@ -89,6 +90,12 @@ export async function proofBundle(deps: Deps, index: number): Promise<string> {
   const proof = await inclusionProof(deps, index, c.size);
   const [row] = await store.readChanges(deps.db, index, 1);
   if (!row || row.seq !== index + 1) throw notFound('Entry');
+  // A tlog-proof carries the entry's bytes; an entry whose clear text a decision withheld cannot travel with them.
+  const clear = (await withheldBetween(deps.db, row.seq, row.seq)).get(row.seq)?.clear;
+  if (clear && clear.size > 0) {
+    const [pointer, decision] = [...clear][0]!;
+    throw new DomainError('not_found', `Entry ${index}'s text at ${pointer} is withheld by decision ${decision}: no proof carrying its bytes is served; /v1/log/proof/inclusion proves its leaf hash`);
+  }
   return proofBundleText({ entry: row.body, index, proof: proof.hashes, checkpoint: c.note });
 }
 

@@ -208,10 +208,11 @@ export function logRoutes(fastify: FastifyInstance, deps: Deps) {
     async (req, reply) => {
       const t = tiles.parseTilePath(req.params['*']);
       if (!t) throw notFound('Tile');
-      const bytes = t.level === null ? await tiles.entryBundle(deps, t) : await tiles.hashTile(deps, { ...t, level: t.level });
+      const { bytes, withheld } = t.level === null ? await tiles.entryBundle(deps, t) : { bytes: await tiles.hashTile(deps, { ...t, level: t.level }), withheld: false };
       return reply
         .type('application/octet-stream')
-        .header('cache-control', t.width === tiles.TILE_WIDTH ? IMMUTABLE : PARTIAL)
+        // A bundle holding an entry with text withheld may change again (a restore): never immutable.
+        .header('cache-control', t.width === tiles.TILE_WIDTH && !withheld ? IMMUTABLE : PARTIAL)
         // The cache tier keeps tiles for their own Cache-Control (a full tile never changes); the key lets an
         // operator purge the log's files whole (docs/cache.md).
         .header('xkey', LOG_KEY)

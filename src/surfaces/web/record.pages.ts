@@ -102,6 +102,9 @@ ${c.role === 'correction' && c.change_from !== null && c.change_to !== null ? ht
 export interface ShownEntry {
   body: string;
   openings: unknown;
+  /** What a decision withheld in it (JSON Pointer → decision id), and the leaf hash when `body` is not its bytes. */
+  withheld?: Record<string, number>;
+  leafHash?: string | null;
 }
 
 /**
@@ -121,8 +124,10 @@ export function logSection(index: number, contributionId: number | null, entry: 
 ${
   entry
     ? html`<details><summary>The entry’s bytes, as the log holds them</summary>
-<p class="hint">Canonical JSON. People’s names appear as salted commitments; their openings are served beside the entry, and deleted when a person leaves.</p>
-<pre class="entry" data-log-entry data-log-openings="${JSON.stringify(entry.openings)}">${entry.body}</pre></details>`
+<p class="hint">Canonical JSON. People’s names and the text people wrote appear as salted commitments; their openings are served beside the entry, and deleted when a person leaves or a decision removes the text.</p>
+<pre class="entry" data-log-entry data-log-openings="${JSON.stringify(entry.openings)}"${
+        entry.withheld && Object.keys(entry.withheld).length > 0 ? html` data-log-withheld="${JSON.stringify(entry.withheld)}"` : ''
+      }${entry.leafHash ? html` data-log-leaf-hash="${entry.leafHash}"` : ''}>${entry.body}</pre></details>`
     : ''
 }
 <p class="links wrap"><a href="/v1/log/proof/bundle?index=${String(index)}" download="entry-${String(index)}.tlog-proof" data-log-download>Download the proof (C2SP tlog-proof, checks offline)</a> · <a href="${logProofUrl('', index)}">Inclusion proof</a> · <a href="/v1/log/entries?start=${String(index)}&amp;limit=1">Entry</a> · <a href="/v1/log/checkpoint">Signed checkpoint</a> · <a href="/v1/log/key">Log key</a> · <a href="/v1/log/policy">Witness policy</a></p>
@@ -131,7 +136,7 @@ ${
 }
 
 /** One entry of the transparency log on its own (a notice's, a panel version's): what it is, its bytes, its check. */
-export function logEntryPage(index: number, entry: { kind: string; createdAt: string; body: string; openings: unknown }): PageOptions {
+export function logEntryPage(index: number, entry: { kind: string; createdAt: string } & ShownEntry): PageOptions {
   return {
     title: `Transparency-log entry ${index}`,
     description: `Entry ${index} of Credence’s public transparency log, checked in your browser.`,

@@ -136,7 +136,7 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
       if (wantsAnnotation(req.headers.accept)) return sendAs(reply, `${ANNO_TYPE}; charset=utf-8`, jsonLdText(contributionAnnotation(site, p)));
       if (root && wantsHtml(req)) {
         const entry = p.log_seq === null ? null : await log.entryAt(deps, Number(p.log_seq) - 1);
-        return sendPage(deps, req, reply, proofPage(site, p, entry && { body: entry.body.toString('utf8'), openings: entry.openings }));
+        return sendPage(deps, req, reply, proofPage(site, p, entry && shownEntry(entry)));
       }
       return {
         id: contributionRef(p.id),
@@ -177,7 +177,10 @@ export function recordRoutes(fastify: FastifyInstance, deps: Deps, where: 'root'
       const index = Number(req.params.index);
       const entry = await log.entryAt(deps, index);
       if (!entry) throw notFound('Log entry');
-      return sendPage(deps, req, reply, logEntryPage(index, { kind: entry.kind, createdAt: entry.createdAt, body: entry.body.toString('utf8'), openings: entry.openings }));
+      return sendPage(deps, req, reply, logEntryPage(index, { kind: entry.kind, createdAt: entry.createdAt, ...shownEntry(entry) }));
     },
   );
 }
+
+/** A log entry as a page shows it: as the log serves it (withheld text out), with what its check needs beside it. */
+const shownEntry = (e: log.LogEntry) => ({ body: e.body.toString('utf8'), openings: e.openings, withheld: e.withheld, leafHash: e.leafHash?.toString('base64') ?? null });
