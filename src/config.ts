@@ -87,7 +87,11 @@ export const EnvSchema = Type.Object({
   // once in this process: against its address and, when signed in (a key or a session), its account too. Each open stream holds
   // a socket and a share of every change's fan-out, so one caller must not hold them all.
   FEED_STREAMS_PER_CLIENT: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
-  // Live streams this process holds open at once, whoever asks: the backstop behind the per-caller cap.
+  // Live streams one network (an IPv4 /24, an IPv6 /64) may hold open at once in this process, all its addresses
+  // together: many addresses of one network must not take the places the process keeps for everyone.
+  FEED_STREAMS_PER_NETWORK: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
+  // Live streams this process holds open at once, whoever asks: the backstop behind the per-caller and per-network
+  // caps. Its last tenth goes only to networks that hold no stream yet.
   FEED_STREAMS_MAX: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$' })),
   // The SMTP server mail goes through, as a URL: smtp://user:pass@host:587 (STARTTLS when offered) or
   // smtps://…:465. Unset (the embedded default), nothing is sent: each message is an .eml file under DATA_DIR/mail/
@@ -185,6 +189,8 @@ export interface Config {
   recordCacheEntries: number;
   /** Live change-feed streams per caller (its address, and its account when signed in) and in all, in this process. */
   feedStreamsPerClient: number;
+  /** …per network (IPv4 /24, IPv6 /64), all its addresses together. */
+  feedStreamsPerNetwork: number;
   feedStreamsMax: number;
   /** The cache tier's nodes to purge (CACHE_PURGE_URLS); empty: no tier, no surrogate keys. */
   cachePurgeUrls: string[];
@@ -285,6 +291,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownTimeoutMs: (e.SHUTDOWN_TIMEOUT === undefined ? 25 : Number(e.SHUTDOWN_TIMEOUT)) * 1000,
     recordCacheEntries: e.RECORD_CACHE_ENTRIES === undefined ? 20_000 : Number(e.RECORD_CACHE_ENTRIES),
     feedStreamsPerClient: e.FEED_STREAMS_PER_CLIENT === undefined ? 10 : Number(e.FEED_STREAMS_PER_CLIENT),
+    feedStreamsPerNetwork: e.FEED_STREAMS_PER_NETWORK === undefined ? 100 : Number(e.FEED_STREAMS_PER_NETWORK),
     feedStreamsMax: e.FEED_STREAMS_MAX === undefined ? 1000 : Number(e.FEED_STREAMS_MAX),
     cachePurgeUrls: splitList(e.CACHE_PURGE_URLS).map((u) => u.replace(/\/+$/, '')),
     cachePurgeLeaseMs: e.CACHE_PURGE_LEASE_MS === undefined ? 5000 : Number(e.CACHE_PURGE_LEASE_MS),

@@ -2,8 +2,11 @@
 //
 // - Caps: a caller holds at most `feedStreamsPerClient` streams at once, counted against its address and, when signed
 //   in (a key or a session), its account too: one budget each, shared, so signing in adds no streams to an
-//   address's and changing address adds none to an account's. Answered 429 in the surface's envelope; and the process holds at most
-//   `feedStreamsMax` in all (503), the backstop when many callers ask at once.
+//   address's and changing address adds none to an account's. Answered 429 in the surface's envelope. A network (an
+//   IPv4 /24, an IPv6 /64: what one party usually holds) holds at most `feedStreamsPerNetwork`, also 429, so many
+//   addresses of one network cannot take the process's places. The process holds at most `feedStreamsMax` in all
+//   (503), the backstop when many callers ask at once, and its last tenth goes only to networks holding no stream, so
+//   callers from a few networks filling it still leave room for others.
 // - Fan-out: the change follower reads each committed entry once and hands it here; each entry is presented once
 //   per surface's words and the same bytes are written to every stream that is caught up. A stream reads the log
 //   itself only to catch up (from its cursor when it opens, or over a gap the follower jumped).
@@ -11,6 +14,7 @@
 //   closed; its EventSource reconnects with Last-Event-ID and catches up from the log.
 import type { ServerResponse } from 'node:http';
 import type { FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import type { OpenedChange } from '../domain/changes/change.store.js';
 import { type FeedFilter, readFeed } from '../domain/changes/feed.service.js';
 import type { AdvanceListener } from '../domain/changes/follower.js';
@@ -74,9 +78,22 @@ export class FeedStreams {
     return n;
   }
 
-  /** Whom a stream counts against: the address, and the account when signed in (any key or session of it). */
+  /**
+   * The network an address belongs to: its IPv4 /24 (an IPv4-mapped IPv6 address counts as IPv4) or its IPv6 /64, the
+   * smallest block a provider hands one customer. An address that does not parse is its own network.
+   */
+  static networkOf(ip: string): string {
+    if (!ipaddr.isValid(ip)) return `net:${ip}`;
+    let addr = ipaddr.parse(ip);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    if (addr.kind() === 'ipv4') return `net:${(addr as ipaddr.IPv4).octets.slice(0, 3).join('.')}.0/24`;
+    return `net:${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  }
+
+  /** Whom a stream counts against: the address, its network, and the account when signed in (any key or session of it). */
   static clientsOf(req: FastifyRequest): string[] {
-    return req.principal.kind === 'anonymous' ? [`ip:${req.ip}`] : [`ip:${req.ip}`, `account:${req.principal.accountId}`];
+    const byAddress = [`ip:${req.ip}`, FeedStreams.networkOf(req.ip)];
+    return req.principal.kind === 'anonymous' ? byAddress : [...byAddress, `account:${req.principal.accountId}`];
   }
 
   /**
@@ -85,8 +102,19 @@ export class FeedStreams {
    * surface's envelope.
    */
   admit(clients: string[]): () => void {
-    const { feedStreamsPerClient, feedStreamsMax } = this.deps.config;
-    if (clients.some((c) => (this.perClient.get(c) ?? 0) >= feedStreamsPerClient)) {
+    const { feedStreamsPerClient, feedStreamsPerNetwork, feedStreamsMax } = this.deps.config;
+    const network = clients.find((c) => c.startsWith('net:'));
+    const held = network === undefined ? 0 : (this.perClient.get(network) ?? 0);
+    if (held >= feedStreamsPerNetwork) {
+      throw new AppError(
+        429,
+        'rate_limited',
+        `At most ${feedStreamsPerNetwork} live streams at once per network (an IPv4 /24 or an IPv6 /64); close one, or retry in ${RETRY_AFTER_SECONDS} s`,
+        undefined,
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    if (clients.some((c) => c !== network && (this.perClient.get(c) ?? 0) >= feedStreamsPerClient)) {
       throw new AppError(
         429,
         'rate_limited',
@@ -95,7 +123,9 @@ export class FeedStreams {
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }
-    if (this.admitted >= feedStreamsMax) {
+    // The last tenth of the places waits for networks that hold none: a few networks at their cap cannot fill it.
+    const reserved = Math.ceil(feedStreamsMax / 10);
+    if (this.admitted >= feedStreamsMax || (this.admitted >= feedStreamsMax - reserved && held > 0)) {
       throw new AppError(503, 'service_unavailable', `The live stream is at capacity; retry in ${RETRY_AFTER_SECONDS} s, or read the list`, undefined, {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       });

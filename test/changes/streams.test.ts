@@ -1,7 +1,8 @@
 // The change feed's live streams under load: a caller holds a few streams at once (per address without a
 // credential, per account with one, on both surfaces together), one more is 429 in the surface's envelope with
-// Retry-After, others are not affected, and the process has a cap of its own (503); each committed change is read
-// from the log once per process and fanned out to every open stream.
+// Retry-After, others are not affected; a network (IPv4 /24, IPv6 /64) has a cap of its own (429), and the process
+// too (503), its last tenth kept for networks holding none; each committed change is read from the log once per
+// process and fanned out to every open stream.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedStreamsOf } from '../../src/surfaces/changes.streams.js';
@@ -164,6 +165,65 @@ describe('caps on live streams', () => {
     expect(over.status).toBe(503);
     expect(over.headers['retry-after']).toMatch(/^[1-9]\d*$/);
     expect(over.body).toMatchObject({ error: { code: 'service_unavailable' } });
+  });
+});
+
+describe('caps by network', () => {
+  let t: TestApp;
+  const opened: OpenStream[] = [];
+  const open = async (ip: string) => {
+    const s = await openStream(t, '/api/v1/changes', ip);
+    opened.push(s);
+    return s;
+  };
+  // Three streams per address, six per network, twenty in all (the last two for networks holding none).
+  beforeAll(async () => {
+    t = await startTestApp({ feedStreamsPerClient: 3, feedStreamsPerNetwork: 6, feedStreamsMax: 20 });
+  });
+  afterAll(async () => {
+    for (const s of opened) s.close();
+    await t?.close();
+  });
+  const closeAll = async () => {
+    for (const s of opened.splice(0)) s.close();
+    await until(() => feedStreamsOf(t.runtime.deps)!.open === 0);
+  };
+
+  it('counts every address of an IPv4 /24 together: one more than its cap is 429, another /24 goes on', async () => {
+    const statuses: number[] = [];
+    // Three addresses of 10.77.1.0/24 at three streams each: nine asked, six given.
+    for (const host of [1, 2, 3]) for (let i = 0; i < 3; i++) statuses.push((await open(`10.77.1.${host}`)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+    const refused = opened.find((s) => s.status === 429)!;
+    expect(refused.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    expect(refused.body).toMatchObject({ success: false, error: { code: 'rate_limited', message: expect.stringMatching(/per network/) } });
+    // An IPv4-mapped IPv6 address of the same /24 is the same network.
+    expect((await open('::ffff:10.77.1.9')).status).toBe(429);
+    expect((await open('10.77.2.1')).status).toBe(200);
+    await closeAll();
+  });
+
+  it('counts every address of an IPv6 /64 together', async () => {
+    const statuses: number[] = [];
+    for (const host of ['a', 'b', 'c']) for (let i = 0; i < 3; i++) statuses.push((await open(`2001:db8:77:1::${host}`)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+    expect((await open('2001:db8:77:1:ffff::1')).status).toBe(429);
+    expect((await open('2001:db8:77:2::a')).status).toBe(200);
+    await closeAll();
+  });
+
+  it('keeps the last tenth of the process’s places for networks that hold no stream', async () => {
+    // Three networks at their cap: 18 of 20 places.
+    for (const net of [11, 12, 13]) for (const host of [1, 2]) for (let i = 0; i < 3; i++) expect((await open(`10.78.${net}.${host}`)).status).toBe(200);
+    // A network already holding a stream gets no reserved place; a new one does.
+    expect((await open('10.78.14.1')).status).toBe(200);
+    const again = await open('10.78.14.2');
+    expect(again.status).toBe(503);
+    expect(again.body).toMatchObject({ success: false, error: { code: 'service_unavailable' } });
+    expect((await open('10.78.15.1')).status).toBe(200);
+    // Full: nobody else.
+    expect((await open('10.78.16.1')).status).toBe(503);
+    await closeAll();
   });
 });
 
