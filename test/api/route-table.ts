@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { WebhookRelay } from '../../src/jobs/relay.js';
 import type { Resolve } from '../../src/net/safe-fetch.js';
+import { type Config, testConfig } from '../../src/config.js';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
 import { issueToken } from '../../src/domain/mail/mail.service.js';
@@ -492,18 +493,7 @@ export const ROUTES: RouteSpec[] = [
     params: (w) => ({ slug: w.pub.slug }),
     body: async (w) => ({ username: (await signup(w.t)).username, site: `https://${w.pub.domain}/`, user_id: unique(), display_name: 'A WordPress writer' }),
   },
-  {
-    method: 'GET',
-    path: '/api/v1/publishers/{slug}/author-links',
-    auth: 'publisher',
-    ok: [200],
-    // Something to list: a waiting ask made for the call.
-    params: async (w) => {
-      await authorLink(w, 'pending');
-      return { slug: w.pub.slug };
-    },
-    query: () => ({ state: 'pending' }),
-  },
+  { method: 'GET', path: '/api/v1/publishers/{slug}/author-links', auth: 'publisher', ok: [200], params: (w) => ({ slug: w.pub.slug }), query: () => ({ state: 'pending' }) },
   {
     method: 'GET',
     path: '/api/v1/publishers/{slug}/author-links/{id}',
@@ -511,18 +501,8 @@ export const ROUTES: RouteSpec[] = [
     ok: [200],
     params: async (w) => ({ slug: w.pub.slug, id: String(await authorLink(w, 'pending')) }),
   },
-  {
-    method: 'GET',
-    path: '/api/v1/account/author-links',
-    auth: 'session',
-    ok: [200],
-    // Something to list: a waiting ask naming the caller, made for the call.
-    params: async (w) => {
-      await authorLink(w, 'pending');
-      return {};
-    },
-    query: () => ({ state: 'pending' }),
-  },
+  // withWork leaves a waiting ask naming the owner, so the lists have something to list.
+  { method: 'GET', path: '/api/v1/account/author-links', auth: 'session', ok: [200], query: () => ({ state: 'pending' }) },
   ...(['confirm', 'decline', 'unlink'] as const).map(
     (answer): RouteSpec => ({
       method: 'POST',
@@ -931,15 +911,32 @@ export async function makeWorld(t: TestApp): Promise<World> {
   return w;
 }
 
-/** What the world's app is started with so that every row's valid call can succeed: it witnesses `witnessedLog`. */
-export const WORLD_APP_OPTIONS = { witnessLogs: [witnessedLog.vkey] };
+/**
+ * What the world's app is started with (`startTestApp({ ...WORLD_APP_OPTIONS, … })`) so that every row's valid call
+ * can succeed, again and again: it witnesses `witnessedLog`, and every setting that caps what one account,
+ * publication or person may hold (named `…PerAccount`, `…PerPublication`, `…PerPerson`, alone or in a group like
+ * `claimLimits`) is a million, a cap added later included. The world's few accounts make an object per valid call;
+ * each cap has tests of its own (limits.account, requests.cap, webhooks.caps, …).
+ */
+export const WORLD_APP_OPTIONS: Partial<Config> = { ...capsRaised(), witnessLogs: [witnessedLog.vkey] };
+
+function capsRaised(): Partial<Config> {
+  const CAP = /per(Account|Publication|Person)/i;
+  const raised: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(testConfig())) {
+    if (typeof v === 'number' && CAP.test(k)) raised[k] = 1_000_000;
+    const group = v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
+    if (group.some(([g, x]) => typeof x === 'number' && CAP.test(g))) raised[k] = Object.fromEntries(group.map(([g, x]) => [g, typeof x === 'number' && CAP.test(g) ? 1_000_000 : x]));
+  }
+  return raised as Partial<Config>;
+}
 
 /**
  * Work in the world, so that the reads answer with something in them (their item schemas are then checked, not only
  * an empty list): the contributor has a pending submission, a pending claim, an accepted contribution, a declared
  * interest and a standing refusal; the owner has a webhook whose delivery was attempted, an invitation sent and one
- * waiting, and `contributionId` becomes work made while its author declared an interest; the world's page has a
- * notice; the transparency log covers all of it.
+ * waiting, an author link to answer, and `contributionId` becomes work made while its author declared an interest;
+ * the world's page has a notice; the transparency log covers all of it.
  */
 export async function withWork(w: World): Promise<void> {
   await pendingSubmission(w);
@@ -971,6 +968,8 @@ export async function withWork(w: World): Promise<void> {
   const invited = await signup(w.t);
   expect((await w.owner.client.post(`/api/v1/account/publishers/${w.pub.slug}/members`, { username: invited.username, role: 'editor' })).status).toBe(202);
   await invitationFor(w, w.owner);
+  // A CMS user's link asking the owner, waiting for their answer.
+  await authorLink(w, 'pending');
   await integrate(w.t.runtime.deps);
 }
 
