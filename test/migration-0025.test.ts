@@ -3,7 +3,9 @@
 // keeps its oldest webhook, subscribed to every event any of the group was, and the others go with their deliveries.
 // Other owners' and other formats' webhooks of the same URL stay.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { migrate } from '../src/db/migrate.js';
+import { parsePageUrl } from '../src/domain/pages/url-keys.js';
 import { migrationTestDb, type MigrationTestDb } from './migrate-before.js';
 
 let fresh: MigrationTestDb;
@@ -23,7 +25,7 @@ it('merges duplicate webhooks into the oldest of each, and then refuses a new du
   const [ada, bob] = [await account('ada'), await account('bob')];
   const pub = (await db.insertInto('publishers').values({ slug: 'daily', name: 'The Daily', created_at: now }).returning('id').executeTakeFirstOrThrow()).id as number;
   const event = (await db.insertInto('events').values({ type: 'page.registered', payload: '{}', created_at: now, publisher_id: pub }).returning('id').executeTakeFirstOrThrow()).id as number;
-  const hook = async (v: { account_id: number; publisher_id: number | null; format: string; url: string; events: string[] }) =>
+  const hook = async (v: { account_id: number; publisher_id: number | null; format: 'v1' | 'api_v1' | 'contributor'; url: string; events: string[] }) =>
     (await db.insertInto('webhooks').values({ ...v, events: JSON.stringify(v.events), secret: 'whsec_x', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id as number;
 
   const kept = await hook({ account_id: ada, publisher_id: pub, format: 'api_v1', url: 'https://hooks.example/in', events: ['page.registered'] });
@@ -51,4 +53,38 @@ it('merges duplicate webhooks into the oldest of each, and then refuses a new du
   await expect(hook({ account_id: bob, publisher_id: pub, format: 'api_v1', url: 'https://hooks.example/in', events: [] })).rejects.toThrow();
   await expect(hook({ account_id: ada, publisher_id: null, format: 'contributor', url: 'https://hooks.example/in', events: [] })).rejects.toThrow();
   expect(await db.selectFrom('webhook_host_windows').selectAll().execute()).toEqual([]);
+});
+
+it('writes stored page URLs with characters RFC 3986 does not allow raw as URIs, and keys them so', async () => {
+  const other = await migrationTestDb();
+  try {
+    await other.migrateBefore('0025');
+    const db = other.database.db;
+    const now = '2026-11-01T00:00:00.000Z';
+    const pub = (await db.insertInto('publishers').values({ slug: 'daily', name: 'The Daily', created_at: now }).returning('id').executeTakeFirstOrThrow()).id as number;
+    const page = async (url: string, lookup_key: string, embed_key: string) =>
+      (await db.insertInto('pages').values({ publisher_id: pub, url, lookup_key, embed_key, embed_key_hash: 'x', host: 'daily.example', title: 'T', topic: '', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id as number;
+    const plain = await page('https://daily.example/a?b=1', 'daily.example/a?b=1', 'daily.example/a');
+    const raw = await page('https://daily.example/pipe|bar?q={a}', 'daily.example/pipe|bar?q={a}', 'daily.example/pipe|bar');
+    // Both spellings registered as two pages before: the one in URI form keeps its keys, the raw one is left alone.
+    const twinRaw = await page('https://daily.example/x|y', 'daily.example/x|y', 'daily.example/x|y');
+    const twin = await page('https://daily.example/x%7Cy', 'daily.example/x%7Cy', 'daily.example/x%7Cy');
+
+    expect(await migrate(other.database)).toContain('0025_webhook_caps');
+    const rows = await db.selectFrom('pages').select(['id', 'url', 'lookup_key', 'embed_key', 'embed_key_hash']).orderBy('id').execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(plain)).toMatchObject({ url: 'https://daily.example/a?b=1', lookup_key: 'daily.example/a?b=1', embed_key_hash: 'x' });
+    expect(byId.get(raw)).toMatchObject({
+      url: 'https://daily.example/pipe%7Cbar?q=%7Ba%7D',
+      lookup_key: 'daily.example/pipe%7Cbar?q=%7Ba%7D',
+      embed_key: 'daily.example/pipe%7Cbar',
+      embed_key_hash: createHash('sha256').update('daily.example/pipe%7Cbar').digest('hex'),
+    });
+    expect(byId.get(twinRaw)).toMatchObject({ url: 'https://daily.example/x|y', lookup_key: 'daily.example/x|y' });
+    expect(byId.get(twin)).toMatchObject({ lookup_key: 'daily.example/x%7Cy' });
+    // What registration computes now agrees with what the migration stored.
+    expect(parsePageUrl('https://daily.example/pipe|bar?q={a}')).toMatchObject({ url: byId.get(raw)!.url, lookupKey: byId.get(raw)!.lookup_key, embedKey: byId.get(raw)!.embed_key });
+  } finally {
+    await other.close();
+  }
 });

@@ -17,8 +17,36 @@
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
     if (!u.hostname) return null;
+    // As the service: what RFC 3986 does not allow raw (`|{}^[]`, a backquote, a stray `%`) is percent-encoded, so
+    // `/a|b` and `/a%7Cb` are one page.
+    if (NOT_URI.test(u.pathname) || NOT_URI.test(u.search)) {
+      u.hash = '';
+      u.pathname = uriComponent(u.pathname);
+      if (u.search) u.search = uriComponent(u.search.slice(1));
+      if (u.href.length > MAX_URL_LENGTH) return null;
+    }
     var host = u.port ? u.hostname + ':' + u.port : u.hostname;
     return host.replace(/^www\./, '') + u.pathname.replace(/\/+$/, '');
+  }
+
+  var NOT_URI = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]|%(?![0-9A-Fa-f]{2})/;
+  var URI_SAFE = /[A-Za-z0-9\-._~!$&'()*+,;=:@/?]/;
+
+  /** Percent-encode (UTF-8) what RFC 3986 does not allow in a path or query, and a `%` that starts no escape. */
+  function uriComponent(s) {
+    var out = '';
+    for (var i = 0; i < s.length; i++) {
+      var c = s[i];
+      if (URI_SAFE.test(c) || (c === '%' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3)))) {
+        out += c;
+        continue;
+      }
+      var ch = String.fromCodePoint(s.codePointAt(i));
+      if (ch.length === 2) i++;
+      var bytes = new TextEncoder().encode(ch);
+      for (var j = 0; j < bytes.length; j++) out += '%' + (bytes[j] < 16 ? '0' : '') + bytes[j].toString(16).toUpperCase();
+    }
+    return out;
   }
 
   /** The host a URL names, as the hosts list names domains (lower case, no port, no trailing dot); null if not http(s). */

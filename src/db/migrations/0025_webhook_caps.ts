@@ -1,11 +1,13 @@
 // One webhook per URL and format per owner (the publication for a publication's webhook, the account for a
-// person's own), and the per-host delivery count every instance shares (docs/decisions/webhook-caps-and-host-ceiling.md).
+// person's own), and the per-host delivery count every instance shares (docs/decisions/webhook-caps-and-host-ceiling.md);
+// stored page and webhook URLs as RFC 3986 URIs.
 //
 // Stored URLs are first written as RFC 3986 URIs (`|`, `{}`, `^`, `[]`, a backquote, a backslash and a stray `%`
 // percent-encoded, as registration now stores them), so `/a|b` and `/a%7Cb` are one URL. Duplicates an upgraded
 // database already holds are merged, not refused: the oldest of each group stays, subscribed to every event any
 // of the group was, and the others are deleted with their deliveries and attempts (the receiver is the same URL
 // and hears each event once through the one kept).
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { type AnyDb, notNull } from './helpers.js';
 
@@ -38,7 +40,54 @@ function asUri(raw: string): string {
   return `${u.protocol}//${u.host}${uriPart(u.pathname)}${u.search ? `?${uriPart(u.search.slice(1))}` : ''}`;
 }
 
+/** A character RFC 3986 does not allow as it is in a path or query, or a `%` that starts no escape. */
+const NOT_URI = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]|%(?![0-9A-Fa-f]{2})/;
+
+/** A stored page URL and its keys as registration now makes them (SPEC §3 over the URI form); null when unchanged. */
+function pageAsUri(stored: string): { url: string; lookupKey: string; embedKey: string } | null {
+  let u: URL;
+  try {
+    u = new URL(stored);
+  } catch {
+    return null;
+  }
+  if (!NOT_URI.test(u.pathname) && !NOT_URI.test(u.search)) return null;
+  u.hash = '';
+  u.pathname = uriPart(u.pathname);
+  if (u.search) u.search = uriPart(u.search.slice(1));
+  const host = u.port ? `${u.hostname}:${u.port}` : u.hostname;
+  const path = u.pathname.replace(/\/+$/, '');
+  return { url: u.href, lookupKey: `${host}${path}${u.search}`, embedKey: `${host.replace(/^www\./, '')}${path}` };
+}
+
+/**
+ * Pages stored with such characters take the URI form and its keys, so the page `/a|b` is found by `/a|b` and by
+ * `/a%7Cb` alike. Where a page already holds the new lookup key (both spellings were registered as two pages), the
+ * older spelling is left as it was: pages carry records and cannot be merged here; the one already in URI form is
+ * the one both spellings now find.
+ */
+async function pagesAsUris(db: AnyDb): Promise<void> {
+  let after = 0;
+  for (;;) {
+    const rows = (await db.selectFrom('pages').select(['id', 'url']).where('id', '>', after).orderBy('id').limit(500).execute()) as { id: number; url: string }[];
+    if (rows.length === 0) return;
+    after = rows.at(-1)!.id;
+    for (const r of rows) {
+      const next = pageAsUri(r.url);
+      if (!next) continue;
+      const taken = await db.selectFrom('pages').select('id').where('lookup_key', '=', next.lookupKey).where('id', '!=', r.id).executeTakeFirst();
+      if (taken) continue;
+      await db
+        .updateTable('pages')
+        .set({ url: next.url, lookup_key: next.lookupKey, embed_key: next.embedKey, embed_key_hash: createHash('sha256').update(next.embedKey, 'utf8').digest('hex') })
+        .where('id', '=', r.id)
+        .execute();
+    }
+  }
+}
+
 export async function up(db: AnyDb): Promise<void> {
+  await pagesAsUris(db);
   const rows = (await db.selectFrom('webhooks').select(['id', 'account_id', 'publisher_id', 'format', 'url', 'events']).orderBy('id').execute()) as {
     id: number;
     account_id: number;

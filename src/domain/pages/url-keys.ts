@@ -5,7 +5,7 @@ import { getDomain } from 'tldts';
 export const MAX_URL_LENGTH = 2048;
 
 export interface PageUrl {
-  /** The URL as the WHATWG parser serialises it, fragment removed. */
+  /** The URL as the WHATWG parser serialises it, fragment removed, written as an RFC 3986 URI (uriOf). */
   url: string;
   host: string;
   /** host + path without trailing slash + query as given. */
@@ -13,6 +13,9 @@ export interface PageUrl {
   /** lookupKey without a leading `www.` and without the query. */
   embedKey: string;
 }
+
+/** A character RFC 3986 does not allow as it is in a path or query (`#` cannot occur there), or a `%` that starts no escape. */
+const NOT_URI = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]|%(?![0-9A-Fa-f]{2})/;
 
 /** Parse a page URL, or return null when it is not an http(s) URL of at most 2,048 characters. */
 export function parsePageUrl(input: unknown): PageUrl | null {
@@ -28,6 +31,14 @@ export function parsePageUrl(input: unknown): PageUrl | null {
   // Setting the fragment re-serialises the URL: only when there is one, even empty (`/a#`; a `#` always starts
   // one), which saves a third of a parse's time.
   if (input.includes('#')) u.hash = '';
+  // What the WHATWG parser leaves raw that RFC 3986 does not allow (`|{}^[]`, a backquote, a stray `%`) is
+  // percent-encoded, in the URL and so in both keys: `/a|b` and `/a%7Cb` are one page, and every stored URL is a
+  // `format: uri` value. Most URLs have none: one test of the path and query, no re-serialisation.
+  if (NOT_URI.test(u.pathname) || NOT_URI.test(u.search)) {
+    u.pathname = uriComponent(u.pathname);
+    if (u.search) u.search = uriComponent(u.search.slice(1));
+    if (u.href.length > MAX_URL_LENGTH) return null;
+  }
   // The WHATWG parser already lower-cases the host, converts IDN to punycode and drops a default port.
   const host = u.port ? `${u.hostname}:${u.port}` : u.hostname;
   const path = u.pathname.replace(/\/+$/, '');
@@ -35,6 +46,7 @@ export function parsePageUrl(input: unknown): PageUrl | null {
   const embedKey = `${host.replace(/^www\./, '')}${path}`;
   return { url: u.href, host: u.hostname, lookupKey, embedKey };
 }
+
 
 /** Normalise a domain a publisher claims; null when it is not a public-looking DNS name. */
 export function parseDomain(input: unknown): string | null {
