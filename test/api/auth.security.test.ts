@@ -14,6 +14,7 @@ import {
   PUBLIC_ROUTES,
   ROUTES,
   type RouteSpec,
+  WORLD_APP_OPTIONS,
   type World,
   freshSession,
   keyFor,
@@ -63,7 +64,7 @@ beforeAll(async () => {
 
   // One specialist takes a fresh request for many cases here; the cap on requests held has its own test
   // (requests.holding.test.ts).
-  t = await startTestApp({ requestsHeldPerAccount: 1000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
+  t = await startTestApp({ ...WORLD_APP_OPTIONS, requestsHeldPerAccount: 1000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
   // A session that outlives its 30 days: made first, then the clock moves past its end.
   const stale = await signup(t);
   expect((await stale.client.get('/api/v1/whoami')).status).toBe(200);

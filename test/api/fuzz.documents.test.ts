@@ -12,7 +12,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Config, testConfig } from '../../src/config.js';
 import { Client, type Res } from '../client.js';
 import { signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
@@ -58,9 +57,9 @@ const validators = new Map<string, ValidateFunction>();
 
 beforeAll(async () => {
   // Callers come from 10.x addresses (test/client.ts): exempt from the rate limits, so the budget goes to the
-  // schemas (limits.test.ts meets the 429s). One account makes many keys, webhooks, publications and takes here, so
-  // every cap on what one account, publication or person holds is raised (capsRaised), a new one included.
-  t = await startTestApp({ rateLimitAllowlist: ['10.0.0.0/8'], ...capsRaised(), ...WORLD_APP_OPTIONS });
+  // schemas (limits.test.ts meets the 429s). One account makes many keys, webhooks, publications and takes here:
+  // WORLD_APP_OPTIONS raises every cap on what one account, publication or person holds, a new one included.
+  t = await startTestApp({ ...WORLD_APP_OPTIONS, rateLimitAllowlist: ['10.0.0.0/8'] });
   w = await makeWorld(t);
   await withWork(w);
   const anon = new Client(t.baseUrl);
@@ -103,22 +102,6 @@ beforeAll(async () => {
   }
 }, 120_000);
 afterAll(async () => t?.close());
-
-/**
- * Every setting that caps what one account, publication or person may hold (named `…PerAccount`, `…PerPublication`,
- * `…PerPerson`, alone or in a group like `claimLimits`), at a million: each cap has its own tests (limits.account,
- * requests.cap, …), and here it would only stop the valid calls of the rows after it.
- */
-function capsRaised(): Partial<Config> {
-  const CAP = /per(Account|Publication|Person)/i;
-  const raised: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(testConfig())) {
-    if (typeof v === 'number' && CAP.test(k)) raised[k] = 1_000_000;
-    const group = v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
-    if (group.some(([g, x]) => typeof x === 'number' && CAP.test(g))) raised[k] = Object.fromEntries(group.map(([g, x]) => [g, typeof x === 'number' && CAP.test(g) ? 1_000_000 : x]));
-  }
-  return raised as Partial<Config>;
-}
 
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const at = (doc: unknown, pointer: string): any =>

@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type ReqOptions, type Res } from '../client.js';
 import { signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { ROUTES, type RouteSpec, type World, fillPath, keyFor, makeWorld, routeName, sessionFor, unique, validCall } from './route-table.js';
+import { ROUTES, type RouteSpec, WORLD_APP_OPTIONS, type World, fillPath, keyFor, makeWorld, routeName, sessionFor, unique, validCall } from './route-table.js';
 
 let t: TestApp;
 let w: World;
 beforeAll(async () => {
   // One account makes a key and takes a request per probe: the per-account caps are tested in their own files.
-  t = await startTestApp({ apiKeysPerAccount: 100_000, requestsHeldPerAccount: 100_000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
+  t = await startTestApp({ ...WORLD_APP_OPTIONS, apiKeysPerAccount: 100_000, requestsHeldPerAccount: 100_000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
   w = await makeWorld(t);
 });
 afterAll(async () => t?.close());

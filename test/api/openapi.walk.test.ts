@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, randomIp, type Res } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
-import { ROUTES, type RouteSpec, type World, freshSession, keyFor, makeWorld, routeName, sessionFor, validCall } from './route-table.js';
+import { ROUTES, type RouteSpec, WORLD_APP_OPTIONS, type World, freshSession, keyFor, makeWorld, routeName, sessionFor, validCall } from './route-table.js';
 
 let t: TestApp;
 let w: World;
@@ -15,7 +15,7 @@ const operations: { name: string; op: Operation; route: RouteSpec | undefined }[
 beforeAll(async () => {
   // Callers come from 10.x addresses (test/client.ts): exempt, so the walk is not cut short by its own keys' buckets
   // (a 429 is listed wherever a limit applies; test/api/limits.test.ts meets them).
-  t = await startTestApp({ rateLimitAllowlist: ['10.0.0.0/8'], apiKeysPerAccount: 100_000, requestsHeldPerAccount: 100_000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
+  t = await startTestApp({ ...WORLD_APP_OPTIONS, rateLimitAllowlist: ['10.0.0.0/8'], apiKeysPerAccount: 100_000, requestsHeldPerAccount: 100_000, publicationsOwnedPerAccount: 100_000, claimLimits: { pendingPerPerson: 100_000, perPublicationPerDay: 1_000_000 } });
   w = await makeWorld(t);
   const anon = new Client(t.baseUrl);
   for (const doc of ['/v1/openapi.json', '/api/v1/openapi.json']) {
