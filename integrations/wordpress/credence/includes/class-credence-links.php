@@ -69,7 +69,9 @@ final class Credence_Links {
 				'username'     => $username,
 				'site'         => self::site(),
 				'user_id'      => (string) (int) $user_id,
-				'display_name' => $user && '' !== trim( $user->display_name ) ? $user->display_name : $user->user_login,
+				// The name the site shows them by; never the login, which may be an email address.
+				/* translators: %d: a WordPress user's ID */
+				'display_name' => $user && '' !== trim( $user->display_name ) ? $user->display_name : sprintf( __( 'User %d', 'credence' ), (int) $user_id ),
 			)
 		);
 		if ( is_wp_error( $res ) ) {
