@@ -62,7 +62,7 @@ const NoticeBody = Type.Object(
   {
     type: NoticeType,
     date: Type.Optional(Type.String({ format: 'date', description: 'The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)' })),
-    reason: Type.String({ minLength: 1, maxLength: notices.NOTICE_REASON_MAX, pattern: NON_BLANK_PATTERN, description: 'Why, in the words readers will see: public and permanent (signed into the transparency log), so it should name nobody who has not agreed to be named' }),
+    reason: Type.String({ minLength: 1, maxLength: notices.NOTICE_REASON_MAX, pattern: NON_BLANK_PATTERN, description: 'Why, in the words readers will see: public and committed to in the transparency log (removed only by a decision after a report), so it should name nobody who has not agreed to be named' }),
     url: Type.Optional({ ...PageUrl, description: 'The notice itself, on the publisher’s site' }),
   },
   { additionalProperties: false },
