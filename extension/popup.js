@@ -98,6 +98,10 @@
     var proof = el('p', { class: 'proof', role: 'status', 'data-proof-state': 'checking' }, [t.checking]);
     parts.push(proof);
     if (safeHref(rec.record_url)) parts.push(el('p', {}, [link(rec.record_url, t.fullRecord)]));
+    // The report form for the page's record (DSA Art. 16), on the service the record came from; the form names
+    // the item, and the reader may narrow it to one contribution there.
+    var pageId = /\/records\/([0-9]{1,15})$/.exec(String(rec.record_url || ''));
+    if (pageId) parts.push(el('p', { class: 'report' }, [link(service + '/report?item=page:' + pageId[1], t.report)]));
     main.className = 'tone-' + tone;
     main.replaceChildren.apply(main, parts.filter(Boolean));
     main.setAttribute('aria-busy', 'false');

@@ -15,6 +15,8 @@ export interface Words {
   proof: string;
   /** The link to the record's entry in the transparency log. */
   log: string;
+  /** The small link to the report form (DSA Art. 16: a notice about anything the block shows). */
+  report: string;
   changed: string;
   from: string;
   to: string;
@@ -37,6 +39,7 @@ const en: Words = {
   record: 'See the full record',
   proof: 'Proof',
   log: 'Log entry',
+  report: 'Report',
   changed: 'Changed',
   from: 'from',
   to: 'to',
@@ -71,6 +74,7 @@ const de: Words = {
   record: 'Vollständigen Nachweis ansehen',
   proof: 'Beleg',
   log: 'Protokolleintrag',
+  report: 'Melden',
   changed: 'Geändert',
   from: 'von',
   to: 'zu',
@@ -105,6 +109,7 @@ const fr: Words = {
   record: 'Voir l’historique complet',
   proof: 'Preuve',
   log: 'Entrée du journal',
+  report: 'Signaler',
   changed: 'Modifié',
   from: 'de',
   to: 'à',
@@ -139,6 +144,7 @@ const es: Words = {
   record: 'Ver el historial completo',
   proof: 'Prueba',
   log: 'Entrada del registro',
+  report: 'Denunciar',
   changed: 'Cambiado',
   from: 'de',
   to: 'a',

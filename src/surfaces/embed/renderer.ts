@@ -29,10 +29,10 @@ export const EMBED_CSS = `.credence{all:initial;display:block;box-sizing:border-
 .credence .standing{display:block;margin:0 0 8px;padding:8px 10px;border-left:4px solid #a40e26;background:#fff0f0;color:#1f2328}.credence .standing strong{color:#a40e26}
 .credence .standing time{color:inherit;margin-left:0}.credence .notices{margin:0 0 8px}.credence .notices li{font-size:13px}.credence .kind{font-weight:600}
 .credence--flagged.credence--badge .mark,.credence--flagged .mark{color:#a40e26}
-.credence--compact{padding:6px 10px}.credence--badge{display:inline-block;padding:3px 10px;border-radius:999px;font-size:13px}
+.credence--compact{padding:6px 10px}.credence .report{font-size:12px;color:#4b535d}.credence--report{display:inline;border:0;background:transparent;padding:0 0 0 6px;font-size:12px}.credence--badge{display:inline-block;padding:3px 10px;border-radius:999px;font-size:13px}
 @media (prefers-color-scheme:dark){.credence{color:#e6edf3;background:#0d1117;border-color:#30363d}.credence a{color:#6cb6ff}
 .credence .standing{background:#2d1215;color:#e6edf3;border-color:#ff9492}.credence .standing strong,.credence--flagged .mark{color:#ff9492}
-.credence .role,.credence time{color:#9da7b3}.credence .drift{color:#e3b341}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
+.credence .role,.credence time,.credence .report{color:#9da7b3}.credence .drift{color:#e3b341}.credence del{color:#ff9492}.credence ins,.credence .mark{color:#56d364}.credence .change{border-color:#30363d}}`;
 
 /** The stylesheet's version: its address changes whenever it does, so a browser may keep it for a year. */
 export const EMBED_CSS_VERSION = createHash('sha256').update(EMBED_CSS).digest('base64url').slice(0, 12);
@@ -80,6 +80,10 @@ function noticeList(record: PageRecord, w: ReturnType<typeof wordsFor>, lang: La
   return `<ul class="notices" aria-label="${e(w.noticesHeading)}">${items}</ul>`;
 }
 
+/** The badge is one link: the report link stands beside it, in a block of its own that no host style reaches. */
+const badgeReport = (siteUrl: string, pageId: number, w: ReturnType<typeof wordsFor>, lang: Lang) =>
+  ` <a class="credence credence--report" lang="${lang}" href="${e(`${siteUrl}/report?item=page:${pageId}`)}">${e(w.report)}</a>`;
+
 export interface RenderInput {
   siteUrl: string;
   record: PageRecord;
@@ -99,14 +103,17 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
   const flagged = record.standing !== 'current';
   const flag = flagged ? ' credence--flagged' : '';
   const recordHref = recordUrl(siteUrl, record.page.id);
+  // Every style links the report form for the page's record (DSA Art. 16); the form names the item, the notifier
+  // may narrow it to one contribution there.
+  const report = `<a class="report" href="${e(`${siteUrl}/report?item=page:${record.page.id}`)}">${e(w.report)}</a>`;
   // Linked, not carried: a script that adopts the sheet itself (embed.js, format=js) drops this link unfetched.
   const style_ = `<link rel="stylesheet" href="${e(stylesheet)}">`;
   if (style === 'badge') {
     if (flagged) {
       const s = w.standings[record.standing as Exclude<typeof record.standing, 'current'>];
-      return `${style_}<a class="credence credence--badge${flag}" lang="${lang}" href="${e(recordHref)}" title="${e(s.sentence)}"><span class="mark" aria-hidden="true">⚠</span> ${e(s.label)}</a>`;
+      return `${style_}<a class="credence credence--badge${flag}" lang="${lang}" href="${e(recordHref)}" title="${e(s.sentence)}"><span class="mark" aria-hidden="true">⚠</span> ${e(s.label)}</a>${badgeReport(siteUrl, record.page.id, w, lang)}`;
     }
-    return `${style_}<a class="credence credence--badge" lang="${lang}" href="${e(recordHref)}"><span class="mark" aria-hidden="true">✓</span> ${e(w.verified)}</a>`;
+    return `${style_}<a class="credence credence--badge" lang="${lang}" href="${e(recordHref)}"><span class="mark" aria-hidden="true">✓</span> ${e(w.verified)}</a>${badgeReport(siteUrl, record.page.id, w, lang)}`;
   }
   if (style === 'compact') {
     const byRole = new Map<string, string[]>();
@@ -119,10 +126,10 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
     if (flagged) {
       const s = w.standings[record.standing as Exclude<typeof record.standing, 'current'>];
       const lead = `<strong>${e(s.label)}.</strong> ${e(s.sentence)}`;
-      return `${style_}<p class="credence credence--compact${flag}" lang="${lang}"><span class="mark" aria-hidden="true">⚠</span> ${[lead, ...parts].join(' · ')} · <a href="${e(recordHref)}">${e(w.record)}</a></p>`;
+      return `${style_}<p class="credence credence--compact${flag}" lang="${lang}"><span class="mark" aria-hidden="true">⚠</span> ${[lead, ...parts].join(' · ')} · <a href="${e(recordHref)}">${e(w.record)}</a> · ${report}</p>`;
     }
     const line = parts.length ? `${parts.join(' · ')} · ` : '';
-    return `${style_}<p class="credence credence--compact" lang="${lang}"><span class="mark" aria-hidden="true">✓</span> ${line}<a href="${e(recordHref)}">${e(w.verified)}</a></p>`;
+    return `${style_}<p class="credence credence--compact" lang="${lang}"><span class="mark" aria-hidden="true">✓</span> ${line}<a href="${e(recordHref)}">${e(w.verified)}</a> · ${report}</p>`;
   }
   const items = record.contributions
     .map((c) => {
@@ -140,5 +147,5 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
   // A retracted (withdrawn, ...) page leads with it; every notice follows, newest first, then the work, kept whole.
   const work = items ? `<h2>${e(w.heading)}</h2><ul>${items}</ul>` : '';
   const mark = flagged ? '⚠' : '✓';
-  return `${style_}<section class="credence credence--full${flag}" lang="${lang}" aria-label="${e(w.heading)}">${standingBanner(record, w, lang)}${noticeList(record, w, lang)}${work}<p class="foot"><span class="mark" aria-hidden="true">${mark}</span> <a href="${e(recordHref)}">${e(w.record)}</a></p></section>`;
+  return `${style_}<section class="credence credence--full${flag}" lang="${lang}" aria-label="${e(w.heading)}">${standingBanner(record, w, lang)}${noticeList(record, w, lang)}${work}<p class="foot"><span class="mark" aria-hidden="true">${mark}</span> <a href="${e(recordHref)}">${e(w.record)}</a> · ${report}</p></section>`;
 }

@@ -2,7 +2,7 @@
 // marketplace of requests. Readable without JavaScript; the same services as the APIs; public fields only.
 import { FORMER_CONTRIBUTOR } from '../../domain/accounts/rules.js';
 import { SCORE_FORMULA } from '../../domain/reputation/explain.js';
-import { interestLine } from './record.pages.js';
+import { interestLine, reportLinks } from './record.pages.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
@@ -459,7 +459,11 @@ ${w.summary ? html`<p>${w.summary}</p>` : ''}
 ${w.role === 'correction' && w.change_from !== null && w.change_to !== null ? html`<p class="diff">${renderDiff(w.change_from, w.change_to)}</p>` : ''}
 <p class="meta">${publisherLink({ slug: w.publisher_slug, name: w.publisher_name })} · accepted ${date(w.accepted_at)} · <a href="/proofs/${w.id}">proof<span class="sr-only"> of the work on ${w.page_title}</span></a></p></li>`,
       )}</ol>`
-}`,
+}
+${reportLinks(`profile:${a.id}`, [
+  ['name', 'the name', Boolean(a.name)],
+  ['summary', 'the summary', Boolean(a.summary)],
+])}`,
       });
     },
   );
@@ -528,7 +532,7 @@ ${
   p.recentPages.length === 0
     ? empty('No pages registered yet.')
     : html`<div class="table-wrap"><table><thead><tr><th scope="col">Page</th><th scope="col">Topic</th><th scope="col">Registered</th></tr></thead><tbody>
-${p.recentPages.map((r) => html`<tr><td>${recordLink(r)}</td><td>${r.topic || '—'}</td><td>${date(r.created_at)}</td></tr>`)}</tbody></table></div>`
+${p.recentPages.map((r) => html`<tr><td>${recordLink(r)} <a class="muted" href="/report?item=page:${r.id}:title">Report<span class="sr-only"> the title “${r.title || r.url}”</span></a></td><td>${r.topic || '—'}</td><td>${date(r.created_at)}</td></tr>`)}</tbody></table></div>`
 }
 <h2>Contributors</h2>
 ${

@@ -221,6 +221,24 @@ ${
 ${p.decision_note ? html`<dt>Note</dt><dd class="text">${p.decision_note}</dd>` : ''}
 ${p.request_id !== null ? html`<dt>Requested</dt><dd>Yes: in answer to a request by ${p.publisher_name}</dd>` : ''}
 </dl>
-${p.log_seq === null ? '' : logSection(Number(p.log_seq) - 1, p.id, entry)}`,
+${p.log_seq === null ? '' : logSection(Number(p.log_seq) - 1, p.id, entry)}
+${reportLinks(`contribution:${p.id}`, [
+  ['summary', 'the summary', Boolean(p.summary)],
+  ['claim', 'the claim', Boolean(p.claim)],
+  ['change_to', 'the correction', p.role === 'correction' && p.change_to !== null],
+  ['evidence_reason', 'the reason', !named && Boolean(p.reason)],
+])}`,
   };
+}
+
+/**
+ * "Report" links to the form (/report) for each field of free text an item shows, so the notice names the exact
+ * location (DSA Art. 16(2)(b)) without the notifier having to find it.
+ */
+export function reportLinks(item: string, fields: [field: string, words: string, shown: boolean][]) {
+  const shown = fields.filter(([, , on]) => on);
+  if (shown.length === 0) return '';
+  return html`<p class="meta report-links">Unlawful or against the <a href="/terms">terms</a>? Report ${shown.map(
+    ([f, words], i) => html`${i > 0 ? (i === shown.length - 1 ? ' or ' : ', ') : ''}<a href="/report?item=${item}:${f}">${words}</a>`,
+  )}.</p>`;
 }
