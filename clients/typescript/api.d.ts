@@ -6733,8 +6733,20 @@ export interface operations {
                                  */
                                 accepted_at?: string;
                                 change?: {
-                                    from: string;
-                                    to: string;
+                                    /** @description Free text: a commitment, opened in `openings` at its JSON Pointer */
+                                    from: {
+                                        commitment: string;
+                                    } | string | {
+                                        /** @description The decision that withheld it */
+                                        withheld: number;
+                                    };
+                                    /** @description Free text: a commitment, opened in `openings` at its JSON Pointer */
+                                    to: {
+                                        commitment: string;
+                                    } | string | {
+                                        /** @description The decision that withheld it */
+                                        withheld: number;
+                                    };
                                 };
                                 /** @description An integer on /api/v1, `ctb_<id>` on /v1 */
                                 id: number | string;
@@ -6758,15 +6770,20 @@ export interface operations {
                                 reason?: "withdrawn" | "unconfirmed";
                                 /** @enum {string} */
                                 role: "review" | "fact_check" | "edit" | "correction" | "source" | "author";
-                                /** @description On `contribution.accepted` */
-                                summary?: string;
+                                /** @description On `contribution.accepted`. Free text: a commitment, opened in `openings` at its JSON Pointer */
+                                summary?: {
+                                    commitment: string;
+                                } | string | {
+                                    /** @description The decision that withheld it */
+                                    withheld: number;
+                                };
                                 /**
                                  * Format: date-time
                                  * @description On `contribution.withdrawn`
                                  */
                                 withdrawn_at?: string;
                             };
-                            /** @description The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased */
+                            /** @description The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased, their name and summary themselves committed to and opened at `/contributor/name` and `/contributor/summary` */
                             contributor?: {
                                 /** @description base64(HMAC-SHA256(opening, canonical JSON of the contributor)) */
                                 commitment: string;
@@ -6804,7 +6821,13 @@ export interface operations {
                                 /** Format: date */
                                 date: string;
                                 id: number;
-                                reason: string;
+                                /** @description Free text: a commitment, opened in `openings` at its JSON Pointer */
+                                reason: {
+                                    commitment: string;
+                                } | string | {
+                                    /** @description The decision that withheld it */
+                                    withheld: number;
+                                };
                                 /**
                                  * @description What the notice says happened to the page (docs/decisions/page-notices.md)
                                  * @enum {string}
@@ -6823,7 +6846,13 @@ export interface operations {
                             };
                             page?: {
                                 id: number;
-                                title: string;
+                                /** @description Free text: a commitment, opened in `openings` at its JSON Pointer */
+                                title: {
+                                    commitment: string;
+                                } | string | {
+                                    /** @description The decision that withheld it */
+                                    withheld: number;
+                                };
                                 topic?: string;
                                 /** Format: uri */
                                 url: string;
@@ -6835,8 +6864,13 @@ export interface operations {
                                  * @description On `panel.issued`
                                  */
                                 issued_at?: string;
-                                /** @description On `panel.issued` */
-                                question?: string;
+                                /** @description On `panel.issued`. Free text: a commitment, opened in `openings` at its JSON Pointer */
+                                question?: {
+                                    commitment: string;
+                                } | string | {
+                                    /** @description The decision that withheld it */
+                                    withheld: number;
+                                };
                                 topic: string;
                                 version: number;
                             };
@@ -6860,6 +6894,10 @@ export interface operations {
                              * @enum {string}
                              */
                             standing?: "current" | "retracted" | "partially_retracted" | "expression_of_concern" | "withdrawn" | "removed";
+                            /** @description Text a decision withheld: a commitment whose opening is no longer served, or (in an entry written before free text was committed to) clear text taken out of the served body and replaced by `{"withheld": <decision id>}` */
+                            withheld?: {
+                                [key: string]: number;
+                            };
                         }[];
                         meta: {
                             has_more: boolean;
@@ -7740,7 +7778,7 @@ export interface operations {
                      * @description The notice’s own date, YYYY-MM-DD, not in the future; default today (UTC)
                      */
                     date?: string;
-                    /** @description Why, in the words readers will see: public and permanent (signed into the transparency log), so it should name nobody who has not agreed to be named */
+                    /** @description Why, in the words readers will see: public and committed to in the transparency log (removed only by a decision after a report), so it should name nobody who has not agreed to be named */
                     reason: string;
                     /**
                      * @description What the notice says happened to the page (docs/decisions/page-notices.md)

@@ -15,7 +15,7 @@ import { Nullable, sendSerialised, StringEnum } from '../http/schemas.js';
 import { answerHeaders } from '../http/security-headers.js';
 import { contributionRef, profileUrl, proofUrl, recordUrl } from './urls.js';
 import { FLAG_REASONS, REVISIT_DUE } from '../domain/panels/review-flags.js';
-import { Openings } from './public-v1/log.presenter.js';
+import { Openings, Withheld } from './public-v1/log.presenter.js';
 import { ChangeKind, NoticeType, PageUrl, Provenance, ServiceUrl, Standing, WorkRole } from './vocabulary.js';
 import { type FeedWords, FeedStreams, feedStreams, type PresentEvent } from './changes.streams.js';
 
@@ -41,12 +41,25 @@ const FeedQuery = Type.Object({
 });
 
 const Named = Type.Object({ slug: Type.String(), name: Type.String() });
+/**
+ * A field of free text as an entry holds it: a salted commitment, opened in `openings` at its pointer; in an entry
+ * written before free text was committed to, the text itself; where a decision withheld that text, `{withheld}`.
+ */
+const Text = (description?: string) =>
+  Type.Union(
+    [
+      Type.Object({ commitment: Type.String({ contentEncoding: 'base64' }) }),
+      Type.String({ description: 'In entries written before free text was committed to' }),
+      Type.Object({ withheld: Type.Integer({ description: 'The decision that withheld it' }) }),
+    ],
+    { description: `${description ? `${description}. ` : ''}Free text: a commitment, opened in \`openings\` at its JSON Pointer` },
+  );
 const FeedEntry = Type.Object(
   {
     seq: Type.Integer({ description: 'Gapless from 1; the cursor of this entry (pass it as `after`, or it is the SSE event id)' }),
     kind: ChangeKind,
     created_at: Type.String({ format: 'date-time' }),
-    page: Type.Optional(Type.Object({ id: Type.Integer(), url: PageUrl, title: Type.String(), topic: Type.Optional(Type.String()) })),
+    page: Type.Optional(Type.Object({ id: Type.Integer(), url: PageUrl, title: Text(), topic: Type.Optional(Type.String()) })),
     publisher: Type.Optional(Named),
     previous_publisher: Type.Optional(Named),
     domain: Type.Optional(Type.String()),
@@ -54,9 +67,9 @@ const FeedEntry = Type.Object(
       Type.Object({
         id: Type.Union([Type.Integer(), Type.String()], { description: 'An integer on /api/v1, `ctb_<id>` on /v1' }),
         role: WorkRole,
-        summary: Type.Optional(Type.String({ description: 'On `contribution.accepted`' })),
+        summary: Type.Optional(Text('On `contribution.accepted`')),
         accepted_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `contribution.accepted`' })),
-        change: Type.Optional(Type.Object({ from: Type.String(), to: Type.String() })),
+        change: Type.Optional(Type.Object({ from: Text(), to: Text() })),
         provenance: Type.Optional({ ...Provenance, description: 'On `contribution.accepted` (since consent was asked): who asserted it, how its person agreed' }),
         withdrawn_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `contribution.withdrawn`' })),
         reason: Type.Optional(
@@ -69,12 +82,12 @@ const FeedEntry = Type.Object(
     contributor: Type.Optional(
       Type.Object(
         { commitment: Type.String({ contentEncoding: 'base64', description: 'base64(HMAC-SHA256(opening, canonical JSON of the contributor))' }) },
-        { description: 'The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased' },
+        { description: 'The person the entry names, committed to: `openings["/contributor"]` holds their fields while they have not been erased, their name and summary themselves committed to and opened at `/contributor/name` and `/contributor/summary`' },
       ),
     ),
     notice: Type.Optional(
       Type.Object(
-        { id: Type.Integer(), type: NoticeType, date: Type.String({ format: 'date' }), reason: Type.String(), url: Nullable(PageUrl) },
+        { id: Type.Integer(), type: NoticeType, date: Type.String({ format: 'date' }), reason: Text(), url: Nullable(PageUrl) },
         { description: 'On `page.notice`: the notice as the publisher gave it' },
       ),
     ),
@@ -85,7 +98,7 @@ const FeedEntry = Type.Object(
         id: Type.String(),
         version: Type.Integer(),
         topic: Type.String(),
-        question: Type.Optional(Type.String({ description: 'On `panel.issued`' })),
+        question: Type.Optional(Text('On `panel.issued`')),
         issued_at: Type.Optional(Type.String({ format: 'date-time', description: 'On `panel.issued`' })),
       }),
     ),
@@ -101,6 +114,7 @@ const FeedEntry = Type.Object(
       ),
     ),
     openings: Openings,
+    withheld: Type.Optional(Withheld),
     links: Type.Object(
       { record: Type.Optional(ServiceUrl), proof: Type.Optional(ServiceUrl), profile: Type.Optional(ServiceUrl), panel: Type.Optional(ServiceUrl), publisher: Type.Optional(ServiceUrl) },
       { description: 'Where to read what the entry changed' },
@@ -108,7 +122,7 @@ const FeedEntry = Type.Object(
   },
   {
     description:
-      'One change to the public record. Without `openings` and `links`, its canonical JSON is the log entry as stored (docs/changes.md); `openings` open its commitments to personal fields.',
+      'One change to the public record. Without `openings`, `withheld` and `links`, its canonical JSON is the log entry as stored (docs/changes.md), unless a decision withheld clear text in it; `openings` open its commitments to personal fields and free text.',
   },
 );
 
