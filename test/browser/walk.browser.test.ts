@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo/seed.js';
 import { DEMO_CONTRIBUTORS, DEMO_PASSWORD, DEMO_PUBLISHERS, demoEmail } from '../../src/demo/demo-data.js';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
+import * as moderation from '../../src/domain/moderation/moderation.service.js';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { startTestApp, usingPostgres, type TestApp } from '../harness.js';
 import { AXE_SOURCE, cspViolations, hasChromium, launch } from './chromium.js';
@@ -57,7 +58,7 @@ async function sessionOf(username: string, email = demoEmail(username)): Promise
 }
 
 // Segments after these name one thing (an id, a slug, a username) unless they are one of the app's own words.
-const NAMED_BY = new Set(['contributors', 'publishers', 'panels', 'records', 'proofs', 'log', 'dashboard', 'pages', 'webhooks', 'keys', 'inbox', 'submissions', 'requests']);
+const NAMED_BY = new Set(['contributors', 'publishers', 'panels', 'records', 'proofs', 'log', 'dashboard', 'pages', 'webhooks', 'keys', 'inbox', 'submissions', 'requests', 'reports', 'decisions', 'appeals']);
 const OWN_WORDS = new Set(['new', 'batch', 'domains', 'embed', 'inbox', 'keys', 'members', 'pages', 'requests', 'webhooks', 'scores', 'notices', 'deliveries']);
 
 /** The address's shape: `/contributors/:x/scores?page` for every contributor's scores, and so on. */
@@ -95,7 +96,8 @@ interface Walked {
   failures: string[];
 }
 
-async function walk(role: string, starts: string[], session: string | null): Promise<Walked> {
+/** `limit`: at most this many pages (a walk through one flow takes its own pages and a few it links to). */
+async function walk(role: string, starts: string[], session: string | null, limit = PAGES_PER_ROLE): Promise<Walked> {
   const context: BrowserContext = await browser.newContext({ viewport: WIDTHS[0], reducedMotion: 'reduce' });
   if (session) await context.addCookies([{ name: 'credence_session', value: session, url: t.baseUrl }]);
   const page = await context.newPage();
@@ -111,7 +113,7 @@ async function walk(role: string, starts: string[], session: string | null): Pro
   const shapes = new Map<string, number>();
   const links = new Set<string>();
   const visited: string[] = [];
-  while (queue.length > 0 && visited.length < PAGES_PER_ROLE) {
+  while (queue.length > 0 && visited.length < limit) {
     const url = new URL(queue.shift()!);
     const shape = shapeOf(url);
     if ((shapes.get(shape) ?? 0) >= SAME_SHAPE) continue;
@@ -193,6 +195,33 @@ describe.skipIf(!run)('a walk through the site', () => {
     const w = await walk('operator', ['/admin', '/admin/panels/new', '/'], await sessionOf(username, 'walk-operator@ops.test'));
     expect(w.failures).toEqual([]);
     expect(w.pages.length).toBeGreaterThanOrEqual(5);
+  }, 600_000);
+
+  it('through reports and decisions: the form, the queue, a report, a decision, its appeal, transparency, the terms', async () => {
+    const deps = t.runtime.deps;
+    const username = 'walk-moderator';
+    await createAdmin(deps, { email: 'walk-moderator@ops.test', password: DEMO_PASSWORD, username, name: 'Walk Moderator' });
+    const ops = (await deps.db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+    const author = (await deps.db.selectFrom('accounts').select('id').where('username', '=', DEMO_CONTRIBUTORS[0]!.username).executeTakeFirstOrThrow()).id;
+    const work = await deps.db.selectFrom('contributions').select(['id']).where('account_id', '=', author).orderBy('id').limit(2).execute();
+    expect(work.length).toBe(2);
+    const report = (id: number) =>
+      moderation.submitReport(deps, { item: { kind: 'contribution', id, field: 'summary' }, category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH', explanation: 'It names a person and accuses them without a source.', notifier_email: 'walker@mail.test', good_faith: true, locale: 'en' }, null);
+    const decided = await report(work[0]!.id);
+    const open = await report(work[1]!.id);
+    const decision = await moderation.decideReport(deps, ops, decided.id, { type: 'restrict_field', ground: 'incompatible', terms_clause: 't1', facts: 'The summary accuses a named person of a crime without a source.' });
+    const appeal = await moderation.appeal(deps, author, decision.id, 'The source is in the evidence, read it again.');
+    // The decision page links its log entry: the sequencer has integrated it, as it would have on a running site.
+    await integrate(deps);
+    const item = `contribution:${work[1]!.id}:summary`;
+    const asOperator = await walk('moderator', ['/admin/reports', `/admin/reports/${open.id}`, `/admin/appeals/${appeal.id}`, `/decisions/${decision.id}`, '/transparency', '/terms'], await sessionOf(username, 'walk-moderator@ops.test'), 10);
+    expect(asOperator.failures).toEqual([]);
+    for (const p of ['/admin/reports', `/admin/reports/${open.id}`, `/admin/appeals/${appeal.id}`, `/decisions/${decision.id}`, '/transparency', '/terms']) expect(asOperator.pages).toContain(p);
+    const asAuthor = await walk('appellant', [`/decisions/${decision.id}`, `/decisions/${decision.id}/appeal`, `/report?item=${item}`, '/report/sent?reference=R-WALK'], await sessionOf(DEMO_CONTRIBUTORS[0]!.username), 6);
+    expect(asAuthor.failures).toEqual([]);
+    for (const p of [`/decisions/${decision.id}/appeal`, `/report?item=${item}`]) expect(asAuthor.pages).toContain(p);
+    const signedOut = await walk('notifier', [`/report?item=${item}`, `/decisions/${decision.id}`, '/transparency', '/terms'], null, 5);
+    expect(signedOut.failures).toEqual([]);
   }, 600_000);
 
   it('as a contributor: the same, through their own pages', async () => {

@@ -105,7 +105,7 @@ ${field({ name: 'notifier_email', label: 'Your e-mail (optional)', type: 'email'
   // A decision's public statement of reasons, and the appeal.
 
   const decisionBody = (d: Awaited<ReturnType<typeof moderation.publicDecision>>) =>
-    html`<dl class="facts">
+    html`<dl class="facts wrap">
 <dt>Decision</dt><dd>${TYPE_WORDS[d.type] ?? d.type}</dd>
 <dt>What</dt><dd>${ITEM_WORDS[d.item.kind] ?? d.item.kind} ${d.item.id}${d.item.field ? html`, its ${d.item.field.replace(/_/g, ' ')}` : ''}</dd>
 <dt>Category</dt><dd>${categoryWords(d.category)}</dd>
@@ -114,7 +114,7 @@ ${field({ name: 'notifier_email', label: 'Your e-mail (optional)', type: 'email'
 <dt>Automated</dt><dd>${d.automated ? 'Yes' : 'No: an operator decided'}</dd>
 <dt>Decided</dt><dd><time datetime="${d.decided_at}">${d.decided_at.slice(0, 10)}</time></dd>
 ${d.appeal_of ? html`<dt>Appeal of</dt><dd><a href="/decisions/${d.appeal_of}">decision ${d.appeal_of}</a></dd>` : html`<dt>Redress</dt><dd>The person whose text it was, and the notifier, can appeal until ${d.appeal_until?.slice(0, 10) ?? '—'}; another operator decides. You may also go to an out-of-court dispute settlement body or to a court.</dd>`}
-${d.log_seq !== null ? html`<dt>In the log</dt><dd><a href="/log/entries/${d.log_seq}">entry ${d.log_seq}</a></dd>` : ''}
+${d.log_seq !== null ? html`<dt>In the log</dt><dd><a href="/log/${d.log_seq - 1}">entry ${d.log_seq - 1}</a></dd>` : ''}
 </dl>`;
 
   app.get('/decisions/:id', page, async (req, reply) => {
@@ -241,7 +241,7 @@ ${
     : html`<div><button type="submit">Decide</button></div>`
 }</form>`;
     const body = html`<p class="crumbs"><a href="/admin/reports">Reports</a> /</p><h1>Report ${r.report.reference}</h1>
-<dl class="facts">
+<dl class="facts wrap">
 <dt>Item</dt><dd>${ITEM_WORDS[r.ref.kind] ?? r.ref.kind} ${r.ref.id}${r.ref.field ? `, its ${r.ref.field.replace(/_/g, ' ')}` : ''}${r.item?.pageUrl ? html` on <a href="${r.item.pageUrl}">${r.item.pageUrl}</a>` : ''}</dd>
 <dt>Category</dt><dd>${categoryWords(r.report.category)}</dd>
 <dt>Explanation</dt><dd>${r.report.explanation}</dd>
@@ -249,7 +249,7 @@ ${
 <dt>Received</dt><dd>${r.report.created_at.slice(0, 16).replace('T', ' ')}</dd>
 </dl>
 <h2>The item in context</h2>
-${r.item ? html`<dl class="facts">${Object.entries(fields).map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}${k === r.ref.field ? ' (reported)' : ''}</dt><dd>${v ?? '—'}</dd>`)}</dl>` : html`<p class="muted">The item is gone.</p>`}
+${r.item ? html`<dl class="facts wrap">${Object.entries(fields).map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}${k === r.ref.field ? ' (reported)' : ''}</dt><dd>${v ?? '—'}</dd>`)}</dl>` : html`<p class="muted">The item is gone.</p>`}
 <h2>Earlier reports and decisions on it</h2>
 ${r.earlierReports.length + r.decisions.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${r.earlierReports.map((e) => html`<li>Report ${e.reference}, ${categoryWords(e.category)}, ${e.status}</li>`)}${r.decisions.map((d) => html`<li><a href="/decisions/${d.id}">Decision ${d.id}</a>: ${TYPE_WORDS[d.type] ?? d.type}, ${d.decided_at.slice(0, 10)}</li>`)}</ul>`}
 ${r.report.status === 'open' ? html`<h2>Decide</h2>${decideForm}` : html`<p>Decided: <a href="/decisions/${r.report.decision_id}">decision ${r.report.decision_id}</a>.</p>`}`;
@@ -306,7 +306,7 @@ ${r.report.status === 'open' ? html`<h2>Decide</h2>${decideForm}` : html`<p>Deci
     const body = html`<p class="crumbs"><a href="/admin/reports">Reports</a> /</p><h1>Appeal ${id} of decision ${a.decision.id}</h1>
 ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
 ${decisionBody(d)}
-<h2>The appeal</h2><p>${a.appeal.explanation}</p>
+<h2>The appeal</h2><p class="text">${a.appeal.explanation}</p>
 ${a.appeal.decided_at ? html`<p>Decided: ${a.appeal.outcome}.</p>` : html`<form method="post" action="/admin/appeals/${id}/decide" class="stack wide" novalidate>${csrfField(ctx)}
 ${selectField({ name: 'outcome', label: 'Outcome', value: values.outcome || 'reversed', error: errors.outcome, options: [{ value: 'reversed', label: 'Grant: restore the text' }, { value: 'upheld', label: 'Refuse: the decision stands' }] })}
 ${field({ name: 'facts', label: 'Reasons', textarea: true, value: values.facts, error: errors.facts, required: true })}
