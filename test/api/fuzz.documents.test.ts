@@ -5,8 +5,12 @@
 // not count), the media type listed for that status, a JSON body that validates against its schema, errors in the
 // surface's envelope naming the field at fault, and nothing private (a stack trace, an email, a secret).
 //
-// Bounded: a fixed seed and FUZZ_RUNS cases per operation (default 12, about a minute per database). Run longer, or
-// with another seed, locally: `FUZZ_RUNS=500 FUZZ_SEED=7 npx vitest run test/api/fuzz.documents.test.ts`.
+// Each operation's first case is its route-table row's valid call, on a world with work in it (makeWorld, withWork),
+// and the last test fails naming every operation that never answered 2xx, or only with empty lists, and the fixture
+// it needs: the success paths are fuzzed too, not only the refusals.
+//
+// Bounded: a fixed seed and FUZZ_RUNS cases per operation (default 12, about ten seconds per database). Run longer,
+// or with another seed, locally: `FUZZ_RUNS=500 FUZZ_SEED=7 npx vitest run test/api/fuzz.documents.test.ts`.
 import fs from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
