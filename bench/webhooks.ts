@@ -202,7 +202,7 @@ async function main(): Promise<void> {
       `${Math.round(os.totalmem() / 1024 ** 3)} GiB, node ${process.version}, SQLite (embedded)`,
   );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-bench-webhooks-'));
-  const rt = await createRuntime(testConfig({ dataDir: dir, webhookAllowPrivate: true, siteUrl: 'https://credence.bench' }));
+  const rt = await createRuntime(testConfig({ dataDir: dir, webhookAllowPrivate: true, siteUrl: 'https://credence.bench', webhookHostDeliveriesPerMinute: 10_000_000 }));
   const rx = await startReceiver();
   try {
     const events = Number(values.events);

@@ -54,7 +54,7 @@ const BATCH = 500;
 export const WRITE_AIMS = { registerMs: 150, decideMs: 200, growth: 1.25, postgresMs: 350 };
 
 const config = (dataDir: string, databaseUrl: string | undefined) =>
-  testConfig({ dataDir, databaseUrl, rateLimitAllowlist: ['127.0.0.1'], logLevel: 'silent', webhookAllowPrivate: true });
+  testConfig({ dataDir, databaseUrl, rateLimitAllowlist: ['127.0.0.1'], logLevel: 'silent', webhookAllowPrivate: true, webhookHostDeliveriesPerMinute: 10_000_000 });
 
 async function serve(dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const runtime = await createRuntime(config(dataDir, databaseUrl));

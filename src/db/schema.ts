@@ -478,6 +478,8 @@ export interface WebhookHostWindowsTable {
   host: string;
   window_start: string;
   sent: number;
+  /** What the last take was granted, returned by its statement. */
+  last_grant: number;
 }
 
 /** The change log: immutable, `seq` gapless from 1 in commit order; `body` is the entry's canonical JSON. */

@@ -437,7 +437,7 @@ export class WebhookRelay {
         const want = dueCount === -1 ? batch.length : dueCount;
         const window = minuteOf(this.deps.clock.now());
         const host = destinationOf(endpoint.url);
-        const granted = await store.takeHostSends(db, this.deps.dialect, host, window.start, want, this.deps.config.webhookHostDeliveriesPerMinute);
+        const granted = await store.takeHostSends(db, host, window.start, want, this.deps.config.webhookHostDeliveriesPerMinute);
         if (granted === 0) {
           await store.deferQueue(db, webhookId, window.end);
           continue;

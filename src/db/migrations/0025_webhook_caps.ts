@@ -147,5 +147,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('host', 'text', (c) => c.primaryKey())
     .addColumn('window_start', 'text', notNull)
     .addColumn('sent', 'integer', notNull)
+    // What the last take of sends was granted: its statement returns it (webhook.store.ts, takeHostSends).
+    .addColumn('last_grant', 'integer', notNull)
     .execute();
 }

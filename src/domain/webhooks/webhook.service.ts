@@ -123,7 +123,7 @@ const duplicate = (owner: Owner, format: WebhookFormat) =>
     owner.publisher
       ? `${owner.publisher.slug} has a ${format} webhook for this URL already; change that one instead`
       : `You have a ${format} webhook for this URL already; change that one instead`,
-    [{ field: 'url', message: `already has a ${format} webhook of this owner` }],
+    [{ field: 'url', message: `is registered already (format ${format})` }],
   );
 
 /**
@@ -294,7 +294,7 @@ export async function redeliver(deps: Deps, accountId: number, id: number, deliv
   const started = deps.clock.now();
   // A send by hand counts against the destination's minute like any other: redelivering in a loop floods nobody.
   const minute = minuteOf(started);
-  if ((await store.takeHostSends(deps.db, deps.dialect, destinationOf(endpoint.url), minute.start, 1, deps.config.webhookHostDeliveriesPerMinute)) === 0) {
+  if ((await store.takeHostSends(deps.db, destinationOf(endpoint.url), minute.start, 1, deps.config.webhookHostDeliveriesPerMinute)) === 0) {
     const wait = Math.max(1, Math.ceil((Date.parse(minute.end) - started.getTime()) / 1000));
     throw new DomainError('rate_limited', `This webhook's host has had its ${deps.config.webhookHostDeliveriesPerMinute} deliveries for this minute; try again in ${wait} s`, undefined, wait);
   }

@@ -545,28 +545,23 @@ export async function disableForFailures(db: Db, id: number, now: string): Promi
 
 /**
  * Take up to `want` sends from the host's count for the minute `windowStart` (ISO), at most `cap` in the minute;
- * returns how many were granted (0 when the minute's are gone). One short transaction: the row is locked on
- * PostgreSQL, and SQLite's transactions take the write lock first, so two senders never both take the last ones.
+ * returns how many were granted (0 when the minute's are gone). One statement, atomic on both databases (every SET
+ * expression reads the row as it was), so two senders never both take the last ones and no transaction holds the
+ * row: `last_grant` carries this statement's grant back. A row whose minute is later (another instance's clock a
+ * little ahead) is counted in, never moved back.
  */
-export async function takeHostSends(db: Db, dialect: Dialect, host: string, windowStart: string, want: number, cap: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_host_windows')
-      .values({ host, window_start: windowStart, sent: 0 })
-      .onConflict((oc) => oc.column('host').doNothing())
-      .execute();
-    let q = trx.selectFrom('webhook_host_windows').select(['window_start', 'sent']).where('host', '=', host);
-    if (dialect === 'postgres') q = q.forUpdate();
-    const row = await q.executeTakeFirstOrThrow();
-    // Another instance's clock a little ahead has started a later minute: count in that one, never go back.
-    const window = row.window_start > windowStart ? row.window_start : windowStart;
-    const used = row.window_start === window ? row.sent : 0;
-    const granted = Math.max(0, Math.min(want, cap - used));
-    if (granted > 0 || window !== row.window_start) {
-      await trx.updateTable('webhook_host_windows').set({ window_start: window, sent: used + granted }).where('host', '=', host).execute();
-    }
-    return granted;
-  });
+export async function takeHostSends(db: Db, host: string, windowStart: string, want: number, cap: number): Promise<number> {
+  const first = Math.max(0, Math.min(want, cap));
+  const same = sql`webhook_host_windows.window_start >= excluded.window_start`;
+  const grant = sql`(case when webhook_host_windows.sent >= ${cap} then 0 when webhook_host_windows.sent + ${want} <= ${cap} then ${want} else ${cap} - webhook_host_windows.sent end)`;
+  const r = await sql<{ last_grant: number }>`
+    insert into webhook_host_windows (host, window_start, sent, last_grant) values (${host}, ${windowStart}, ${first}, ${first})
+    on conflict (host) do update set
+      last_grant = case when ${same} then ${grant} else excluded.sent end,
+      sent = case when ${same} then webhook_host_windows.sent + ${grant} else excluded.sent end,
+      window_start = case when ${same} then webhook_host_windows.window_start else excluded.window_start end
+    returning last_grant`.execute(db);
+  return Number(r.rows[0]?.last_grant ?? 0);
 }
 
 /** Give back sends taken but not made (a failure held the queue, or the sender stopped), while their minute lasts. */
