@@ -7,7 +7,7 @@ import type { Db, Deps } from '../deps.js';
 import { newSessionToken, sha256 } from '../tokens.js';
 import * as store from './account.store.js';
 import { isRetiredUsername } from '../privacy/erasure.store.js';
-import { checkThrottle, recordFailure, recordSuccess, throttleKeys } from './login-throttle.js';
+import { ATTEMPTS_IN_FLIGHT_PER_ADDRESS, checkThrottle, recordFailure, recordSuccess, throttleKeys } from './login-throttle.js';
 import { revokeAllApiKeys } from '../api-keys/api-key.store.js';
 import { normaliseEmail, normaliseTopic, SESSION_DAYS } from './rules.js';
 import { listMemberships } from '../publishers/publisher.store.js';
@@ -329,27 +329,38 @@ export async function endOwnSession(deps: Deps, accountId: number, sessionId: nu
 export const endOtherSessions = (deps: Deps, accountId: number, currentSessionId: number) =>
   store.endSessions(deps.db, accountId, isoNow(deps.clock), currentSessionId);
 
-export async function login(deps: Deps, input: { email: string; password: string }, ip: string, userAgent?: string) {
+/**
+ * `signal`: aborted when the caller's client has gone; a log-in still waiting for its turn then leaves the queue
+ * without hashing (Passwords).
+ */
+export async function login(deps: Deps, input: { email: string; password: string }, ip: string, userAgent?: string, signal?: AbortSignal) {
   const email = normaliseEmail(input.email);
   const keys = throttleKeys(email, ip);
-  await checkThrottle(deps, keys);
-  const account = await store.findAccountByEmail(deps.db, email);
-  // An unknown email is answered after as long as a verification takes, with no hashing (password.ts).
-  const lane = `ip:${ip}`;
-  let ok = false;
-  if (account) ok = await deps.passwords.verify(input.password, account.password_hash, lane);
-  else await deps.passwords.imitate();
-  if (!account || !ok) {
-    await recordFailure(deps, keys);
-    throw unauthorized('The email or password is wrong');
+  // Held from here to the answer, for known and unknown emails alike, so the bound says nothing of which exist.
+  const hold = deps.passwords.hold(`ip:${ip}`, ATTEMPTS_IN_FLIGHT_PER_ADDRESS);
+  if (!hold) throw rateLimited(1);
+  try {
+    const { addressFailures } = await checkThrottle(deps, keys);
+    const account = await store.findAccountByEmail(deps.db, email);
+    // An unknown email takes its turn and waits as long as a verification, with no hashing (password.ts).
+    const turn = { rank: addressFailures, account: email, signal };
+    let ok = false;
+    if (account) ok = await deps.passwords.verify(input.password, account.password_hash, hold, turn);
+    else await deps.passwords.imitate(hold, turn);
+    if (!account || !ok) {
+      await recordFailure(deps, keys);
+      throw unauthorized('The email or password is wrong');
+    }
+    await recordSuccess(deps, keys);
+    // A hash made at an older cost is replaced now, while the password is at hand.
+    if (deps.passwords.needsRehash(account.password_hash)) {
+      await store.setPasswordHash(deps.db, account.id, await deps.passwords.hash(input.password, hold), isoNow(deps.clock));
+    }
+    const session = await startSession(deps, account.id, userAgent);
+    return { user_id: account.id, username: account.username, ...session };
+  } finally {
+    hold.release();
   }
-  await recordSuccess(deps, keys);
-  // A hash made at an older cost is replaced now, while the password is at hand.
-  if (deps.passwords.needsRehash(account.password_hash)) {
-    await store.setPasswordHash(deps.db, account.id, await deps.passwords.hash(input.password, lane), isoNow(deps.clock));
-  }
-  const session = await startSession(deps, account.id, userAgent);
-  return { user_id: account.id, username: account.username, ...session };
 }
 
 /**

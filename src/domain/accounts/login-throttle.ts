@@ -14,6 +14,12 @@ interface Policy {
 }
 export const PAIR_POLICY: Policy = { free: 5, maxDelaySeconds: 900 };
 export const ADDRESS_POLICY: Policy = { free: 20, maxDelaySeconds: 900 };
+/**
+ * Log-ins of one address in flight at once in this process; one more is 429 before any work. A person has one,
+ * two with a double click; without a bound, a burst of concurrent guesses would all pass the throttle before the
+ * first of them was counted.
+ */
+export const ATTEMPTS_IN_FLIGHT_PER_ADDRESS = 4;
 const FORGET_AFTER_MS = 24 * 3600 * 1000;
 
 export interface ThrottleKeys {
@@ -31,18 +37,26 @@ export function delaySeconds(failures: number, policy: Policy): number {
   return Math.min(2 ** (failures - policy.free), policy.maxDelaySeconds);
 }
 
-/** 429 with the seconds to wait when either key is still waiting; otherwise nothing. */
-export async function checkThrottle(deps: Deps, keys: ThrottleKeys): Promise<void> {
+/**
+ * 429 with the seconds to wait when either key is still waiting; otherwise the address's recent failures (which rank
+ * its log-in behind those of addresses that have failed less: Passwords).
+ */
+export async function checkThrottle(deps: Deps, keys: ThrottleKeys): Promise<{ addressFailures: number }> {
   const now = deps.clock.now();
   const rows = await deps.db
     .selectFrom('login_throttle')
-    .select(['locked_until'])
+    .select(['key', 'failures', 'last_failure_at', 'locked_until'])
     .where('key', 'in', [keys.pair, keys.address])
-    .where('locked_until', '>', now.toISOString())
     .execute();
-  if (rows.length === 0) return;
-  const until = Math.max(...rows.map((r) => Date.parse(r.locked_until!)));
-  throw rateLimited(Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
+  const nowIso = now.toISOString();
+  const locked = rows.filter((r) => r.locked_until !== null && r.locked_until > nowIso);
+  if (locked.length > 0) {
+    const until = Math.max(...locked.map((r) => Date.parse(r.locked_until!)));
+    throw rateLimited(Math.max(1, Math.ceil((until - now.getTime()) / 1000)));
+  }
+  const stale = new Date(now.getTime() - FORGET_AFTER_MS).toISOString();
+  const address = rows.find((r) => r.key === keys.address);
+  return { addressFailures: address && address.last_failure_at >= stale ? Number(address.failures) : 0 };
 }
 
 async function countFailure(deps: Deps, key: string, policy: Policy): Promise<void> {

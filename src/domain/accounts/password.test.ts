@@ -1,9 +1,10 @@
-// The hashing gate: a few hashes at once, lanes served in turn, and an imitated verification that does no work.
+// The hashing gate: a few hashes at once, the least suspect waiter first (the newest of a rank), waiters whose
+// caller has gone dropped, and an imitated verification that does no work.
 import { describe, expect, it } from 'vitest';
 import { hashPassword, Passwords } from './password.js';
 
 describe('Passwords', () => {
-  it('serves lanes in turn, so one lane queueing many hashes does not keep another waiting behind all of them', async () => {
+  it('serves a lane\'s first hash before another lane\'s second, so one lane queueing many does not keep another waiting behind all of them', async () => {
     const passwords = new Passwords(10, { concurrency: 1 });
     const done: string[] = [];
     const flood = Array.from({ length: 6 }, (_, i) => passwords.hash(`p${i}`, 'ip:flood').then(() => done.push(`flood${i}`)));
@@ -29,5 +30,62 @@ describe('Passwords', () => {
     const passwords = new Passwords(10);
     await Promise.all([passwords.imitate(), passwords.imitate()]);
     expect(passwords.median()).toBeGreaterThan(0);
+  });
+  it('serves the lowest rank first, and the newest of a rank before the older ones', async () => {
+    const passwords = new Passwords(10, { concurrency: 1 });
+    const done: string[] = [];
+    const first = passwords.hash('p', 'ip:first').then(() => done.push('first'));
+    // An address that failed three times before, then a burst of first tries, then a real person's first try.
+    const suspect = passwords.hash('p', 'ip:suspect', { rank: 3 }).then(() => done.push('suspect'));
+    const burst = Array.from({ length: 5 }, (_, i) => passwords.hash('p', `ip:burst${i}`).then(() => done.push(`burst${i}`)));
+    const person = passwords.hash('p', 'ip:person').then(() => done.push('person'));
+    await Promise.all([first, suspect, ...burst, person]);
+    expect(done).toEqual(['first', 'person', 'burst4', 'burst3', 'burst2', 'burst1', 'burst0', 'suspect']);
+  });
+
+  it('drops a waiter whose caller has gone, without hashing, and never starts one that has gone already', async () => {
+    const passwords = new Passwords(10, { concurrency: 1 });
+    const stored = await hashPassword('right', 10);
+    const running = passwords.verify('wrong', stored, 'ip:a');
+    const gone = new AbortController();
+    const waiting = passwords.verify('right', stored, 'ip:b', { signal: gone.signal });
+    expect(passwords.waiting).toBe(1);
+    gone.abort();
+    expect(passwords.waiting).toBe(0);
+    await expect(waiting).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(passwords.verify('right', stored, 'ip:c', { signal: gone.signal })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(await running).toBe(false);
+    expect(passwords.hashesStarted).toBe(1);
+    // The slot went back: the next one runs at once.
+    expect(await passwords.verify('right', stored, 'ip:d')).toBe(true);
+  });
+
+  it('holds at most so many places in a lane, and a hold ranks the lane\'s other work behind it', async () => {
+    const passwords = new Passwords(10, { concurrency: 1 });
+    const holds = [passwords.hold('ip:x', 2), passwords.hold('ip:x', 2)];
+    expect(passwords.hold('ip:x', 2)).toBeNull();
+    holds[0]!.release();
+    holds[0]!.release();
+    const again = passwords.hold('ip:x', 2);
+    expect(again).not.toBeNull();
+    const done: string[] = [];
+    const first = passwords.hash('p', 'ip:first').then(() => done.push('first'));
+    const x = passwords.hash('p', again!).then(() => done.push('x'));
+    const fresh = passwords.hash('p', 'ip:fresh').then(() => done.push('fresh'));
+    await Promise.all([first, x, fresh]);
+    // ip:x has another place held (holds[1]), so its hash ranks 1; the fresh address's ranks 0.
+    expect(done).toEqual(['first', 'fresh', 'x']);
+  });
+  it('serves a log-in at an account nobody else is at before those at an account others are at, within a rank', async () => {
+    const passwords = new Passwords(10, { concurrency: 1 });
+    const done: string[] = [];
+    const first = passwords.hash('p', 'ip:first').then(() => done.push('first'));
+    const guesses = Array.from({ length: 3 }, (_, i) => passwords.hash('p', `ip:guess${i}`, { account: 'known@mail.test' }).then(() => done.push(`guess${i}`)));
+    const other = passwords.hash('p', 'ip:other', { account: 'other@mail.test' }).then(() => done.push('other'));
+    const owner = passwords.hash('p', 'ip:owner', { account: 'known@mail.test' }).then(() => done.push('owner'));
+    const later = passwords.hash('p', 'ip:later', { account: 'known@mail.test', rank: 1 }).then(() => done.push('later'));
+    await Promise.all([first, ...guesses, other, owner, later]);
+    // Its owner, as fresh as the guesses, comes first among them (the newest); an address that failed before, last.
+    expect(done).toEqual(['first', 'other', 'owner', 'guess2', 'guess1', 'guess0', 'later']);
   });
 });

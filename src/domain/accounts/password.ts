@@ -2,6 +2,7 @@
 // rise without breaking existing hashes: a hash made at a lower cost is replaced at the account's next log-in.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { DomainError } from '../errors.js';
 
 /** Current guidance (OWASP, RFC 7914's interactive figure raised): N = 2^17, r = 8, p = 1; 128 MiB per hash. */
 export const SCRYPT_LOG_N = 17;
@@ -43,27 +44,71 @@ export function needsRehash(stored: string, logN = SCRYPT_LOG_N): boolean {
 /**
  * How many password hashes run at once in this process. scrypt runs on libuv's thread pool (4 threads by default),
  * which file reads, DNS lookups and compression share: two slots leave the rest of the pool free, and past them a
- * hash waits its turn in its lane.
+ * hash waits its turn.
  */
 export const HASHES_AT_ONCE = 2;
-/** Durations kept for the running median a verification takes. */
+/** Durations kept for the running median a hash takes. */
 const DURATIONS_KEPT = 31;
 
+/** A place held for one caller's work in a lane (an address's log-in): see Passwords.hold. */
+export interface Hold {
+  readonly lane: string;
+  release(): void;
+}
+
+export interface TurnOptions {
+  /**
+   * How suspect the caller already is: the address's recent log-in failures. Added to the lane's other work in
+   * flight, it orders the queue (lowest first).
+   */
+  rank?: number;
+  /**
+   * The account a log-in names (its normalised email, whether an account has it or not): while other log-ins are at
+   * the same one, this waits behind those of its rank at accounts nobody else is at.
+   */
+  account?: string;
+  /** Aborted when the caller's client has gone: the work leaves the queue and never hashes. */
+  signal?: AbortSignal;
+}
+
+/** The caller left before its turn: nobody is there to answer, and no hash was made. */
+export const clientGone = () => new DomainError('invalid_request', 'The request closed before its password was checked');
+
+interface Waiter {
+  rank: number;
+  account: string | undefined;
+  start(): void;
+}
+
 /**
- * Every password hash and verification of the process goes through here (one per process, in Deps). Hashes run
- * at most `concurrency` at once, waiting in lanes (the caller's address for a log-in, the account for its own
- * changes) taken in turn, so one lane flooding cannot keep another waiting behind all of its work. A log-in for an
- * address no account has does no hashing at all: it waits as long as a verification takes (the median of recent
- * ones, as their callers saw them, queueing included, with a little jitter), so the answer's timing does not tell
- * which addresses exist, and a flood of such log-ins costs no CPU and queues nothing.
+ * Every password hash and verification of the process goes through here (one per process, in Deps), at most
+ * `concurrency` at once. Past that, work waits, ordered by rank: the caller's own failures (TurnOptions.rank) plus
+ * how much other work of its lane (the caller's address for a log-in, the account for its own changes) is in flight
+ * already. The lowest rank goes first; within a rank, a log-in naming an account no other log-in is at goes before
+ * one naming an account others are at; then the newest. So a real person's first try comes next whenever a slot
+ * frees, whatever a flood of guesses has queued: every guess after an address's first ranks higher, and a burst of
+ * first tries that arrived earlier does not keep it waiting behind all of them; one at an account nobody is
+ * guessing at does not even wait for first tries that arrive after it (docs/decisions/login-throttling.md). Work
+ * whose caller has gone (TurnOptions.signal) leaves the queue at once.
+ *
+ * A log-in for an address no account has does no hashing (imitate): it takes its turn in the same queue, by the same
+ * rules, then hands the slot straight on and waits as long as a hash takes (the median of recent ones, with a little
+ * jitter). Its answer waits as a real one would (only hashes hold slots, so both wait for the same hashes ahead of
+ * them), a client leaving before its turn is treated alike, and it costs no CPU and keeps nobody waiting.
  */
 export class Passwords {
   private running = 0;
-  /** Waiters by lane, and the lanes with waiters in the order they are served. */
-  private readonly lanes = new Map<string, (() => void)[]>();
-  private readonly turn: string[] = [];
+  /** Waiting work, oldest first. */
+  private readonly queue: Waiter[] = [];
+  /** Work held or in flight, by lane. */
+  private readonly holds = new Map<string, number>();
+  /** Log-ins waiting or hashing, by the account they name. */
+  private readonly accounts = new Map<string, number>();
   private readonly durations: number[] = [];
-  private calibration: Promise<void> | null = null;
+  /** Hashes started by this process (verifications included), for tests and metrics. */
+  hashesStarted = 0;
+  /** Work that had its turn (hashes and imitations alike). */
+  turns = 0;
 
   constructor(
     /** The cost of new hashes, as log2 N (SCRYPT_LOG_N but in tests). */
@@ -71,15 +116,33 @@ export class Passwords {
     private readonly opts: { concurrency?: number; random?: () => number } = {},
   ) {}
 
-  hash(password: string, lane: string): Promise<string> {
-    return this.slot(lane, () => hashPassword(password, this.logN));
+  /**
+   * Hold a place in `lane` for one caller's work until released (a log-in holds its address's from its first read
+   * to its answer); null when `max` are held already. While held, the lane's other work ranks behind it.
+   */
+  hold(lane: string, max = Infinity): Hold | null {
+    const held = this.holds.get(lane) ?? 0;
+    if (held >= max) return null;
+    this.holds.set(lane, held + 1);
+    let released = false;
+    return {
+      lane,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.holds.get(lane) ?? 1) - 1;
+        if (left > 0) this.holds.set(lane, left);
+        else this.holds.delete(lane);
+      },
+    };
   }
 
-  async verify(password: string, stored: string, lane: string): Promise<boolean> {
-    const started = performance.now();
-    const ok = await this.slot(lane, () => verifyPassword(password, stored));
-    this.remember(performance.now() - started);
-    return ok;
+  hash(password: string, lane: string | Hold, turn: TurnOptions = {}): Promise<string> {
+    return this.slot(lane, turn, () => this.timed(() => hashPassword(password, this.logN)));
+  }
+
+  verify(password: string, stored: string, lane: string | Hold, turn: TurnOptions = {}): Promise<boolean> {
+    return this.slot(lane, turn, () => this.timed(() => verifyPassword(password, stored)));
   }
 
   needsRehash(stored: string): boolean {
@@ -87,64 +150,120 @@ export class Passwords {
   }
 
   /**
-   * Wait about as long as a verification takes, doing none. Before any verification was timed, one hash at the
-   * current cost is timed once (the first caller's wait; later callers share it).
+   * Take a turn as a verification would, hand the slot straight on, and wait as long as a hash takes, doing none.
+   * Before any hash was timed, one at the current cost is made and timed instead.
    */
-  async imitate(): Promise<void> {
-    if (this.durations.length === 0) {
-      this.calibration ??= this.slot('calibration', async () => {
-        const started = performance.now();
-        await hashPassword('calibration', this.logN);
-        this.remember(performance.now() - started);
-      });
-      await this.calibration;
-      return;
-    }
-    const jitter = 0.9 + 0.2 * (this.opts.random ?? Math.random)();
-    await new Promise((resolve) => setTimeout(resolve, this.median() * jitter));
+  imitate(lane: string | Hold = 'signup', turn: TurnOptions = {}): Promise<void> {
+    return this.slot(lane, turn, async (free) => {
+      if (this.durations.length === 0) {
+        await this.timed(() => hashPassword('calibration', this.logN));
+        return;
+      }
+      // The slot goes on at once: the wait costs nobody anything.
+      free();
+      const jitter = 0.9 + 0.2 * (this.opts.random ?? Math.random)();
+      await new Promise((resolve) => setTimeout(resolve, this.median() * jitter));
+    });
   }
 
-  /** The median of the recent verifications, in milliseconds (0 before any). */
+  /** The median of the recent hashes, in milliseconds, the hashing alone (0 before any). */
   median(): number {
     if (this.durations.length === 0) return 0;
     const sorted = [...this.durations].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)]!;
   }
 
-  private remember(ms: number): void {
-    this.durations.push(ms);
-    if (this.durations.length > DURATIONS_KEPT) this.durations.shift();
+  /** Work waiting for a slot now. */
+  get waiting(): number {
+    return this.queue.length;
   }
 
-  private async slot<T>(lane: string, work: () => Promise<T>): Promise<T> {
-    if (this.running >= (this.opts.concurrency ?? HASHES_AT_ONCE)) {
-      await new Promise<void>((resolve) => {
-        const waiters = this.lanes.get(lane);
-        if (waiters) waiters.push(resolve);
-        else {
-          this.lanes.set(lane, [resolve]);
-          this.turn.push(lane);
-        }
-      });
-    } else this.running++;
+  private async timed<T>(work: () => Promise<T>): Promise<T> {
+    this.hashesStarted++;
+    const started = performance.now();
     try {
       return await work();
     } finally {
-      this.next();
+      this.durations.push(performance.now() - started);
+      if (this.durations.length > DURATIONS_KEPT) this.durations.shift();
     }
   }
 
-  /** Hand the freed slot to the next lane in turn (its oldest waiter), or free it. */
+  private async slot<T>(lane: string | Hold, turn: TurnOptions, work: (free: () => void) => Promise<T>): Promise<T> {
+    const own = typeof lane === 'string' ? this.hold(lane)! : null;
+    const name = typeof lane === 'string' ? lane : lane.lane;
+    if (turn.account !== undefined) this.accounts.set(turn.account, (this.accounts.get(turn.account) ?? 0) + 1);
+    try {
+      if (turn.signal?.aborted) throw clientGone();
+      if (this.running >= (this.opts.concurrency ?? HASHES_AT_ONCE)) {
+        // The lane's other work in flight, this one's own hold aside.
+        await this.wait((turn.rank ?? 0) + (this.holds.get(name) ?? 1) - 1, turn.account, turn.signal);
+      } else this.running++;
+      this.turns++;
+      let freed = false;
+      const free = () => {
+        if (freed) return;
+        freed = true;
+        this.next();
+      };
+      try {
+        return await work(free);
+      } finally {
+        free();
+      }
+    } finally {
+      own?.release();
+      if (turn.account !== undefined) {
+        const left = this.accounts.get(turn.account)! - 1;
+        if (left > 0) this.accounts.set(turn.account, left);
+        else this.accounts.delete(turn.account);
+      }
+    }
+  }
+
+  private wait(rank: number, account: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const gone = () => {
+        const at = this.queue.indexOf(waiter);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        reject(clientGone());
+      };
+      const waiter: Waiter = {
+        rank,
+        account,
+        start: () => {
+          signal?.removeEventListener('abort', gone);
+          resolve();
+        },
+      };
+      this.queue.push(waiter);
+      signal?.addEventListener('abort', gone, { once: true });
+    });
+  }
+
+  /**
+   * Hand the freed slot to the waiter of the lowest rank, then one whose account nobody else is at, then the newest;
+   * or free it. Whether others are at the account is asked now, not when the waiter came.
+   */
   private next(): void {
-    const lane = this.turn.shift();
-    if (lane === undefined) {
+    let best = -1;
+    let bestRank = Infinity;
+    let bestCrowded = true;
+    for (let i = 0; i < this.queue.length; i++) {
+      const w = this.queue[i]!;
+      const crowded = w.account !== undefined && this.accounts.get(w.account)! > 1;
+      if (w.rank < bestRank || (w.rank === bestRank && (!crowded || bestCrowded))) {
+        best = i;
+        bestRank = w.rank;
+        bestCrowded = crowded;
+      }
+    }
+    if (best < 0) {
       this.running--;
       return;
     }
-    const waiters = this.lanes.get(lane)!;
-    const resolve = waiters.shift()!;
-    if (waiters.length > 0) this.turn.push(lane);
-    else this.lanes.delete(lane);
-    resolve();
+    const [waiter] = this.queue.splice(best, 1);
+    waiter!.start();
   }
 }

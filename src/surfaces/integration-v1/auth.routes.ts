@@ -7,6 +7,7 @@ import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../
 import type { Deps } from '../../domain/deps.js';
 import { optional, sessionOf, sessionOnly, signedIn } from '../../http/auth.js';
 import { IdParam, Nullable, Ok } from '../../http/schemas.js';
+import { untilClientGoes } from '../../http/client-gone.js';
 import { Credential, NoticeKind } from '../vocabulary.js';
 import { localeOf, NOTICE_KINDS } from '../../domain/mail/mail.kinds.js';
 import * as mail from '../../domain/mail/mail.service.js';
@@ -258,7 +259,7 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [optional],
       schema: { tags: ['auth'], summary: 'Start a session', body: LoginBody, response: { 200: Ok(SessionData) } },
     },
-    async (req) => ({ success: true as const, data: await accounts.login(deps, req.body, req.ip, req.headers['user-agent']) }),
+    async (req, reply) => ({ success: true as const, data: await accounts.login(deps, req.body, req.ip, req.headers['user-agent'], untilClientGoes(req, reply)) }),
   );
 
   app.get(

@@ -5,6 +5,7 @@ import type { Deps } from '../../domain/deps.js';
 import { localeOf } from '../../domain/mail/mail.kinds.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
+import { untilClientGoes } from '../../http/client-gone.js';
 import { LoginBody, SIGNUP_MESSAGE, SignupBody } from '../integration-v1/auth.routes.js';
 import { html } from './html.js';
 import { csrfField } from './layout.js';
@@ -102,7 +103,7 @@ ${field({ name: 'password', label: 'Password', type: 'password', required: true,
     if (!checked.ok) return loginPage(req, reply, values.email, 'Enter your email and password.', 400);
     let session: Awaited<ReturnType<typeof accounts.login>>;
     try {
-      session = await accounts.login(deps, checked.value, req.ip, req.headers['user-agent']);
+      session = await accounts.login(deps, checked.value, req.ip, req.headers['user-agent'], untilClientGoes(req, reply));
       startWebSession(req, reply, session.token);
     } catch (err) {
       if (err instanceof DomainError && (statusOf(err) === 401 || statusOf(err) === 429)) {
