@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addMember, publisher, signup, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
+import { webPublication } from '../web/dashboard.fixtures.js';
 import { signedInClient } from '../web/pages.fixtures.js';
 import { registerHook, registerPage, relayFor } from './webhooks.fixtures.js';
 
@@ -102,6 +103,24 @@ describe('a cap on webhooks per account and per publication', () => {
     expect(res.body.error.details).toEqual([{ field: 'url', message: 'is registered already (format api_v1)' }]);
     // Its own URL again is no change.
     expect((await pub.owner.client.patch(`${hooks}/${two.id}`, { url: rx.url('/two') })).status).toBe(200);
+  });
+
+  it('the dashboard says a duplicate and the cap next to the URL, with 409', async () => {
+    const pub = await webPublication(t);
+    await pub.owner.b.get(`${pub.base}/webhooks`);
+    expect((await pub.owner.b.post(`${pub.base}/webhooks`, { url: rx.url('/dash'), format: 'api_v1' })).status).toBe(303);
+    await pub.owner.b.get(`${pub.base}/webhooks`);
+    const dup = await pub.owner.b.post(`${pub.base}/webhooks`, { url: rx.url('/dash'), format: 'api_v1' });
+    expect(dup.status).toBe(409);
+    expect(dup.text).toContain('registered already');
+    for (let i = 0; i < 3; i++) {
+      await pub.owner.b.get(`${pub.base}/webhooks`);
+      expect((await pub.owner.b.post(`${pub.base}/webhooks`, { url: rx.url(`/dash${i}`), format: 'api_v1' })).status).toBe(303);
+    }
+    await pub.owner.b.get(`${pub.base}/webhooks`);
+    const capped = await pub.owner.b.post(`${pub.base}/webhooks`, { url: rx.url('/dash-more'), format: 'api_v1' });
+    expect(capped.status).toBe(409);
+    expect(capped.text).toContain('at most 4 webhooks');
   });
 
   it('/me/names says a duplicate next to the URL, with 409', async () => {

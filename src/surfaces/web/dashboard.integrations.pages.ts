@@ -239,6 +239,8 @@ ${e.events ? html`<p class="field-error">${e.events}</p>` : ''}
         const errors = errorsFor(err, 'url');
         // An event of the other format names itself in the message, not in the per-item detail.
         if (errors.events) errors.events = err.message;
+        // A cap names no field of the form: it is said where the URL is asked for.
+        if (errors.limit) errors.url = err.message;
         return webhooksPage(req, reply, pub, { values, events: chosen, errors }, statusOf(err));
       }
       throw err;
