@@ -8,6 +8,7 @@ import { STYLES } from '../../src/surfaces/embed/renderer.js';
 import { Client } from '../client.js';
 import { confirmClaims, contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
+import { openBody } from '../transparency/commitments.js';
 import { WebhookReceiver } from '../webhook-receiver.js';
 import { FormClient } from '../web/browser-client.js';
 import { registerHook, relayFor } from './webhooks.fixtures.js';
@@ -118,10 +119,15 @@ describe('a retraction', () => {
   it('is a page.notice entry in the change feed, with nothing private', async () => {
     const entries = (await anon.get(`/api/v1/changes?after=${from}`)).body.data;
     const entry = entries.find((e: { kind: string }) => e.kind === 'page.notice');
+    // The title and the reason are free text: commitments in the entry, opened beside it.
+    expect(openBody(JSON.stringify({ ...entry, openings: undefined, links: undefined }), entry.openings)).toMatchObject({
+      page: { title: 'The study' },
+      notice: { reason: 'The survey data could not be reproduced.' },
+    });
     expect(entry).toMatchObject({
-      page: { id: pageId, url, title: 'The study' },
+      page: { id: pageId, url, title: { commitment: expect.any(String) } },
       publisher: { slug: pub.slug },
-      notice: { type: 'retraction', reason: 'The survey data could not be reproduced.' },
+      notice: { type: 'retraction', reason: { commitment: expect.any(String) } },
       standing: 'retracted',
       previous_standing: 'current',
       links: { record: expect.stringContaining(`/records/${pageId}`) },
