@@ -29,6 +29,11 @@ import { startMailSender } from './jobs/mail.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
 import { startCachePurger } from './jobs/cache-purger.js';
 import { startTakeExpiry } from './jobs/take-expiry.js';
+import { startWithheldExpiry } from './jobs/withheld-expiry.js';
+import { RecountFailure, recountTransparency } from './audit/transparency.js';
+import { dsaExport } from './domain/moderation/dsa-export.js';
+import { validateStatement } from './domain/moderation/dsa-rules.js';
+import { forgetExpiredWithheld } from './domain/moderation/moderation.service.js';
 import { RELAY_ENV, runPrimary } from './ops/workers.js';
 import { buildExtension, ExtensionBuildError } from './ops/extension-build.js';
 
@@ -52,10 +57,16 @@ const HELP = `Usage: credence <verb> [options]
   erasures:apply [FILE]                erase again everyone the erasure list (ERASURE_LIST, or FILE) names who
                                        is back after a backup was restored (serve does this at every start)
   erasures:export                      print the database's erasure list (JSON lines: ids and times only)
-  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY] [--policy FILE]
+  log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY] [--policy FILE] [--transparency]
   log:verify --proof FILE.tlog-proof --key VERIFIER_KEY --policy FILE
                                        check a transparency log from its public API: the whole log, or
-                                       consistency with a saved checkpoint; --save keeps today's checkpoint
+                                       consistency with a saved checkpoint; --save keeps today's checkpoint;
+                                       --transparency also recounts the DSA counts from the log's decision
+                                       entries and compares them with /v1/transparency
+  dsa:export --since DATE [--out FILE] write each decision since DATE as a statement of reasons in the DSA
+                                       Transparency Database's JSON ({"statements": [...]}), each checked by its rules
+  withheld:forget                      delete text withheld by decisions whose appeal window has closed, and
+                                       scrub the freed space (serve does this every hour)
   extension:build --service URL --out DIR
                                        build the browser extension asking URL: DIR/chromium and DIR/firefox
                                        unpacked, and a zip of each for the stores
@@ -230,6 +241,39 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'dsa:export': {
+      const { values } = parseArgs({ args: rest, options: { since: { type: 'string' }, out: { type: 'string' } } });
+      if (!values.since) throw new UsageError('dsa:export needs --since DATE (YYYY-MM-DD)');
+      const rt = await createRuntime(config);
+      try {
+        const statements = await dsaExport(rt.deps, values.since);
+        // Every statement is checked before any is written: the database refuses a batch for one bad statement.
+        const bad = statements.flatMap((s) => validateStatement(s).map((e) => `${String(s.puid)}: ${e.field} (${e.rule})`));
+        if (bad.length > 0) {
+          console.error(`FAILED: ${bad.length} rule${bad.length === 1 ? '' : 's'} of the Transparency Database broken: ${bad.join('; ')}`);
+          return 1;
+        }
+        // The body the database's batch endpoint takes (POST /api/v1/statements: `{"statements": [...]}`).
+        const text = `${JSON.stringify({ statements }, null, 2)}\n`;
+        if (values.out) {
+          await fs.writeFile(values.out, text);
+          console.log(`${statements.length} statements of reasons since ${values.since} written to ${values.out}; each passes the Transparency Database's rules`);
+        } else process.stdout.write(text);
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
+    case 'withheld:forget': {
+      const rt = await createRuntime(config);
+      try {
+        const n = await forgetExpiredWithheld(rt.deps);
+        console.log(`${n} withheld text${n === 1 ? '' : 's'} past the appeal window deleted${n > 0 ? '; the freed space scrubbed' : ''}`);
+      } finally {
+        await rt.close();
+      }
+      return 0;
+    }
     default:
       throw new UsageError(`unknown verb "${verb}"`);
   }
@@ -262,13 +306,15 @@ async function logVerify(args: string[]): Promise<number> {
       key: { type: 'string' },
       policy: { type: 'string' },
       proof: { type: 'string' },
+      transparency: { type: 'boolean' },
     },
   });
   if (values.proof) {
     if (!values.key || !values.policy) throw new UsageError('log:verify --proof FILE needs --key VERIFIER_KEY and --policy FILE (it fetches nothing)');
   } else if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError('log:verify needs --url BASE (http or https), or --proof FILE');
+  if (values.transparency && !values.url) throw new UsageError('log:verify --transparency needs --url BASE: the counts are compared with the ones it publishes');
   try {
-    await verifyLog({
+    const verified = await verifyLog({
       url: values.url,
       checkpointFile: values.checkpoint,
       saveFile: values.save,
@@ -276,9 +322,14 @@ async function logVerify(args: string[]): Promise<number> {
       policyFile: values.policy,
       proofFile: values.proof,
     });
+    if (values.transparency) await recountTransparency({ url: values.url!, size: verified.checkpoint.size });
     console.log('OK');
     return 0;
   } catch (err) {
+    if (err instanceof RecountFailure) {
+      console.error(`FAILED: ${err.message}`);
+      return 1;
+    }
     if (!(err instanceof VerifyFailure)) throw err;
     console.error(`FAILED: ${err.message}`);
     return 1;
@@ -343,6 +394,8 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
   const sequencer = background ? startLogSequencer(rt.deps, { log: app.log }) : null;
   // Takes of requests that ran out without work reopen (REQUEST_TAKE_HOURS); safe in every process at once.
   const takeExpiry = background ? startTakeExpiry(rt.deps, { log: app.log }) : null;
+  // Text a decision withheld is deleted once its appeal window has closed; safe in every process at once.
+  const withheldExpiry = background ? startWithheldExpiry(rt.deps, { log: app.log }) : null;
   // The mail outbox (SMTP_URL, or .eml files under DATA_DIR/mail/); leases make it safe in every process at once.
   const mail = background ? startMailSender(rt.deps, { log: app.log }) : null;
   // The cache tier's purger (CACHE_PURGE_URLS): offered in every background process, run by the lease's holder.
@@ -397,6 +450,7 @@ async function serve(config: Config, opts: ServeOptions): Promise<number> {
       relay?.stop(),
       sequencer?.stop(),
       takeExpiry?.stop(),
+      withheldExpiry?.stop(),
       mail?.stop(),
       purger?.stop(),
       new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(null))),

@@ -4,7 +4,9 @@
 // are the operator's, never the withheld text. Each statement passes validateStatement (dsa-rules.ts).
 import type { Deps } from '../deps.js';
 import { invalid } from '../errors.js';
+import { loadItem } from './items.store.js';
 import { decisionsSince, type DecisionRow } from './moderation.store.js';
+import type { ItemRef } from './rules.js';
 
 export type Statement = Record<string, unknown>;
 
@@ -50,7 +52,9 @@ export async function dsaExport(deps: Deps, since: string): Promise<Statement[]>
   const out: Statement[] = [];
   for (const d of rows) {
     const report = await deps.db.selectFrom('reports').select(['source']).where('decision_id', '=', d.id).orderBy('id').executeTakeFirst();
-    const s = statementOf(d, report?.source ?? null, null, deps.config.siteUrl, `${deps.config.siteUrl}/terms`);
+    // content_date is when the item was published (the database's "date on which the content was created").
+    const item = await loadItem(deps.db, { kind: d.item_kind as ItemRef['kind'], id: d.item_id, field: d.field });
+    const s = statementOf(d, report?.source ?? null, item?.createdAt ?? null, deps.config.siteUrl, `${deps.config.siteUrl}/terms`);
     if (s) out.push(s);
   }
   return out;
