@@ -44,12 +44,30 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string {
 const REGISTRATION_LOOKUP_MS = 2000;
 
 /**
+ * The registration check's resolver unless a test plays DNS: c-ares queries (A and AAAA, one try of 1 s each), not
+ * `dns.lookup`, whose getaddrinfo holds a thread of libuv's small pool (shared with file access and password
+ * hashing) for as long as a slow name takes, however soon we stop waiting: a batch of 500 slow names must not
+ * stall log-ins. The connect-time check at each attempt stays on `dns.lookup`, as the connection itself does.
+ */
+const queryDns: Resolve = (hostname, _options, callback) => {
+  const resolver = new dns.promises.Resolver({ timeout: 1000, tries: 1 });
+  void Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]).then(([v4, v6]) => {
+    const list: dns.LookupAddress[] = [
+      ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+      ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+    ];
+    if (list.length === 0) callback(Object.assign(new Error(`queryA ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+    else callback(null, list);
+  });
+};
+
+/**
  * Where the URL's name resolves now, every address must be public (a 400 naming `url` otherwise). A name that does
  * not resolve, or not in time, is accepted: its owner may not have published it yet, and every attempt checks the
  * address it connects to anyway (src/net). Skipped under WEBHOOK_ALLOW_PRIVATE and for address literals, which
  * checkWebhookUrl judged.
  */
-export async function checkWebhookHost(url: string, allowPrivate: boolean, resolve: Resolve = dns.lookup as Resolve): Promise<void> {
+export async function checkWebhookHost(url: string, allowPrivate: boolean, resolve: Resolve = queryDns): Promise<void> {
   if (allowPrivate) return;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) !== 0) return;
