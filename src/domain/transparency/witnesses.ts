@@ -114,6 +114,8 @@ export async function proofsAgainstWitnessed(
   if (covered.length === 0) return { checkpoint: c.note, size: c.size, proofs: [] };
   const [paths, rows] = await Promise.all([inclusionProofs(deps, covered, c.size), store.readChangesAt(deps.db, covered.map((i) => i + 1))]);
   const bodies = new Map(rows.map((r) => [r.seq - 1, r.body]));
+  // A proof carries the entry's bytes: an entry whose clear text a decision withheld has none that travels.
+  for (const [seq, w] of await withheldBetween(deps.db, covered[0]! + 1, covered.at(-1)! + 1)) if (w.clear.size > 0) bodies.delete(seq - 1);
   return {
     checkpoint: c.note,
     size: c.size,
