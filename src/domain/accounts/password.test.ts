@@ -54,6 +54,7 @@ describe('Passwords', () => {
     expect(passwords.waiting).toBe(0);
     await expect(waiting).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(passwords.verify('right', stored, 'ip:c', { signal: gone.signal })).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(passwords.imitate('ip:c', { signal: gone.signal })).rejects.toMatchObject({ code: 'invalid_request' });
     expect(await running).toBe(false);
     expect(passwords.hashesStarted).toBe(1);
     // The slot went back: the next one runs at once.
@@ -87,5 +88,22 @@ describe('Passwords', () => {
     await Promise.all([first, ...guesses, other, owner, later]);
     // Its owner, as fresh as the guesses, comes first among them (the newest); an address that failed before, last.
     expect(done).toEqual(['first', 'other', 'owner', 'guess2', 'guess1', 'guess0', 'later']);
+  });
+  it('lets an imitation take its turn by rank and hand the slot straight on', async () => {
+    const passwords = new Passwords(14, { concurrency: 1 });
+    const stored = await hashPassword('right', 14);
+    await passwords.verify('right', stored, 'ip:timing');
+    const running = passwords.verify('wrong', stored, 'ip:a');
+    let imitated = false;
+    const imitation = passwords.imitate('ip:unknown').then(() => (imitated = true));
+    const behind = passwords.verify('right', stored, 'ip:b', { rank: 1 });
+    expect(passwords.waiting).toBe(2);
+    await running;
+    await new Promise((resolve) => setImmediate(resolve));
+    // The imitation had its turn first (rank 0) and is still waiting out a hash's time; the slot went on at once.
+    expect(imitated).toBe(false);
+    expect(passwords.waiting).toBe(0);
+    expect(passwords.hashesStarted).toBe(3);
+    await Promise.all([imitation, behind]);
   });
 });

@@ -105,10 +105,8 @@ export class Passwords {
   /** Log-ins waiting or hashing, by the account they name. */
   private readonly accounts = new Map<string, number>();
   private readonly durations: number[] = [];
-  /** Hashes started by this process (verifications included), for tests and metrics. */
-  hashesStarted = 0;
-  /** Work that had its turn (hashes and imitations alike). */
-  turns = 0;
+  private hashes = 0;
+  private turnsTaken = 0;
 
   constructor(
     /** The cost of new hashes, as log2 N (SCRYPT_LOG_N but in tests). */
@@ -173,13 +171,23 @@ export class Passwords {
     return sorted[Math.floor(sorted.length / 2)]!;
   }
 
+  /** Hashes started by this process (verifications included). */
+  get hashesStarted(): number {
+    return this.hashes;
+  }
+
+  /** Work that had its turn (hashes and imitations alike). */
+  get turns(): number {
+    return this.turnsTaken;
+  }
+
   /** Work waiting for a slot now. */
   get waiting(): number {
     return this.queue.length;
   }
 
   private async timed<T>(work: () => Promise<T>): Promise<T> {
-    this.hashesStarted++;
+    this.hashes++;
     const started = performance.now();
     try {
       return await work();
@@ -199,7 +207,7 @@ export class Passwords {
         // The lane's other work in flight, this one's own hold aside.
         await this.wait((turn.rank ?? 0) + (this.holds.get(name) ?? 1) - 1, turn.account, turn.signal);
       } else this.running++;
-      this.turns++;
+      this.turnsTaken++;
       let freed = false;
       const free = () => {
         if (freed) return;
