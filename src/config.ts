@@ -101,6 +101,9 @@ export const EnvSchema = Type.Object({
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 300 })),
   // The single point of contact the DSA asks for (Art. 11, 12): shown on /terms for authorities and users.
   CONTACT_EMAIL: Type.Optional(Type.String({ minLength: 3, maxLength: 254 })),
+  // The terms a decision on a report cites (DSA Art. 14, 17(3)(e)): the built-in /terms unless the operator publishes
+  // their own, with the same clause anchors (#t1 … #t6). Linked from decisions and sent in the DSA export.
+  TERMS_URL: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 500 })),
   // A purging cache tier in front (Varnish with xkey; docs/cache.md): the base URLs of its nodes, comma separated.
   // Set, cacheable public answers carry their surrogate keys (`xkey`) and a `Surrogate-Control` lifetime, and one
   // instance at a time (whichever holds the purger's lease) purges each change's keys at every node. Unset, nothing
@@ -164,6 +167,7 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   contactEmail: string;
+  termsUrl: string;
   logLevel: string;
   logSigningKey: string | undefined;
   logOrigin: string | undefined;
@@ -275,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `Credence <no-reply@${hostOf(e.SITE_URL ?? 'http://localhost')}>`,
     contactEmail: e.CONTACT_EMAIL ?? `contact@${hostOf(e.SITE_URL ?? 'http://localhost')}`,
+    termsUrl: e.TERMS_URL ?? `${(e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/terms`,
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,

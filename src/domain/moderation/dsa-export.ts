@@ -54,7 +54,7 @@ export async function dsaExport(deps: Deps, since: string): Promise<Statement[]>
     const report = await deps.db.selectFrom('reports').select(['source']).where('decision_id', '=', d.id).orderBy('id').executeTakeFirst();
     // content_date is when the item was published (the database's "date on which the content was created").
     const item = await loadItem(deps.db, { kind: d.item_kind as ItemRef['kind'], id: d.item_id, field: d.field });
-    const s = statementOf(d, report?.source ?? null, item?.createdAt ?? null, deps.config.siteUrl, `${deps.config.siteUrl}/terms`);
+    const s = statementOf(d, report?.source ?? null, item?.createdAt ?? null, deps.config.siteUrl, deps.config.termsUrl);
     if (s) out.push(s);
   }
   return out;

@@ -109,7 +109,7 @@ ${field({ name: 'notifier_email', label: 'Your e-mail (optional)', type: 'email'
 <dt>Decision</dt><dd>${TYPE_WORDS[d.type] ?? d.type}</dd>
 <dt>What</dt><dd>${ITEM_WORDS[d.item.kind] ?? d.item.kind} ${d.item.id}${d.item.field ? html`, its ${d.item.field.replace(/_/g, ' ')}` : ''}</dd>
 <dt>Category</dt><dd>${categoryWords(d.category)}</dd>
-<dt>Ground</dt><dd>${GROUND_WORDS[d.ground] ?? d.ground}${d.legal_reference ? html`: ${d.legal_reference}` : ''}${d.terms_clause ? html`: <a href="/terms#${d.terms_clause}">clause ${d.terms_clause.replace(/^t/, '')}</a>` : ''}</dd>
+<dt>Ground</dt><dd>${GROUND_WORDS[d.ground] ?? d.ground}${d.legal_reference ? html`: ${d.legal_reference}` : ''}${d.terms_clause ? html`: <a href="${deps.config.termsUrl}#${d.terms_clause}">clause ${d.terms_clause.replace(/^t/, '')}</a>` : ''}</dd>
 <dt>Facts</dt><dd>${d.facts}</dd>
 <dt>Automated</dt><dd>${d.automated ? 'Yes' : 'No: an operator decided'}</dd>
 <dt>Decided</dt><dd><time datetime="${d.decided_at}">${d.decided_at.slice(0, 10)}</time></dd>
