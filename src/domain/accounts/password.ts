@@ -75,7 +75,9 @@ export interface TurnOptions {
 export const clientGone = () => new DomainError('invalid_request', 'The request closed before its password was checked');
 
 interface Waiter {
-  rank: number;
+  /** The caller's failures (TurnOptions.rank). */
+  failures: number;
+  lane: string;
   account: string | undefined;
   start(): void;
 }
@@ -204,8 +206,7 @@ export class Passwords {
     try {
       if (turn.signal?.aborted) throw clientGone();
       if (this.running >= (this.opts.concurrency ?? HASHES_AT_ONCE)) {
-        // The lane's other work in flight, this one's own hold aside.
-        await this.wait((turn.rank ?? 0) + (this.holds.get(name) ?? 1) - 1, turn.account, turn.signal);
+        await this.wait({ failures: turn.rank ?? 0, lane: name, account: turn.account }, turn.signal);
       } else this.running++;
       this.turnsTaken++;
       let freed = false;
@@ -229,7 +230,7 @@ export class Passwords {
     }
   }
 
-  private wait(rank: number, account: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+  private wait(who: Omit<Waiter, 'start'>, signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const gone = () => {
         const at = this.queue.indexOf(waiter);
@@ -238,8 +239,7 @@ export class Passwords {
         reject(clientGone());
       };
       const waiter: Waiter = {
-        rank,
-        account,
+        ...who,
         start: () => {
           signal?.removeEventListener('abort', gone);
           resolve();
@@ -252,7 +252,8 @@ export class Passwords {
 
   /**
    * Hand the freed slot to the waiter of the lowest rank, then one whose account nobody else is at, then the newest;
-   * or free it. Whether others are at the account is asked now, not when the waiter came.
+   * or free it. The lane's other work and the account's other log-ins are counted now, not when the waiter came: an
+   * address that sent four guesses at once ranks all four behind a person's one try, whichever arrived first.
    */
   private next(): void {
     let best = -1;
@@ -260,10 +261,12 @@ export class Passwords {
     let bestCrowded = true;
     for (let i = 0; i < this.queue.length; i++) {
       const w = this.queue[i]!;
+      // The lane's other work in flight, this one's own hold aside.
+      const rank = w.failures + (this.holds.get(w.lane) ?? 1) - 1;
       const crowded = w.account !== undefined && this.accounts.get(w.account)! > 1;
-      if (w.rank < bestRank || (w.rank === bestRank && (!crowded || bestCrowded))) {
+      if (rank < bestRank || (rank === bestRank && (!crowded || bestCrowded))) {
         best = i;
-        bestRank = w.rank;
+        bestRank = rank;
         bestCrowded = crowded;
       }
     }
