@@ -187,6 +187,26 @@ describe('free text as commitments', () => {
   });
 });
 
+describe('erasure', () => {
+  it('forgets a person’s openings by reference, withheld ones too, and every proof still verifies', async () => {
+    const summary = 'Wren writes about reservoirs near Ashbourne';
+    const wren = await signup(t, { name: 'Wren Withheld' });
+    expect((await wren.client.patch('/api/v1/account/profile', { summary, topics: ['energy'] })).status).toBe(200);
+    await integrate(t.runtime.deps);
+    const before = await published();
+    const withheld = await decide({ kind: 'profile', id: wren.id, field: 'summary' }, 45, 'withhold');
+    expect(withheld.length).toBeGreaterThan(0);
+    const erased = await wren.client.req('DELETE', '/api/v1/account', { body: { password: wren.password } });
+    expect(erased.status, erased.text).toBe(200);
+    await integrate(t.runtime.deps);
+    for (const table of ['change_openings', 'withheld_openings'] as const) {
+      expect(await t.runtime.deps.db.selectFrom(table).select('pointer').where('account_id', '=', wren.id).execute(), table).toEqual([]);
+    }
+    const { now } = await checkEveryProof(before);
+    for (const r of await publicReads(now.size)) for (const s of [summary, 'Wren Withheld']) expect(r.text, r.url).not.toContain(s);
+  });
+});
+
 describe('an entry written with its text in clear', () => {
   let seq: number;
   let original: string;
