@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'conflict_of_interest'
   | 'page_not_verified'
   | 'session_required'
+  | 'account_suspended'
   | 'publisher_key_scope'
   | 'not_found'
   | 'already_decided'
@@ -34,6 +35,7 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'conflict_of_interest',
   'page_not_verified',
   'session_required',
+  'account_suspended',
   'publisher_key_scope',
   'not_found',
   'already_decided',

@@ -28,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict_of_interest: 403,
   page_not_verified: 403,
   session_required: 403,
+  account_suspended: 403,
   publisher_key_scope: 403,
   https_required: 403,
   not_found: 404,

@@ -3,6 +3,7 @@
 import net from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../domain/deps.js';
+import { refuseIfSuspended } from '../domain/moderation/moderation.service.js';
 import { resolvePrincipal } from './auth.js';
 import { type Envelope, errorHandler, notFoundHandler } from './error-handler.js';
 import { rateLimited } from './errors.js';
@@ -20,6 +21,8 @@ export interface SurfaceOptions {
   /** Identify the caller further before the limit is taken (the web pages read their session cookie); a promise
    * when it has to wait. */
   identify?: (req: FastifyRequest) => Promise<void> | undefined;
+  /** The account a request acts for, when the surface knows it other than by credential (the web's cookie). */
+  actor?: (req: FastifyRequest) => number | undefined;
   /** Replace the envelope's error handler (the web pages answer errors as pages). */
   errorHandler?: Parameters<FastifyInstance['setErrorHandler']>[0];
 }
@@ -81,6 +84,18 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
   // Callback-style, with no promise when nothing waits: a caller without a credential, on a route without a limit
   // or from an exempt address (an async hook costs a promise and a microtask turn per request). The
   // steps and their order are the same on both paths: the credential, identify, then the limit.
+  // A suspended account writes nothing but leaving, signing out and appealing (reports-and-decisions.md). After the
+  // credential and the limit, before the body: a refused write reads nothing of it.
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return done(null, payload);
+    const account = opts.actor?.(req) ?? principalAccount(req);
+    if (account === undefined || mayWriteWhileSuspended(req)) return done(null, payload);
+    refuseIfSuspended(deps, account).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
+  });
+
   app.addHook('onRequest', (req, reply, done) => {
     const lookup = resolvePrincipal(deps, req);
     let pending: Promise<void> | undefined;
@@ -92,6 +107,14 @@ export function setupSurface(app: FastifyInstance, deps: Deps, opts: SurfaceOpti
     if (pending) pending.then(() => done(), (err: Error) => done(err));
     else done();
   });
+}
+
+/** The writes a suspended account may still make: sign out, leave (erasure), appeal. */
+const WHILE_SUSPENDED = [/\/auth\/logout(-everywhere)?$/, /^\/logout$/, /^\/me\/security\/(logout-everywhere|sessions\/|delete$)/, /\/decisions\/:id\/appeal$/, /\/account\/sessions\/:id$/];
+function mayWriteWhileSuspended(req: FastifyRequest): boolean {
+  const url = req.routeOptions.url ?? '';
+  if (req.method === 'DELETE' && /^\/api\/v1\/account$/.test(url)) return true;
+  return WHILE_SUSPENDED.some((r) => r.test(url));
 }
 
 /**

@@ -248,6 +248,19 @@ export async function decideReport(deps: Deps, operatorId: number, reportId: num
   return presentDecision(decision);
 }
 
+/**
+ * A suspended account (a decision of type suspend_account) may sign in, read, leave and appeal; every other write is
+ * refused (docs/decisions/reports-and-decisions.md). Checked by every surface before a write runs.
+ */
+export async function refuseIfSuspended(deps: Deps, accountId: number): Promise<void> {
+  const until = await store.suspendedUntil(deps.db, accountId, isoNow(deps.clock));
+  if (until) {
+    throw new DomainError('account_suspended', `This account is suspended until ${until} by a decision on a report; it can read, sign out, leave and appeal the decision`, [
+      { field: 'account', message: `suspended until ${until}` },
+    ]);
+  }
+}
+
 /** The fields a restriction took: its own field, or every field of a removed item. */
 const fieldsOf = (d: store.DecisionRow): string[] => (d.field ? [d.field] : [...ITEM_FIELDS[d.item_kind as ItemRef['kind']]]);
 

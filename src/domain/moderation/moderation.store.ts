@@ -160,6 +160,9 @@ export async function suspendAccount(trx: Db, accountId: number, decisionId: num
     .onConflict((oc) => oc.column('account_id').doUpdateSet({ decision_id: decisionId, until }))
     .execute();
 }
+/** When the account's suspension ends, if it is suspended now. */
+export const suspendedUntil = async (db: Db, accountId: number, now: string): Promise<string | null> =>
+  (await db.selectFrom('account_suspensions').select('until').where('account_id', '=', accountId).where('until', '>', now).executeTakeFirst())?.until ?? null;
 export const liftSuspension = (trx: Db, decisionId: number) => trx.deleteFrom('account_suspensions').where('decision_id', '=', decisionId).execute();
 
 export const isOperator = async (db: Db, accountId: number) =>

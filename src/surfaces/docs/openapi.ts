@@ -283,7 +283,7 @@ const LIMITED_HEADERS = {
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '400': { name: 'BadRequest', description: 'The request is invalid: `invalid_request`, `invalid_url` or `missing_parameter`, naming the field' },
   '401': { name: 'Unauthorized', description: 'No valid credential: `unauthorized`, `key_revoked` or `key_expired`' },
-  '403': { name: 'Forbidden', description: '`forbidden`, `conflict_of_interest` (work on a page the caller is, or was, named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS' },
+  '403': { name: 'Forbidden', description: '`forbidden`, `conflict_of_interest` (work on a page the caller is, or was, named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), `account_suspended` (a write by an account a decision on a report suspended), or `https_required` without HTTPS' },
   '404': { name: 'NotFound', description: '`not_found`: nothing by that id, or not the caller’s' },
   '409': { name: 'Conflict', description: '`conflict`, `already_decided`, or `claim_pending` (work on a page where a claim naming the caller, or the contributor, as its author waits for their answer)' },
   '413': { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the operation takes, or has more keys and items (its request body says how many)' },

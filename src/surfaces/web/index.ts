@@ -52,6 +52,8 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
       envelope: v1Envelope,
       notFound: false,
       errorHandler: pageErrors,
+      // A form's writer is the cookie's person (a page takes no key): their suspension refuses the write.
+      actor: (req) => req.webUser?.accountId,
       // Pages read their cookie session first, so that signed-in people are limited per account.
       identify: (req) => {
         req.webUser = null;
