@@ -603,7 +603,7 @@ async function main(): Promise<void> {
     }
     if (profileDir) {
       const stalls = JSON.parse(fs.readFileSync(path.join(profileDir, 'stalls.json'), 'utf8')) as [number, number][];
-      for (const f of fs.readdirSync(profileDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(formatBusy(longestBusy(path.join(profileDir, f), 4, 8, stalls)));
+      for (const f of fs.readdirSync(profileDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(formatBusy(longestBusy(path.join(profileDir, f), 10, 6, stalls)));
       console.log(`  profile kept in ${profileDir}`);
     }
     return;

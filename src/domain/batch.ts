@@ -36,6 +36,27 @@ export function splitBatch<T>(
   };
 }
 
+/**
+ * splitBatch for a call that may carry megabytes (500 pages with their text): the items are checked in slices, after
+ * one turn of the event loop, so the body's parse, the caller's authentication and the checks of every item (whose
+ * length rules walk each text) are not one unbroken stretch that holds every other request back.
+ */
+export async function splitBatchInSlices<T>(
+  body: unknown,
+  validate: (v: unknown) => { ok: true; value: T } | { ok: false; error: DomainError },
+): Promise<{ single: boolean; items: BatchItem<T>[] }> {
+  if (!Array.isArray(body)) return splitBatch(body, validate);
+  await nextTurn();
+  const slice = slicer();
+  const items: BatchItem<T>[] = [];
+  for (const [index, item] of body.entries()) {
+    await slice();
+    const r = validate(item);
+    items.push(r.ok ? { index, ok: true, value: r.value } : { index, ok: false, error: r.error });
+  }
+  return { single: false, items };
+}
+
 export function summarise(results: ItemResult[]): Record<ItemStatus, number> {
   const summary: Record<ItemStatus, number> = { created: 0, updated: 0, skipped: 0, failed: 0 };
   for (const r of results) summary[r.status]++;
@@ -56,6 +77,9 @@ export function slicer(budgetMs = 10): () => Promise<void> {
     since = performance.now();
   };
 }
+
+/** Wait for the event loop's next turn: between steps of a large call that are each one unbroken piece of work. */
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Apply `fn` to each valid item in order, in slices; a DomainError it throws fails that item only. */
 export async function applyEach<T>(

@@ -248,7 +248,9 @@ export function registerJsonParser(app: FastifyInstance): void {
           done(problem, undefined);
           return;
         }
-        void parse(req, body, done);
+        // Scanning and parsing a large body are each a pass over all of it: a turn of the event loop between them.
+        if (body.length > BODY_LIMITS.standard.bytes) setImmediate(() => void parse(req, body, done));
+        else void parse(req, body, done);
       },
       (err: Error) => done(err, undefined),
     );

@@ -3,7 +3,7 @@ import { enqueueMails } from '../mail/mail.service.js';
 import { invalid, invalidUrl, conflict, notFound } from '../errors.js';
 import { findAccountIdsByUsernames } from '../accounts/account.store.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, applyEach, slicer } from '../batch.js';
+import { type BatchItem, type ItemOutcome, type ItemResult, type ItemStatus, applyEach, nextTurn, slicer } from '../batch.js';
 import { isoNow } from '../clock.js';
 import type { Db, Deps } from '../deps.js';
 import { appendEvents } from '../events/outbox.js';
@@ -105,8 +105,13 @@ export async function registerPages(deps: Deps, publisherId: number, items: Batc
     }
   }
   const out = results.map((r) => (outcomes.has(r.index) ? { index: r.index, ...outcomes.get(r.index)! } : r));
+  // A large batch's commit, the follower's read of its entries and the answer are each one piece of work: a turn of
+  // the event loop between them, so other requests are not held back by all three at once.
+  const large = checked.length > 50;
+  if (large) await nextTurn();
   // Apply these commits' change-log entries to this process's cache now (read-your-writes), and wake the others.
   if (out.some((r) => r.status === 'created' || r.status === 'updated')) await deps.changes.committed();
+  if (large) await nextTurn();
   return out;
 }
 
@@ -124,8 +129,13 @@ async function upsertPages(
   claimLimits: ClaimLimits,
   mail: Pick<Deps, 'clock' | 'config' | 'dialect'>,
 ): Promise<Map<number, ItemOutcome>> {
+  // Each step below is one statement over the whole batch, and on SQLite a statement runs within the call: a pause
+  // between steps (once 10 ms of work have passed) lets other requests in while the transaction is held.
+  const slice = slicer();
   const existing = new Map((await store.findPagesForUpsert(trx, [...new Set(items.map((i) => i.url.lookupKey))])).map((p) => [p.lookup_key, p]));
+  await slice();
   const before = await store.contributorsOfPages(trx, [...existing.values()].map((p) => p.id));
+  await slice();
   interface State {
     id: number | null; // null until inserted
     original: { title: string; topic: string } | null;
@@ -145,12 +155,12 @@ async function upsertPages(
   // Naming an author is a claim until the person confirms it: decided here against stored claims and
   // the person's standing answer to this publication; only what is published counts below.
   const namings = await Namings.load(trx, publisherId, [...existing.values()].map((p) => p.id), [...new Set(items.flatMap((i) => i.authors))], now, claimLimits);
+  await slice();
   const decided = new Map<string, NamingStatus>();
   const created: { index: number; key: string; row: store.NewPageRow }[] = [];
   const newAuthors: { key: string; accountId: number }[] = [];
   // Change-log entries, item by item as if sent one by one (docs/changes.md): the page as that item left it.
   const pageEntries: { key: string; kind: 'page.registered' | 'page.updated'; title: string; topic: string; url: string }[] = [];
-  const slice = slicer();
   for (const item of items) {
     await slice();
     const key = item.url.lookupKey;
@@ -211,6 +221,7 @@ async function upsertPages(
   }
 
   // A URL created and then updated within the batch is inserted as it ends; its event says what it was created as.
+  await slice();
   const ids = await store.insertPages(
     trx,
     created.map((c) => ({ ...c.row, title: pages.get(c.key)!.title, topic: pages.get(c.key)!.topic })),
@@ -222,6 +233,7 @@ async function upsertPages(
     const o = outcomes.get(item.index)!;
     if (o.status !== 'failed' && o.id === undefined) o.id = idOf(item.url.lookupKey);
   }
+  await slice();
   const claimIds = await insertClaims(
     trx,
     namings.claims.map((c) => ({ page_id: idOf(c.key), publisher_id: publisherId, account_id: c.accountId, state: c.state })),
@@ -230,6 +242,7 @@ async function upsertPages(
   // Each person named and asked hears of it: a publication's namings within a few minutes go as one mail, and each
   // is an event for their own webhooks.
   const asked = namings.claims.flatMap((c, i) => (c.state === 'pending' ? [{ ...c, claimId: claimIds[i]! }] : []));
+  await slice();
   await enqueueMails(
     trx,
     mail,
@@ -240,6 +253,7 @@ async function upsertPages(
       fact: { publisher: publisher.name, url: pages.get(c.key)!.url, link: `${mail.config.siteUrl}/me/names` },
     })),
   );
+  await slice();
   await eventsForPeopleAsked(
     trx,
     asked.map((c) => {
@@ -253,13 +267,16 @@ async function upsertPages(
   const moved = new Set<number>();
   for (const [, p] of pages) {
     if (!p.original || (p.original.title === p.title && p.original.topic === p.topic)) continue;
+    await slice();
     await store.updatePage(trx, publisherId, p.id!, { title: p.title, topic: p.topic, updated_at: now });
     if (p.original.topic !== p.topic) for (const c of before) if (c.page_id === p.id) moved.add(c.account_id);
   }
+  await slice();
   const position = await workPositions(trx, newAuthors.map((a) => ({ accountId: a.accountId, publisherId })));
   const changes: ReputationChange[] = newAuthors.map((a) => acceptedWork(a.accountId, 'author', pages.get(a.key)!.topic, position(a.accountId, publisherId)));
   const contributors = new Map<number, PublicContributor>();
   const contributorEntries = await applyReputationChanges(trx, changes, now, contributors);
+  await slice();
   await appendEvents(
     trx,
     created.map((c) => ({
@@ -274,6 +291,7 @@ async function upsertPages(
   // which are written under it already linked to their entries in the transparency log: the first seqs,
   // in order. (Written earlier, each would need an update once its seq was known.)
   if (newAuthors.length + pageEntries.length + contributorEntries.length + moved.size === 0) return outcomes; // nothing changed
+  await slice();
   const first = await takeSeqs(trx);
   const authorshipIds = await store.insertAuthors(
     trx,
@@ -281,6 +299,7 @@ async function upsertPages(
     now,
   );
   // Published now only by a standing permission of the person's (a confirmation publishes on its own path).
+  await slice();
   await appendEvents(
     trx,
     newAuthors.map((a) => {
@@ -307,6 +326,7 @@ async function upsertPages(
     })),
     ...contributorEntries,
   ];
+  await slice();
   await appendChangesFrom(trx, first, entries);
   if (moved.size > 0) await recomputeReputation(trx, [...moved], now);
   return outcomes;

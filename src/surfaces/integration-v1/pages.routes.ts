@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { USERNAME_PATTERN } from '../../domain/accounts/rules.js';
-import { splitBatch } from '../../domain/batch.js';
+import { splitBatchInSlices } from '../../domain/batch.js';
 import type { Deps } from '../../domain/deps.js';
 import * as pages from '../../domain/pages/page.service.js';
 import * as notices from '../../domain/pages/notice.service.js';
@@ -111,7 +111,7 @@ export function pageRoutes(fastify: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const publisherId = await actingPublisher(deps, req, req.query.publisher);
-      const { single, items } = splitBatch(req.body, validatePageItem);
+      const { single, items } = await splitBatchInSlices(req.body, validatePageItem);
       const results = await pages.registerPages(deps, publisherId, items);
       return sendBatch(reply, single, results, presentItemResult);
     },
