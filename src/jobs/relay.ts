@@ -7,7 +7,9 @@
 //    index makes a repeat harmless. On PostgreSQL one process fans out at a time.
 // 2. Send: for each enabled endpoint with a delivery due, claim the endpoint (a lease, so one process sends to it
 //    at a time), then send its queue head by head, oldest event first: a later delivery waits while an earlier one
-//    is pending. Endpoints are worked on concurrently, so a slow receiver only delays itself.
+//    is pending. Endpoints are worked on concurrently, so a slow receiver only delays itself. Every send is taken
+//    from its destination's count for the minute (WEBHOOK_HOST_DELIVERIES_PER_MINUTE, one row per destination that
+//    every process shares); what the minute cannot take waits, unattempted, for the next.
 //
 // `tick()` runs one pass and waits for every due delivery to be attempted (tests drive it with their clock);
 // `start()` runs passes every `pollMs`, or at once after `wake()`.
