@@ -116,10 +116,19 @@ async function flood(addresses: number, ms: number, guess: (address: number, i: 
   const targeted: number[] = [];
   const untouched: number[] = [];
   const measured: Promise<unknown>[] = [];
+  /** Each correct log-in's time by the second it started in. */
+  const timeline: string[] = [];
   await new Promise((resolve) => setTimeout(resolve, 200));
   // One a second, each on its own (a slow one does not delay the next), the first 0.2 s into the flood.
   for (let k = 0; performance.now() < until - 2000; k++) {
-    measured.push(k % 2 === 0 ? correct(k % (ACCOUNTS - 1)).then((ms) => targeted.push(ms)) : correct(ACCOUNTS - 1).then((ms) => untouched.push(ms)));
+    const into = k % 2 === 0 ? targeted : untouched;
+    const at = k;
+    measured.push(
+      correct(k % 2 === 0 ? k % (ACCOUNTS - 1) : ACCOUNTS - 1).then((ms) => {
+        into.push(ms);
+        timeline[at] = (ms / 1000).toFixed(2);
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   await Promise.all(measured);
@@ -129,7 +138,7 @@ async function flood(addresses: number, ms: number, guess: (address: number, i: 
   const after = await correct(0);
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const settled = await stats();
-  return { targeted, untouched, after, statuses, queuedAtHangUp: before.waiting, hashedAfterHangUp: settled.hashesStarted - before.hashesStarted - 1 };
+  return { targeted, untouched, timeline, after, statuses, queuedAtHangUp: before.waiting, hashedAfterHangUp: settled.hashesStarted - before.hashesStarted - 1 };
 }
 
 async function main(): Promise<void> {
@@ -155,6 +164,7 @@ async function main(): Promise<void> {
       line('into an account the flood is at', run.targeted);
       line('into an account it leaves alone', run.untouched);
       line('all', [...run.targeted, ...run.untouched]);
+      console.log(`  by the second each started in (s): ${run.timeline.join(' ')}`);
       console.log(`  the first log-in after the hang-up: ${seconds(run.after)}; ${run.queuedAtHangUp} waiting at the hang-up, ${run.hashedAfterHangUp} hashes started after it`);
     }
   } finally {

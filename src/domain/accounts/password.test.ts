@@ -106,4 +106,17 @@ describe('Passwords', () => {
     expect(passwords.hashesStarted).toBe(3);
     await Promise.all([imitation, behind]);
   });
+  it('keeps one slot for first tries: guesses hash one at a time, and a first try starts at once beside them', async () => {
+    const passwords = new Passwords(12, { concurrency: 2 });
+    const flood = Array.from({ length: 4 }, (_, i) => passwords.hash(`p${i}`, 'ip:flood'));
+    await Promise.resolve();
+    // The address's first started; the other three rank behind it and leave the second slot alone.
+    expect(passwords.hashesStarted).toBe(1);
+    expect(passwords.waiting).toBe(3);
+    const person = passwords.hash('mine', 'ip:person');
+    await Promise.resolve();
+    expect(passwords.hashesStarted).toBe(2);
+    await Promise.all([...flood, person]);
+    expect(passwords.hashesStarted).toBe(5);
+  });
 });

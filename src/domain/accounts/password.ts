@@ -91,7 +91,8 @@ interface Waiter {
  * frees, whatever a flood of guesses has queued: every guess after an address's first ranks higher, and a burst of
  * first tries that arrived earlier does not keep it waiting behind all of them; one at an account nobody is
  * guessing at does not even wait for first tries that arrive after it (docs/decisions/login-throttling.md). Work
- * whose caller has gone (TurnOptions.signal) leaves the queue at once.
+ * whose caller has gone (TurnOptions.signal) leaves the queue at once. Work above rank 0 uses all slots but one, so
+ * a first try finds one free and waits for no hash at all, however many guesses wait.
  *
  * A log-in for an address no account has does no hashing (imitate): it takes its turn in the same queue, by the same
  * rules, then hands the slot straight on and waits as long as a hash takes (the median of recent ones, with a little
@@ -205,9 +206,9 @@ export class Passwords {
     if (turn.account !== undefined) this.accounts.set(turn.account, (this.accounts.get(turn.account) ?? 0) + 1);
     try {
       if (turn.signal?.aborted) throw clientGone();
-      if (this.running >= (this.opts.concurrency ?? HASHES_AT_ONCE)) {
-        await this.wait({ failures: turn.rank ?? 0, lane: name, account: turn.account }, turn.signal);
-      } else this.running++;
+      const who = { failures: turn.rank ?? 0, lane: name, account: turn.account };
+      if (this.running >= this.slotsFor(this.rankOf(who))) await this.wait(who, turn.signal);
+      else this.running++;
       this.turnsTaken++;
       let freed = false;
       const free = () => {
@@ -261,8 +262,7 @@ export class Passwords {
     let bestCrowded = true;
     for (let i = 0; i < this.queue.length; i++) {
       const w = this.queue[i]!;
-      // The lane's other work in flight, this one's own hold aside.
-      const rank = w.failures + (this.holds.get(w.lane) ?? 1) - 1;
+      const rank = this.rankOf(w);
       const crowded = w.account !== undefined && this.accounts.get(w.account)! > 1;
       if (rank < bestRank || (rank === bestRank && (!crowded || bestCrowded))) {
         best = i;
@@ -270,11 +270,26 @@ export class Passwords {
         bestCrowded = crowded;
       }
     }
-    if (best < 0) {
+    // The slot goes on only to work that may use it; otherwise it stays free for a first try.
+    if (best < 0 || this.running - 1 >= this.slotsFor(bestRank)) {
       this.running--;
       return;
     }
     const [waiter] = this.queue.splice(best, 1);
     waiter!.start();
+  }
+
+  /** The caller's failures plus its lane's other work in flight (this one's own hold aside), counted now. */
+  private rankOf(w: Omit<Waiter, 'start'>): number {
+    return w.failures + (this.holds.get(w.lane) ?? 1) - 1;
+  }
+
+  /**
+   * The slots work of a rank may use: first tries (rank 0) all of them, anything else all but one, so a first try
+   * coming in finds a slot free however many guesses wait, and waits for no hash at all.
+   */
+  private slotsFor(rank: number): number {
+    const all = this.opts.concurrency ?? HASHES_AT_ONCE;
+    return rank === 0 ? all : Math.max(1, all - 1);
   }
 }
