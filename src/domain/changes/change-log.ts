@@ -138,8 +138,12 @@ export async function appendChangesFrom(trx: Db, first: number, changes: Change[
       body: canonicalJson({ ...data, seq, kind: change.kind, created_at: change.now }),
     });
   }
+  // Each is one statement over every entry (500 pages' are tens of milliseconds of work): a pause between them.
+  await slice();
   await insertChanges(trx, rows);
+  await slice();
   await insertOpenings(trx, openings);
+  await slice();
   const seqs = rows.map((r) => r.seq);
   await eventsForPeopleNamed(trx, changes, seqs);
   return seqs;
