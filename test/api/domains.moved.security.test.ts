@@ -111,8 +111,9 @@ async function expectUnchanged(): Promise<void> {
   expect(record.body.data.notices).toEqual([]);
   const registered = await t.runtime.deps.db.selectFrom('pages').select('url').where('host', '=', old.domain).execute();
   expect(registered.map((p) => p.url).sort()).toEqual([otherUrl(), url()]);
-  expect((await specialist.client.get(`/api/v1/review-requests/${openRequestId}`)).body.data.status).toBe('open');
-  expect((await specialist.client.get(`/api/v1/review-requests/${takenRequestId}`)).body.data.status).toBe('taken');
+  // The move cancelled both (domains.moved.requests.test.ts); a refused cancel changes nothing else.
+  expect((await specialist.client.get(`/api/v1/review-requests/${openRequestId}`)).body.data.status).toBe('cancelled');
+  expect((await specialist.client.get(`/api/v1/review-requests/${takenRequestId}`)).body.data.status).toBe('cancelled');
   expect((await specialist.client.get(`/api/v1/submissions/${submissionId}`)).body.data.status).toBe('pending');
   const claims = await specialist.client.get('/api/v1/account/claims');
   expect(claims.body.data).toEqual([]);

@@ -66,6 +66,10 @@ const W: Words = {
   submission_decided_line: { en: 'Your submission for {url} was {decision}.', fr: 'Votre contribution pour {url} : {decision}.' },
   take_cancelled_subject: { en: 'A request you took was cancelled', fr: 'Une demande que vous aviez prise a été annulée' },
   take_cancelled_line: { en: '{publisher} cancelled the request about {url}.', fr: '{publisher} a annulé la demande sur {url}.' },
+  take_cancelled_line_moved: {
+    en: 'The request of {publisher} about {url} was cancelled: {domain} is now verified by {holder}, so {publisher} can no longer decide work on it. Work you sent on it stays pending until you withdraw it.',
+    fr: 'La demande de {publisher} sur {url} a été annulée : {domain} est désormais vérifié par {holder}, et {publisher} ne peut plus y examiner de travail. Ce que vous y avez envoyé reste en attente jusqu’à ce que vous le retiriez.',
+  },
   request_taken_subject: { en: 'A specialist took your request', fr: 'Un spécialiste a pris votre demande' },
   request_taken_line: { en: '@{username} took the request about {url}.', fr: '@{username} a pris la demande sur {url}.' },
   member_invitation_subject: { en: 'You are invited to a publication', fr: 'Vous êtes invité dans une publication' },
@@ -166,7 +170,8 @@ export function render(m: RenderInput): Rendered {
       const kind: NoticeKind = m.kind;
       const one = say(`${kind}_subject`, L);
       const subject = m.facts.length > 1 ? say('several', L, { n: m.facts.length, subject: one }) : one;
-      const lines = m.facts.map((f) => say(`${kind}_line`, L, datesIn(f, L)));
+      // A fact may name why (`why`), for a line of its own: a take cancelled by a domain's move, not its publisher.
+      const lines = m.facts.map((f) => say(typeof f.why === 'string' ? `${kind}_line_${f.why}` : `${kind}_line`, L, datesIn(f, L)));
       const link = String(f0.link ?? `${m.siteUrl}/me`);
       const footer = m.unsubscribeUrl ? say('notice_footer', L, { unsubscribe: m.unsubscribeUrl, me: `${m.siteUrl}/me/mail` }) : null;
       return { ...compose(L, subject, [hello, ...lines], { label: say('open', L), url: link }, footer), link };

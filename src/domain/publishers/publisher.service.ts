@@ -14,6 +14,7 @@ import { decodeCursor, pageOf } from '../cursor.js';
 import { deletePreference, preferencesOf } from '../consent/consent.store.js';
 import * as store from './publisher.store.js';
 import { holdsHost, notHeld } from './holding.js';
+import { cancelStrandedRequests } from '../requests/stranded.js';
 
 /**
  * 409 naming the limit when the account already owns PUBLICATIONS_OWNED_PER_ACCOUNT publications: counted under the
@@ -321,6 +322,11 @@ async function markVerified(deps: Deps, publisherId: number, domain: string, by:
     const publisher = await store.findPublicPublisher(trx, publisherId);
     const previous = displaced[0] === undefined ? undefined : await store.findPublicPublisher(trx, displaced[0]);
     await appendChange(trx, { kind: previous ? 'domain.moved' : 'domain.verified', ids: { publisherId }, data: { domain, publisher, previous_publisher: previous }, now });
+    // The old holder's requests there could no longer be decided by anyone: the move cancels them (domain-verification.md).
+    for (const id of displaced) {
+      const old = await store.findPublicPublisher(trx, id);
+      await cancelStrandedRequests(trx, deps, { publisherId: id, publisherName: old.name, domain, holder: publisher.name }, now);
+    }
   });
 }
 

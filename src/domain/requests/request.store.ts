@@ -138,6 +138,17 @@ export async function moveRequest(
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** A publication's requests open or taken, with their page's host (at most ACTIVE_REQUESTS_MAX): a moved domain's. */
+export const activeRequestsWithHost = (db: Db, publisherId: number) =>
+  db
+    .selectFrom('requests as r')
+    .innerJoin('pages as p', 'p.id', 'r.page_id')
+    .select(['r.id', 'r.status', 'r.taken_by', 'p.url', 'p.host'])
+    .where('r.publisher_id', '=', publisherId)
+    .where('r.status', 'in', ['open', 'taken'])
+    .orderBy('r.id')
+    .execute();
+
 // ---- Holding requests: the cap and the take's expiry ----
 
 /** Whether the taker has work pending on the request: then the take holds (the publisher is deciding). */

@@ -3,7 +3,8 @@
 import { enqueueMails } from '../mail/mail.service.js';
 import { assertConfirmed } from '../accounts/account.service.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
-import { holdings } from '../publishers/holding.js';
+import { holdings, holdsHost } from '../publishers/holding.js';
+import { verifiedDomainsOf } from '../publishers/publisher.store.js';
 import { flagCitingStatements } from '../panels/review-flags.js';
 import { assertNoInterestIn, interestsOf } from '../interests/interest.service.js';
 import { assertNotAuthorOf } from '../consent/conflicts.js';
@@ -131,6 +132,15 @@ export async function submitWork(deps: Deps, accountId: number, items: BatchItem
     if (input.quote && !input.quote.exact.trim()) throw invalid('quote.exact', 'must not be empty');
     const now = isoNow(deps.clock);
     const id = await deps.db.transaction().execute(async (trx) => {
+      // Work on a page its publication no longer holds (the domain moved away) could never be decided: refused, in
+      // the transaction, so that a move committed meanwhile is seen (docs/decisions/domain-verification.md).
+      const held = (await verifiedDomainsOf(trx, [page.publisher_id])).get(page.publisher_id) ?? [];
+      if (!holdsHost(held, page.host)) {
+        const field = input.request_id !== undefined ? 'request_id' : input.url !== undefined ? 'url' : 'article_ref_id';
+        throw new DomainError('conflict', `${page.host} is no longer a verified site of the page's publication, so nobody can decide work on this page`, [
+          { field, message: 'the page is unverified: its domain moved to another publication' },
+        ]);
+      }
       const submissionId = await store.insertSubmission(trx, {
         page_id: page.id,
         publisher_id: page.publisher_id,
