@@ -1,6 +1,6 @@
-// /me/names over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and
-// answered on /me/names (Named as author), public work a person takes their name off, standing answers to a publication, and a webhook
-// of one's own that hears what names one.
+// /me/names over HTTP, as a browser without JavaScript uses it: a claim shown on the overview and answered on
+// /me/names (Named as author), public work a person takes their name off (a second step saying what stays), standing
+// answers to a publication, and a webhook of one's own that hears what names one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../client.js';
 import { addMember, publisher, type TestPublisher } from '../factories.js';
@@ -34,6 +34,45 @@ describe('Named as author (/me/names)', () => {
     const id = /action="\/me\/contributions\/(\d+)\/withdraw"/.exec(after.text)![1];
     expect((await person.b.post(`/me/contributions/${id}/withdraw`, {})).location).toBe('/me/names?done=withdrawn');
     expect((await lookup('named')).contributors).toEqual({});
+  });
+
+  it('taking one’s name back is a second step that says, for an authorship, that the conflict stays', async () => {
+    const person = await webUser(t, 'Upton Sinclair');
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/authored`, title: 'Authored here', authors: [person.username] });
+    const names = await person.b.get('/me/names');
+    const claim = /action="\/me\/claims\/(\d+)\/confirm"/.exec(names.text)![1];
+    await person.b.post(`/me/claims/${claim}/confirm`, {});
+    // Work of another kind on another page: a review the publication accepted.
+    await pub.api.post('/api/v1/pages', { url: `https://${pub.domain}/reviewed`, title: 'Reviewed here' });
+    const sent = await person.api.post('/api/v1/submissions', { url: `https://${pub.domain}/reviewed`, role: 'review', summary: 'Read closely', evidence: { reason: 'Checked it', sources: [] } });
+    expect(sent.status, sent.text).toBe(201);
+    expect((await pub.api.post('/api/v1/submissions/decide', { submission_id: sent.body.data.id, decision: 'accept' })).status).toBe(200);
+
+    const page = await person.b.get('/me/names');
+    const steps = [...page.text.matchAll(/<details class="confirm">[\s\S]*?<\/details>/g)].map((m) => m[0]).filter((d) => d.includes('/me/contributions/'));
+    expect(steps).toHaveLength(2);
+    const authored = steps.find((d) => d.includes('Authored here'))!;
+    const reviewed = steps.find((d) => d.includes('Reviewed here'))!;
+    for (const step of [authored, reviewed]) {
+      // The summary opens the step; the only submit button is inside it, after the consequence.
+      expect(step).toMatch(/<summary[^>]*>Take my name off/);
+      expect(step.match(/type="submit"/g)).toHaveLength(1);
+      expect(step).toContain('you cannot put it back from here');
+    }
+    expect(authored).toContain('Having been its author stays a conflict of interest: you will not be able to review, fact-check');
+    expect(authored).toContain('or have such work accepted on it afterwards');
+    expect(reviewed).not.toContain('conflict');
+    // No form outside the steps takes a name off in one click.
+    const outside = page.text.replace(/<details class="confirm">[\s\S]*?<\/details>/g, '');
+    expect(outside).not.toContain('/me/contributions/');
+
+    // Confirmed, the name is off and the conflict holds, as the step said.
+    const id = /action="\/me\/contributions\/(\d+)\/withdraw"/.exec(authored)![1];
+    expect((await person.b.post(`/me/contributions/${id}/withdraw`, {})).location).toBe('/me/names?done=withdrawn');
+    expect((await lookup('authored')).contributors).toEqual({});
+    const check = await person.api.post('/api/v1/submissions', { url: `https://${pub.domain}/authored`, role: 'review', summary: 'My own page', evidence: { reason: 'Checked it', sources: [] } });
+    expect(check.status, check.text).toBe(403);
+    expect(check.body.error.code).toBe('conflict_of_interest');
   });
 
   it('a post without the form’s token changes nothing', async () => {

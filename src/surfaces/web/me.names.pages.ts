@@ -15,6 +15,19 @@ import { date, empty, recordLink, role } from './views.js';
 import { formUser as formUserOf, meFrame, page, withId } from './me.kit.js';
 import { authorLinksSection } from './me.links.pages.js';
 
+/**
+ * What taking one's name back does, said before it is done (docs/decisions/irreversible-actions-ask-twice.md). For an
+ * authorship it also says what it does not undo: having been the author stays a conflict on that page
+ * (docs/decisions/authors-do-not-check-their-own-pages.md), which someone taking their name back to check it expects
+ * otherwise.
+ */
+function takeBackConsequence(role: string, title: string): string {
+  const off = `Your name comes off “${title}”: its record, its embed, your profile and your scores stop counting this work, and you cannot put it back from here.`;
+  return role === 'author'
+    ? `${off} Having been its author stays a conflict of interest: you will not be able to review, fact-check, edit or correct this page, add a source to it, or have such work accepted on it afterwards.`
+    : off;
+}
+
 /** The page, re-rendered by the webhook section's posts with their answer. */
 export type NamesPage = (req: FastifyRequest, reply: FastifyReply, hook?: { secret?: string; url?: string; error?: string }, status?: number) => Promise<unknown>;
 
@@ -72,7 +85,7 @@ ${
     : html`<ul class="cards">${work.map(
         (w) => html`<li class="card"><p class="who">${role(w.role)} <span class="muted">${w.publisher_name}, ${date(w.accepted_at)}</span></p>
 <p>${recordLink({ id: w.page_id, title: w.page_title, url: w.page_url })}</p>
-${form(ctx, `/me/contributions/${w.id}/withdraw`, html`Take my name off<span class="sr-only"> “${w.page_title}”</span>`, 'small danger')}</li>`,
+${confirmAction({ action: `/me/contributions/${w.id}/withdraw`, csrf: csrfField(ctx), label: html`Take my name off<span class="sr-only"> “${w.page_title}”</span>`, consequence: takeBackConsequence(w.role, w.page_title), confirm: 'Take my name off' })}</li>`,
       )}</ul>`
 }
 <h2>Standing answers</h2>
