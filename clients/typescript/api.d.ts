@@ -1117,6 +1117,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decisions/{id}/appeal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Appeal a decision on a report: the person whose text it was, or a notifier, within six months */
+        post: operations["postDecisionsByIdAppeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/embed/article/{id}": {
         parameters: {
             query?: never;
@@ -1736,7 +1753,7 @@ export interface components {
                  * @description SPEC §6; stable, for programs
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                 /** @description Validation errors: one entry per field at fault */
                 details?: {
                     field: string;
@@ -1770,7 +1787,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is, or was, named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), or `https_required` without HTTPS */
+        /** @description `forbidden`, `conflict_of_interest` (work on a page the caller is, or was, named an author of), `page_not_verified`, `session_required`, `publisher_key_scope` (a publisher key outside its publisher’s actions), `account_suspended` (a write by an account a decision on a report suspended), or `https_required` without HTTPS */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2147,7 +2164,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -5041,7 +5058,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -7266,6 +7283,67 @@ export interface operations {
             };
         };
     };
+    postDecisionsByIdAppeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        /** @description At most 256 KB, and 2,000 keys and array items in all, nested at most 32 deep; more is a 413 (a deeper nesting, a 400). */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the decision should change */
+                    explanation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            created_at: string;
+                            decision_id: number;
+                            id: number;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            /** @description Error */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getEmbedArticleById: {
         parameters: {
             query?: {
@@ -7638,7 +7716,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -7667,7 +7745,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -7718,7 +7796,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8842,7 +8920,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -8871,7 +8949,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -8922,7 +9000,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -9660,7 +9738,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;
@@ -9711,7 +9789,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -10042,7 +10120,7 @@ export interface operations {
                                  * @description SPEC §6; stable, for programs
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                 details?: {
                                     field: string;
                                     message: string;
@@ -10066,7 +10144,7 @@ export interface operations {
                                      * @description SPEC §6; stable, for programs
                                      * @enum {string}
                                      */
-                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
+                                    code: "invalid_request" | "invalid_url" | "missing_parameter" | "unauthorized" | "key_revoked" | "key_expired" | "forbidden" | "conflict_of_interest" | "page_not_verified" | "session_required" | "account_suspended" | "publisher_key_scope" | "not_found" | "already_decided" | "conflict" | "claim_pending" | "payload_too_large" | "rate_limited" | "https_required" | "internal_error" | "service_unavailable";
                                     details?: {
                                         field: string;
                                         message: string;

@@ -704,7 +704,8 @@ export interface UsernameHoldsTable {
 export interface MailTokensTable {
   id: Generated<number>;
   account_id: number;
-  purpose: 'confirm' | 'reset' | 'unsubscribe';
+  /** `appeal`: a notifier without an account appeals a decision once (`email` names `appeal:<decision>:<report>`). */
+  purpose: 'confirm' | 'reset' | 'unsubscribe' | 'appeal';
   token_hash: string;
   email: string | null;
   created_at: string;

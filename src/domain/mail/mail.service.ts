@@ -28,7 +28,7 @@ export async function issueToken(
   trx: Db,
   deps: Pick<Deps, 'clock'>,
   accountId: number,
-  purpose: 'confirm' | 'reset' | 'unsubscribe',
+  purpose: 'confirm' | 'reset' | 'unsubscribe' | 'appeal',
   hours: number,
   email: string | null = null,
 ): Promise<string> {

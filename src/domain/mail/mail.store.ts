@@ -130,7 +130,7 @@ export async function pruneSent(db: Db, before: string): Promise<void> {
 
 export async function insertToken(
   db: Db,
-  row: { account_id: number; purpose: 'confirm' | 'reset' | 'unsubscribe'; token_hash: string; email: string | null; created_at: string; expires_at: string },
+  row: { account_id: number; purpose: 'confirm' | 'reset' | 'unsubscribe' | 'appeal'; token_hash: string; email: string | null; created_at: string; expires_at: string },
 ): Promise<void> {
   await db.insertInto('mail_tokens').values(row).execute();
 }
@@ -139,7 +139,7 @@ export async function insertToken(
  * Spend a link: marks it used and returns it when it was live (unused, unexpired, of this purpose); null otherwise.
  * One statement, so of two uses at once only one gets the row.
  */
-export async function spendToken(db: Db, purpose: 'confirm' | 'reset' | 'unsubscribe', tokenHash: string, now: string) {
+export async function spendToken(db: Db, purpose: 'confirm' | 'reset' | 'unsubscribe' | 'appeal', tokenHash: string, now: string) {
   const r = await db
     .updateTable('mail_tokens')
     .set({ used_at: now })
@@ -152,7 +152,7 @@ export async function spendToken(db: Db, purpose: 'confirm' | 'reset' | 'unsubsc
   return r ?? null;
 }
 
-export const liveToken = (db: Db, purpose: 'confirm' | 'reset' | 'unsubscribe', tokenHash: string, now: string) =>
+export const liveToken = (db: Db, purpose: 'confirm' | 'reset' | 'unsubscribe' | 'appeal', tokenHash: string, now: string) =>
   db
     .selectFrom('mail_tokens')
     .select(['id', 'account_id', 'email'])
@@ -163,7 +163,7 @@ export const liveToken = (db: Db, purpose: 'confirm' | 'reset' | 'unsubscribe', 
     .executeTakeFirst();
 
 /** Every other live link of the purpose ends (a new reset link, or a used one, voids the older ones). */
-export async function voidTokens(db: Db, accountId: number, purpose: 'confirm' | 'reset' | 'unsubscribe', now: string): Promise<void> {
+export async function voidTokens(db: Db, accountId: number, purpose: 'confirm' | 'reset' | 'unsubscribe' | 'appeal', now: string): Promise<void> {
   await db.updateTable('mail_tokens').set({ used_at: now }).where('account_id', '=', accountId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
 }
 

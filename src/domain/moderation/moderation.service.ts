@@ -10,7 +10,8 @@ import { forgetWithheld, restoreText, withholdText } from '../changes/withholdin
 import { isoNow } from '../clock.js';
 import type { Deps } from '../deps.js';
 import { DomainError, forbidden, invalid, notFound } from '../errors.js';
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMail, issueToken } from '../mail/mail.service.js';
+import { liveToken, spendToken } from '../mail/mail.store.js';
 import { scrubFreedSpace } from '../privacy/erasure.store.js';
 import { sha256 } from '../tokens.js';
 import { type ItemFacts, loadItem, restoreWithheld, withholdField } from './items.store.js';
@@ -237,7 +238,14 @@ export async function decideReport(deps: Deps, operatorId: number, reportId: num
     const seq = await appendDecisionEntry(trx, item, row, { reports, appealedAt: null, suspendedNotifiers, withheld: logWithheld });
     await store.setDecisionSeq(trx, id, seq);
     for (const r of reports) {
-      await mailNotifier(trx, deps, { accountId: r.notifier_account_id, email: r.notifier_email }, 'statement_of_reasons', statementFact(deps, row, 'notifier', r.reference), now);
+      const fact = statementFact(deps, row, 'notifier', r.reference);
+      // A notifier without an account appeals through a link good once, until the window closes (Art. 20).
+      if (r.notifier_account_id === null && r.notifier_email) {
+        const hours = Math.ceil((Date.parse(row.appeal_until!) - Date.parse(now)) / 3_600_000);
+        const token = await issueToken(trx, deps, await store.notifierMailAccount(trx, now), 'appeal', hours, appealTokenSubject(row.id, r.id));
+        fact.appeal = `${fact.appeal}?token=${token}`;
+      }
+      await mailNotifier(trx, deps, { accountId: r.notifier_account_id, email: r.notifier_email }, 'statement_of_reasons', fact, now);
     }
     if (item.accountId !== null && input.type !== 'no_action') {
       await enqueueMail(trx, deps, { accountId: item.accountId, kind: 'statement_of_reasons', fact: statementFact(deps, row, 'affected', null) });
@@ -318,8 +326,7 @@ async function appendDecisionEntry(
 // Appeals (Art. 20): within six months, by the person whose text it was or a notifier; decided by another operator.
 
 export async function appeal(deps: Deps, accountId: number, decisionId: number, explanation: string): Promise<{ id: number; created_at: string }> {
-  const text = explanation.trim();
-  if (text.length < 10) throw invalid('explanation', 'say why the decision should change, in 10 characters or more');
+  const text = checkAppealText(explanation);
   const now = isoNow(deps.clock);
   return deps.db.transaction().execute(async (trx) => {
     const d = await store.decisionById(trx, decisionId);
@@ -328,10 +335,46 @@ export async function appeal(deps: Deps, accountId: number, decisionId: number, 
     const appellant = d.affected_account_id === accountId ? 'affected' : notifier ? 'notifier' : null;
     // Anyone else sees no decision to appeal: the same answer as a decision that does not exist.
     if (!appellant) throw notFound('Decision');
-    if (d.appeal_until && d.appeal_until < now) throw forbidden(`The time to appeal this decision ended on ${d.appeal_until}`);
-    if ((await store.appealsOf(trx, d.id)).some((a) => a.decided_at === null)) throw new DomainError('conflict', 'An appeal of this decision is waiting already');
-    const id = await store.insertAppeal(trx, { decision_id: d.id, account_id: accountId, appellant, explanation: text, created_at: now });
-    return { id, created_at: now };
+    return insertAppealChecked(trx, d, { account_id: accountId, appellant, explanation: text }, now);
+  });
+}
+
+/** What the link in an anonymous notifier's statement names: the decision, and their report on it. */
+const appealTokenSubject = (decisionId: number, reportId: number) => `appeal:${decisionId}:${reportId}`;
+
+function checkAppealText(explanation: string): string {
+  const text = explanation.trim();
+  if (text.length < 10) throw invalid('explanation', 'say why the decision should change, in 10 characters or more');
+  return text;
+}
+
+async function insertAppealChecked(trx: Parameters<typeof store.insertAppeal>[0], d: store.DecisionRow, who: { account_id: number | null; appellant: string; explanation: string }, now: string) {
+  if (d.appeal_until && d.appeal_until < now) throw forbidden(`The time to appeal this decision ended on ${d.appeal_until}`);
+  if ((await store.appealsOf(trx, d.id)).some((a) => a.decided_at === null)) throw new DomainError('conflict', 'An appeal of this decision is waiting already');
+  const id = await store.insertAppeal(trx, { decision_id: d.id, ...who, created_at: now });
+  return { id, created_at: now };
+}
+
+/** Is this the live appeal link of this decision (the page shows the form only then)? */
+export async function appealLinkIsLive(deps: Deps, decisionId: number, token: string): Promise<boolean> {
+  const link = await liveToken(deps.db, 'appeal', sha256(token), isoNow(deps.clock));
+  return link?.email?.startsWith(`appeal:${decisionId}:`) === true;
+}
+
+/**
+ * A notifier without an account appeals through the link in their statement's mail: the link is spent in the
+ * appeal's transaction (good once; a refused appeal leaves it unspent), and names the decision it is for.
+ */
+export async function appealByLink(deps: Deps, decisionId: number, token: string, explanation: string): Promise<{ id: number; created_at: string }> {
+  const text = checkAppealText(explanation);
+  const now = isoNow(deps.clock);
+  return deps.db.transaction().execute(async (trx) => {
+    const link = await spendToken(trx, 'appeal', sha256(token), now);
+    const m = /^appeal:([0-9]+):([0-9]+)$/.exec(link?.email ?? '');
+    if (!m || Number(m[1]) !== decisionId) throw new DomainError('forbidden', 'This appeal link is used, expired or for another decision', [{ field: 'token', message: 'is not a live appeal link of this decision' }]);
+    const d = await store.decisionById(trx, decisionId);
+    if (!d || d.appeal_of !== null) throw notFound('Decision');
+    return insertAppealChecked(trx, d, { account_id: null, appellant: 'notifier', explanation: text }, now);
   });
 }
 

@@ -8,6 +8,7 @@ import { changeRoutes } from '../changes.feed.js';
 import { searchRoutes } from '../search.routes.js';
 import { OpenApiCollector } from '../docs/openapi.js';
 import { accountRoutes } from './account.routes.js';
+import { appealRoutes } from './appeals.routes.js';
 import { authorLinkRoutes } from './author-links.routes.js';
 import { consentRoutes } from './consent.routes.js';
 import { interestRoutes } from './interests.routes.js';
@@ -49,6 +50,7 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     authorLinkRoutes(app, deps);
     privacyRoutes(app, deps);
     interestRoutes(app, deps);
+    appealRoutes(app, deps);
     contributorRoutes(app, deps);
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);

@@ -127,33 +127,46 @@ ${mayAppeal ? html`<p><a class="button" href="/decisions/${d.id}/appeal">Appeal 
     return sendPage(deps, req, reply, { title: `Decision ${d.id}`, body });
   });
 
-  const appealForm = async (req: FastifyRequest, reply: FastifyReply, id: number, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
+  const appealForm = async (req: FastifyRequest, reply: FastifyReply, id: number, values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200, token = '') => {
     const ctx = pageContext(deps, req, reply);
     const d = await moderation.publicDecision(deps, id);
     const body = html`<p class="crumbs"><a href="/decisions/${id}">Decision ${id}</a> /</p><h1>Appeal decision ${id}</h1>
 ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
 ${decisionBody(d)}
-<form method="post" action="/decisions/${id}/appeal" class="stack wide" novalidate>${csrfField(ctx)}
+<form method="post" action="/decisions/${id}/appeal" class="stack wide" novalidate>${csrfField(ctx)}${token ? html`<input type="hidden" name="token" value="${token}">` : ''}
 ${field({ name: 'explanation', label: 'Why the decision should change', textarea: true, value: values.explanation, error: errors.explanation, required: true })}
 <div><button type="submit">Send the appeal</button></div></form>`;
     return sendPage(deps, req, reply, { title: `Appeal decision ${id}`, body, noindex: true }, status);
   };
 
+  // A notifier without an account comes with the single-use link of their statement's mail (`?token=`); everyone
+  // else appeals signed in.
+  const linkToken = (v: string | string[] | undefined) => str(v).slice(0, 100);
+  const noLink = () => new DomainError('forbidden', 'This appeal link is used, expired or for another decision; the statement’s mail had the only one');
+
   app.get('/decisions/:id/appeal', page, async (req, reply) => {
+    const id = Number((req.params as { id: string }).id) || 0;
+    const token = linkToken((req.query as Record<string, string>).token);
+    if (token) {
+      if (!(await moderation.appealLinkIsLive(deps, id, token))) throw noLink();
+      return appealForm(req, reply, id, {}, {}, 200, token);
+    }
     requireUser(req);
-    return appealForm(req, reply, Number((req.params as { id: string }).id) || 0);
+    return appealForm(req, reply, id);
   });
 
   app.post('/decisions/:id/appeal', page, async (req, reply) => {
-    const user = requireUser(req);
     const id = Number((req.params as { id: string }).id) || 0;
     const form = readForm(deps, req);
+    const token = linkToken(form.token);
+    const user = token ? null : requireUser(req);
     const values = { explanation: str(form.explanation).slice(0, 5000) };
     try {
-      await moderation.appeal(deps, user.accountId, id, values.explanation);
+      if (user) await moderation.appeal(deps, user.accountId, id, values.explanation);
+      else await moderation.appealByLink(deps, id, token, values.explanation);
     } catch (err) {
       if (err instanceof DomainError && statusOf(err) < 500 && statusOf(err) !== 404) {
-        return appealForm(req, reply, id, values, { [err.details?.[0]?.field === 'explanation' ? 'explanation' : 'form']: err.details?.[0]?.message ?? err.message }, statusOf(err));
+        return appealForm(req, reply, id, values, { [err.details?.[0]?.field === 'explanation' ? 'explanation' : 'form']: err.details?.[0]?.message ?? err.message }, statusOf(err), token);
       }
       throw err;
     }
