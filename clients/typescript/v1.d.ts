@@ -2642,8 +2642,9 @@ export interface operations {
                     good_faith: boolean;
                     /** @description What is reported: `<kind>:<id>[:<field>]`, kind one of contribution, notice, profile, page (e.g. `contribution:12:summary`) */
                     item: string;
-                    notifier_email?: string | null;
-                    notifier_name?: string | null;
+                    /** @description Where the acknowledgement and the decision go; optional */
+                    notifier_email?: string;
+                    notifier_name?: string;
                 };
             };
         };
@@ -2945,6 +2946,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];

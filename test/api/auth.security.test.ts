@@ -352,6 +352,9 @@ describe('every route is in the table', () => {
         'GET /v1/extension/buckets/{prefix}',
         'GET /v1/extension/hosts',
         'GET /v1/extension/buckets/{prefix}/proofs',
+        // Reports come from anyone (DSA Art. 16); the counts are for everyone (Art. 15, 24).
+        'POST /v1/reports',
+        'GET /v1/transparency',
         'GET /embed.css',
         'GET /healthz',
         'GET /livez',

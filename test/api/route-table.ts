@@ -9,6 +9,7 @@ import { type Config, testConfig } from '../../src/config.js';
 import { expect } from 'vitest';
 import { createAdmin } from '../../src/domain/accounts/account.service.js';
 import { issueToken } from '../../src/domain/mail/mail.service.js';
+import * as moderation from '../../src/domain/moderation/moderation.service.js';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { BUCKET_HEX } from '../../src/domain/pages/key-hash.js';
 import { Client, randomIp } from '../client.js';
@@ -625,6 +626,32 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/contributors/{id}', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
   { method: 'GET', path: '/v1/contributors/{id}/scores', auth: 'none', ok: [200], params: (w) => ({ id: w.owner.username }) },
 
+  // Reports (anyone; a credential makes it the account's) and the transparency counts (docs/trust-and-safety.md).
+  {
+    method: 'POST',
+    path: '/v1/reports',
+    auth: 'none',
+    ok: [201],
+    body: (w) => ({
+      item: `contribution:${w.contributionId}:summary`,
+      category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH',
+      explanation: 'It accuses a named person without a source.',
+      notifier_name: 'Nora Notifier',
+      notifier_email: `notifier-${unique()}@mail.test`,
+      good_faith: true,
+    }),
+  },
+  { method: 'GET', path: '/v1/transparency', auth: 'none', ok: [200], query: () => ({ period: '2026-H2' }) },
+  // An appeal by the person a decision affected: a new decision on the contributor's profile each time.
+  {
+    method: 'POST',
+    path: '/api/v1/decisions/{id}/appeal',
+    auth: 'contributor',
+    ok: [201],
+    params: async (w) => ({ id: String(await decisionOnContributor(w)) }),
+    body: () => ({ explanation: 'The summary states facts about my own work.' }),
+  },
+
   // The transparency log: public; the world's sequencer pass has signed a checkpoint.
   { method: 'GET', path: '/v1/log/checkpoint', auth: 'none', ok: [200] },
   { method: 'GET', path: '/v1/log/key', auth: 'none', ok: [200] },
@@ -766,6 +793,14 @@ export function versionBody(): Record<string, unknown> {
 }
 
 /** A new open request on `pub`'s pages. */
+/** An operator's decision restricting `contributor`'s profile summary, which they may appeal. */
+async function decisionOnContributor(w: World): Promise<number> {
+  const deps = w.t.runtime.deps;
+  const id = (await deps.db.selectFrom('accounts').select('id').where('username', '=', w.contributor.username).executeTakeFirstOrThrow()).id;
+  const r = await moderation.submitReport(deps, { item: { kind: 'profile', id, field: 'summary' }, category: 'STATEMENT_CATEGORY_OTHER_VIOLATION_TC', explanation: 'The summary is against the terms.', good_faith: true, locale: 'en' }, null);
+  return (await moderation.decideReport(deps, w.admin.id, r.id, { type: 'restrict_field', ground: 'incompatible', terms_clause: 't2', facts: 'The summary named a private person.' })).id;
+}
+
 async function openRequest(w: World): Promise<number> {
   const res = await w.pub.api.post('/api/v1/requests', { url: `https://${w.pub.domain}/asks/${unique()}`, request_type: 'reviewer' });
   expect(res.status, res.text).toBe(201);

@@ -11,6 +11,7 @@ import { sha256 } from '../../domain/tokens.js';
 import { optional } from '../../http/auth.js';
 import { invalid } from '../../domain/errors.js';
 import { rateLimited } from '../../http/errors.js';
+import { allowlist } from '../../http/surface.js';
 import { Nullable, StringEnum } from '../../http/schemas.js';
 
 const tags = ['reports'];
@@ -21,8 +22,8 @@ const ReportBody = Type.Object(
     item: Type.String({ maxLength: 80, description: 'What is reported: `<kind>:<id>[:<field>]`, kind one of ' + ITEM_KINDS.join(', ') + ' (e.g. `contribution:12:summary`)' }),
     category: StringEnum(CATEGORIES, { description: 'The DSA Transparency Database’s statement category; `STATEMENT_CATEGORY_OTHER_VIOLATION_TC`: against the terms' }),
     explanation: Type.String({ minLength: 10, maxLength: 5000, description: 'Why the text is unlawful or against the terms' }),
-    notifier_name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    notifier_email: Type.Optional(Nullable(Type.String({ maxLength: 254, description: 'Where the acknowledgement and the decision go; optional' }))),
+    notifier_name: Type.Optional(Type.String({ maxLength: 200 })),
+    notifier_email: Type.Optional(Type.String({ maxLength: 254, description: 'Where the acknowledgement and the decision go; optional' })),
     good_faith: Type.Boolean({ description: 'The notifier states in good faith that the notice is accurate and complete (Art. 16(2)(d)); must be true' }),
   },
   { additionalProperties: false },
@@ -47,8 +48,12 @@ const Transparency = Type.Object({
   entries: Type.Integer({ description: 'The `moderation.decided` entries of the change log counted' }),
 });
 
-/** A report spends from its address's bucket and from its notifier's (account or address), so neither can flood. */
-async function limitReports(deps: Deps, keys: string[]): Promise<void> {
+/**
+ * A report spends from its address's bucket and from its notifier's (account or address), so neither can flood. An
+ * address on RATE_LIMIT_ALLOWLIST is exempt from these as from every other limit.
+ */
+async function limitReports(deps: Deps, exempt: boolean, keys: string[]): Promise<void> {
+  if (exempt) return;
   for (const key of keys) {
     const r = await deps.rateLimiter.limit(key, reportPolicy);
     if (!r.allowed) throw rateLimited(r.retryAfterSeconds);
@@ -56,6 +61,7 @@ async function limitReports(deps: Deps, keys: string[]): Promise<void> {
 }
 
 export function moderationRoutes(app: FastifyInstance, deps: Deps) {
+  const exempt = allowlist(deps.config.rateLimitAllowlist);
   app.post(
     '/reports',
     {
@@ -71,12 +77,12 @@ export function moderationRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req, reply) => {
-      const body = req.body as { item: string; category: Category; explanation: string; notifier_name?: string | null; notifier_email?: string | null; good_faith: boolean };
+      const body = req.body as { item: string; category: Category; explanation: string; notifier_name?: string; notifier_email?: string; good_faith: boolean };
       const item = parseItemRef(body.item);
       if (!item) throw invalid('item', 'name what is reported as kind:id or kind:id:field, e.g. contribution:12:summary');
       const accountId = req.principal.kind === 'anonymous' ? null : req.principal.accountId;
       const notifier = accountId !== null ? `account:${accountId}` : body.notifier_email ? `email:${sha256(body.notifier_email.trim().toLowerCase())}` : null;
-      await limitReports(deps, [`report-ip:${req.ip}`, ...(notifier ? [`report-notifier:${notifier}`] : [])]);
+      await limitReports(deps, exempt(req.ip), [`report-ip:${req.ip}`, ...(notifier ? [`report-notifier:${notifier}`] : [])]);
       const r = await submitReport(deps, { ...body, item, locale: localeOf(req.headers['accept-language']) }, accountId);
       return reply.status(201).send({ reference: r.reference, source: r.source, received_at: r.created_at });
     },
@@ -85,6 +91,8 @@ export function moderationRoutes(app: FastifyInstance, deps: Deps) {
   app.get(
     '/transparency',
     {
+      // Public, but a credential presented is still checked (a revoked key is a 401 here as everywhere).
+      preValidation: [optional],
       schema: {
         tags,
         summary: 'The counts of reports, decisions and appeals of a half-year (DSA Art. 15, 24), from the change log',
