@@ -173,7 +173,10 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
     // Saving the key asked Credence who it is (whoami), and said so in words.
     expect(installed.connection).toEqual({ ok: true, message: expect.stringContaining(`Connected to Credence as The ${pub.slug}`) });
 
-    php = spawn('php', ['-S', `127.0.0.1:${wpPort}`, '-t', dir, path.join(dir, 'router.php')], { cwd: dir, env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // PHP_CLI_SERVER_WORKERS forks workers that outlive a killed parent: the server gets a process group of its own
+    // (detached), and stopping it kills the group, here or when this worker exits however the run ends.
+    php = spawn('php', ['-S', `127.0.0.1:${wpPort}`, '-t', dir, path.join(dir, 'router.php')], { cwd: dir, env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    process.once('exit', killPhp);
     php.stdout!.on('data', (d: Buffer) => (phpOut += d.toString()));
     php.stderr!.on('data', (d: Buffer) => (phpOut += d.toString()));
     for (let i = 0; i < 100; i++) {
@@ -182,12 +185,40 @@ echo wp_json_encode(array('password' => $password, 'connection' => get_option('c
     }
   }, 120_000);
 
+  /** Kill the PHP server's whole process group (it and its workers), once. Synchronous, for the `exit` handler. */
+  function killPhp(): void {
+    process.removeListener('exit', killPhp);
+    if (php?.pid === undefined || php.exitCode !== null || php.signalCode !== null) return;
+    try {
+      process.kill(-php.pid, 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
+  }
+
+  // Each step runs even when one before it throws (or beforeAll failed half-way): nothing this file started is left.
   afterAll(async () => {
-    php?.kill('SIGKILL');
-    if (db) execFileSync('mysql', ['-h127.0.0.1', '-uroot', '-e', `DROP DATABASE IF EXISTS ${db}`]);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    await link?.down();
-    await t?.close();
+    const steps: (() => unknown)[] = [
+      async () => {
+        if (php?.pid === undefined) return;
+        const exited = php.exitCode !== null || php.signalCode !== null ? Promise.resolve() : new Promise((r) => php.once('exit', r));
+        killPhp();
+        await exited;
+      },
+      () => db && execFileSync('mysql', ['-h127.0.0.1', '-uroot', '-e', `DROP DATABASE IF EXISTS ${db}`]),
+      () => dir && fs.rmSync(dir, { recursive: true, force: true }),
+      () => link?.down(),
+      () => t?.close(),
+    ];
+    const failed = [];
+    for (const step of steps) {
+      try {
+        await step();
+      } catch (err) {
+        failed.push(err);
+      }
+    }
+    if (failed.length > 0) throw failed[0];
   });
 
   let postUrl: string;
