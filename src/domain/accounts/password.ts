@@ -86,7 +86,7 @@ interface Waiter {
  * Every password hash and verification of the process goes through here (one per process, in Deps), at most
  * `concurrency` at once. Past that, work waits, ordered by rank: the caller's own failures (TurnOptions.rank) plus
  * how much other work of its lane (the caller's address for a log-in, the account for its own changes) is in flight
- * already. The lowest rank goes first; within a rank, a log-in naming an account no other log-in is at goes before
+ * when a slot frees. The lowest rank goes first; within a rank, a log-in naming an account no other log-in is at goes before
  * one naming an account others are at; then the newest. So a real person's first try comes next whenever a slot
  * frees, whatever a flood of guesses has queued: every guess after an address's first ranks higher, and a burst of
  * first tries that arrived earlier does not keep it waiting behind all of them; one at an account nobody is
