@@ -35,7 +35,8 @@ export function tagsOfChange(row: ChangeRow): string[] {
   const url = typeof body.page?.url === 'string' ? parsePageUrl(body.page.url) : null;
   if (url) tags.push(tag.lookup(url.lookupKey), tag.embed(url.embedKey), tag.bucket(bucketOf(embedKeyHash(url.embedKey))));
   if (row.kind.startsWith('domain.')) tags.push(tag.hosts);
-  if (row.kind === 'panel.issued') tags.push(tag.panels);
+  // The panels' list shows each current question: a new version, or a decision withholding one, changes it.
+  if (row.kind === 'panel.issued' || ((row.kind as string) === 'moderation.decided' && row.panel_id !== null)) tags.push(tag.panels);
   // A decision withholding text changes the log's entry bundles and entries (withholding.ts): the cache tier drops them.
   if ((row.kind as string) === 'moderation.decided') tags.push(tag.log);
   return tags;

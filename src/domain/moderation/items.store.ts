@@ -18,11 +18,13 @@ export interface ItemFacts {
   fields: Record<string, string | null>;
   /** When the item was published (the export's content_date). */
   createdAt: string;
+  /** A panel statement's public id (its answers' cache tags); null for every other kind. */
+  panelSlug: string | null;
 }
 
 /** One stored column that holds a field's text. */
 interface Target {
-  table: 'contributions' | 'submissions' | 'page_notices' | 'accounts' | 'pages';
+  table: 'contributions' | 'submissions' | 'page_notices' | 'accounts' | 'pages' | 'panel_versions';
   column: string;
   rowId: number;
 }
@@ -38,10 +40,12 @@ export const PAYLOAD_KEYS: Record<string, string[]> = {
   'profile:name': ['name'],
   'profile:summary': ['summary'],
   'page:title': ['title'],
+  // A panel's events carry its question under `question`, and a change of it as `{from, to}` (panel.updated).
+  'panel:question': ['question', 'from', 'to'],
 };
 
 export async function loadItem(db: Db, ref: ItemRef): Promise<ItemFacts | null> {
-  const base = { ref };
+  const base = { ref, panelSlug: null };
   switch (ref.kind) {
     case 'contribution': {
       const r = await db
@@ -82,6 +86,16 @@ export async function loadItem(db: Db, ref: ItemRef): Promise<ItemFacts | null> 
       if (!r) return null;
       return { ...base, pageId: r.id, pageUrl: r.url, publisherId: r.publisher_id, accountId: null, fields: { title: r.title }, createdAt: r.created_at };
     }
+    case 'panel': {
+      const r = await db
+        .selectFrom('panel_statements as s')
+        .innerJoin('panel_versions as v', (j) => j.onRef('v.statement_id', '=', 's.id').onRef('v.version', '=', 's.current_version'))
+        .select(['s.slug', 's.created_at', 'v.question'])
+        .where('s.id', '=', ref.id)
+        .executeTakeFirst();
+      if (!r) return null;
+      return { ...base, panelSlug: r.slug, pageId: null, pageUrl: null, publisherId: null, accountId: null, fields: { question: r.question }, createdAt: r.created_at };
+    }
   }
 }
 
@@ -98,12 +112,22 @@ async function targetsOf(db: Db, kind: ItemKind, id: number, field: string): Pro
   }
   if (kind === 'notice') return [{ table: 'page_notices', column: 'reason', rowId: id }];
   if (kind === 'profile') return [{ table: 'accounts', column: field, rowId: id }];
+  if (kind === 'panel') {
+    // Every version: a superseded one is still shown in the statement's history.
+    const versions = await db.selectFrom('panel_versions').select('id').where('statement_id', '=', id).execute();
+    return versions.map((v) => ({ table: 'panel_versions', column: 'question', rowId: v.id }));
+  }
   return [{ table: 'pages', column: 'title', rowId: id }];
 }
 
 /** The events that can carry a copy of the item's text: its page's, or (a profile) those naming the person. */
 async function eventIdsOf(db: Db, item: ItemFacts): Promise<number[]> {
   if (item.ref.kind === 'profile') return (await db.selectFrom('event_mentions').select('event_id').where('account_id', '=', item.ref.id).execute()).map((r) => r.event_id);
+  if (item.ref.kind === 'panel') {
+    // A panel's events belong to no page: they name the statement by its public id.
+    const rows = await db.selectFrom('events').select(['id', 'payload']).where('page_id', 'is', null).where('type', 'like', 'panel.%').execute();
+    return rows.filter((r) => (JSON.parse(r.payload) as { panel_id?: unknown }).panel_id === item.panelSlug).map((r) => r.id);
+  }
   if (item.pageId === null) return [];
   return (await db.selectFrom('events').select('id').where('page_id', '=', item.pageId).execute()).map((r) => r.id);
 }

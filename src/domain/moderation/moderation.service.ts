@@ -296,7 +296,7 @@ async function appendDecisionEntry(
 ): Promise<number> {
   return appendChange(trx, {
     kind: 'moderation.decided',
-    ids: { pageId: item.pageId, accountId: item.accountId, publisherId: item.publisherId },
+    ids: { pageId: item.pageId, accountId: item.accountId, publisherId: item.publisherId, ...(item.panelSlug ? { panelId: item.panelSlug } : {}) },
     data: {
       decision: {
         id: d.id,

@@ -40,6 +40,8 @@ export const ITEM_FIELDS = {
   notice: ['reason'],
   profile: ['name', 'summary'],
   page: ['title'],
+  // An expert panel's statement, by its row id (panel_statements.id): its question, in every version.
+  panel: ['question'],
 } as const;
 export type ItemKind = keyof typeof ITEM_FIELDS;
 export const ITEM_KINDS = Object.keys(ITEM_FIELDS) as ItemKind[];

@@ -21,6 +21,8 @@ import { type Changes, type CitedContent, type StatementContent, changesBetween,
 export interface StatementView {
   /** The statement's public id. */
   id: string;
+  /** Its row id: what a report names (`panel:<statement_id>:question`). */
+  statement_id: number;
   version: number;
   current_version: number;
   status: 'issued' | 'superseded';
@@ -299,6 +301,7 @@ function contentOf(row: store.VersionRow, entries: store.EntryRow[]): StatementC
 function viewOf(row: store.VersionRow, entries: store.EntryRow[]): StatementView {
   return {
     id: row.slug,
+    statement_id: row.statement_id,
     version: row.version,
     current_version: row.current_version,
     status: row.status,

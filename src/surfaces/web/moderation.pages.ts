@@ -27,7 +27,7 @@ const TYPE_WORDS: Record<string, string> = {
 };
 const GROUND_WORDS: Record<string, string> = { illegal: 'Illegal under the law', incompatible: 'Against Credence’s terms' };
 const SOURCE_WORDS: Record<string, string> = { anonymous: 'Anonymous', account: 'An account', trusted_flagger: 'Trusted flagger' };
-const ITEM_WORDS: Record<string, string> = { contribution: 'Contribution', notice: 'Notice', profile: 'Profile', page: 'Page' };
+const ITEM_WORDS: Record<string, string> = { contribution: 'Contribution', notice: 'Notice', profile: 'Profile', page: 'Page', panel: 'Panel statement' };
 
 /** The clauses of the terms a decision can cite, by their anchor on /terms. */
 export const TERMS_CLAUSES: { id: string; title: string; text: string }[] = [

@@ -235,6 +235,7 @@ ${panelContent(c)}
 <p>The panel revisits this statement by ${date(c.revisit_by)}${c.reopen_triggers.length ? ', or sooner when:' : '.'}</p>
 ${c.reopen_triggers.length ? html`<ul>${c.reopen_triggers.map((t) => html`<li>${TRIGGERS[t] ?? t}</li>`)}</ul>` : ''}
 ${current.sources.length ? html`<h2>Sources the panel relied on</h2><ul>${current.sources.map((u) => html`<li>${externalLink(u)}</li>`)}</ul>` : ''}
+${reportLinks(`panel:${current.statement_id}`, [['question', 'the question', true]])}
 ${previous ? html`<h2>What changed in version ${current.version}</h2>${panelChanges(previous, current)}` : ''}
 <h2>Earlier versions</h2>
 ${
