@@ -3273,7 +3273,7 @@ export interface operations {
                                  * @description What the message was: account mail, or a notice kind
                                  * @enum {string}
                                  */
-                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "report_received" | "statement_of_reasons" | "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                                kind: "confirm_address" | "already_registered" | "password_reset" | "address_changed" | "report_received" | "statement_of_reasons" | "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "domain_moved" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                                 sent_at: string | null;
                                 /** @enum {string} */
                                 status: "pending" | "sent" | "failed";
@@ -3296,7 +3296,7 @@ export interface operations {
                             /** @description Kinds of notice mail the account turned off */
                             notices_off: {
                                 /** @enum {string} */
-                                kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                                kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "domain_moved" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                                 /** Format: date-time */
                                 since: string;
                             }[];
@@ -3610,7 +3610,7 @@ export interface operations {
                         data: {
                             enabled: boolean;
                             /** @enum {string} */
-                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "domain_moved" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                         }[];
                         /** @constant */
                         success: true;
@@ -3646,6 +3646,7 @@ export interface operations {
                 "application/json": {
                     api_key_expiring?: boolean;
                     author_link?: boolean;
+                    domain_moved?: boolean;
                     member_invitation?: boolean;
                     named_on_page?: boolean;
                     request_taken?: boolean;
@@ -3669,7 +3670,7 @@ export interface operations {
                         data: {
                             enabled: boolean;
                             /** @enum {string} */
-                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "domain_moved" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                         }[];
                         /** @constant */
                         success: true;
@@ -6684,7 +6685,7 @@ export interface operations {
                         data: {
                             enabled: boolean;
                             /** @enum {string} */
-                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
+                            kind: "named_on_page" | "author_link" | "submission_decided" | "take_cancelled" | "request_taken" | "domain_moved" | "member_invitation" | "webhook_disabled" | "api_key_expiring";
                         };
                         /** @constant */
                         success: true;

@@ -1,7 +1,8 @@
 // A domain's move cancels the requests the old publication left open or taken on its pages there
 // (docs/decisions/domain-verification.md): once it no longer holds the domain it cannot decide work on those pages
 // (seed 000 §4 rule 1, §5.3), so nothing may stay in the marketplace to be taken, and no new work may wait on them.
-// Each specialist who held one is told why; work already sent stays pending until its sender withdraws it.
+// Each specialist who held one is told why, and the old publication's owners that the domain moved; work already
+// sent stays pending until its sender withdraws it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../../src/domain/mail/mail.messages.js';
 import { verifyDomainByOperator } from '../../src/domain/publishers/publisher.service.js';
@@ -117,6 +118,19 @@ describe('requests left on a domain that moved to another publication', () => {
       const held = await t.runtime.deps.db.selectFrom('requests').select('id').where('status', '=', 'taken').where('taken_by', '=', who.id).execute();
       expect(held).toEqual([]);
     }
+  });
+
+  it('tells the old publication’s owners that the domain moved, to whom, and what it cancelled', async () => {
+    const mails = await t.runtime.deps.db.selectFrom('mail_outbox').select('facts').where('kind', '=', 'domain_moved').execute();
+    expect(mails).toHaveLength(1);
+    const facts = JSON.parse(mails[0]!.facts) as Record<string, string | number>[];
+    expect(facts[0]).toMatchObject({ domain: old.domain, publisher: `The ${old.slug}`, holder: `The ${rival.slug}`, cancelled: 3 });
+    const rendered = render({ kind: 'domain_moved', locale: 'en', siteUrl: 'https://credence.test', username: 'x', name: 'X', facts, unsubscribeUrl: null });
+    expect(rendered.text).toContain(`${old.domain} is now verified by The ${rival.slug}`);
+    expect(rendered.text).toContain('3 request(s) open on them were cancelled');
+    expect(rendered.link).toBe(`https://credence.test/dashboard/${old.slug}/domains`);
+    const to = await t.runtime.deps.db.selectFrom('mail_outbox').select('to_address').where('kind', '=', 'domain_moved').executeTakeFirstOrThrow();
+    expect(to.to_address).toBe(old.owner.email);
   });
 
   it('leaves work already sent pending, for its sender to withdraw; the withdrawal goes to the old publication only', async () => {

@@ -77,8 +77,8 @@ describe('the mail pages', () => {
     const page = await b.get('/me/mail');
     expect(page.status).toBe(200);
     expect(page.text).toContain('sam@web.test');
-    expect(page.text.match(/name="on" value="[a-z_]+" checked/g)).toHaveLength(8);
-    const saved = await b.post('/me/mail/notices', { on: ['named_on_page', 'author_link', 'submission_decided', 'take_cancelled', 'request_taken', 'member_invitation', 'api_key_expiring'] });
+    expect(page.text.match(/name="on" value="[a-z_]+" checked/g)).toHaveLength(9);
+    const saved = await b.post('/me/mail/notices', { on: ['named_on_page', 'author_link', 'submission_decided', 'take_cancelled', 'request_taken', 'domain_moved', 'member_invitation', 'api_key_expiring'] });
     expect(saved.location).toBe('/me/mail?done=saved');
     const api = new Client(t.baseUrl).as(b.cookie('credence_session')!);
     const settings = (await api.get('/api/v1/account/notices')).body.data as { kind: string; enabled: boolean }[];

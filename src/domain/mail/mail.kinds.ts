@@ -8,6 +8,7 @@ export const NOTICE_KINDS = [
   'submission_decided',
   'take_cancelled',
   'request_taken',
+  'domain_moved',
   'member_invitation',
   'webhook_disabled',
   'api_key_expiring',

@@ -72,6 +72,11 @@ const W: Words = {
   },
   request_taken_subject: { en: 'A specialist took your request', fr: 'Un spécialiste a pris votre demande' },
   request_taken_line: { en: '@{username} took the request about {url}.', fr: '@{username} a pris la demande sur {url}.' },
+  domain_moved_subject: { en: 'A domain of your publication was verified by another', fr: 'Un domaine de votre publication a été vérifié par une autre' },
+  domain_moved_line: {
+    en: '{domain} is now verified by {holder}, so {publisher} no longer acts on its pages there; {cancelled} request(s) open on them were cancelled. If the domain is yours, verify it again from the dashboard.',
+    fr: '{domain} est désormais vérifié par {holder} : {publisher} n’agit plus sur ses pages ; {cancelled} demande(s) ouverte(s) sur elles ont été annulée(s). Si le domaine est à vous, vérifiez-le à nouveau depuis le tableau de bord.',
+  },
   member_invitation_subject: { en: 'You are invited to a publication', fr: 'Vous êtes invité dans une publication' },
   member_invitation_line: { en: '@{inviter} invited you to {publisher} as {role}.', fr: '@{inviter} vous invite dans {publisher} comme {role}.' },
   webhook_disabled_subject: { en: 'A webhook was disabled', fr: 'Un webhook a été désactivé' },

@@ -1,5 +1,5 @@
 // Publications, their members and their domains (SPEC §1, §16).
-import { enqueueMail } from '../mail/mail.service.js';
+import { enqueueMail, noticeToOwners } from '../mail/mail.service.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { DomainError, conflict, forbidden, invalid, invalidUrl, notFound } from '../errors.js';
 import { findAccountByUsername, lockAccount } from '../accounts/account.store.js';
@@ -323,9 +323,15 @@ async function markVerified(deps: Deps, publisherId: number, domain: string, by:
     const previous = displaced[0] === undefined ? undefined : await store.findPublicPublisher(trx, displaced[0]);
     await appendChange(trx, { kind: previous ? 'domain.moved' : 'domain.verified', ids: { publisherId }, data: { domain, publisher, previous_publisher: previous }, now });
     // The old holder's requests there could no longer be decided by anyone: the move cancels them (domain-verification.md).
+    // Its owners hear of it: whoever proved control may not be whom they expect.
     for (const id of displaced) {
       const old = await store.findPublicPublisher(trx, id);
-      await cancelStrandedRequests(trx, deps, { publisherId: id, publisherName: old.name, domain, holder: publisher.name }, now);
+      const cancelled = await cancelStrandedRequests(trx, deps, { publisherId: id, publisherName: old.name, domain, holder: publisher.name }, now);
+      await noticeToOwners(trx, deps, id, {
+        kind: 'domain_moved',
+        thread: `publisher:${id}`,
+        fact: { publisher: old.name, domain, holder: publisher.name, cancelled, link: `${deps.config.siteUrl}/dashboard/${old.slug}/domains` },
+      });
     }
   });
 }

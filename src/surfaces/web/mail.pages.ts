@@ -22,6 +22,7 @@ export const NOTICE_LABELS: Record<string, string> = {
   submission_decided: 'My submission was decided',
   take_cancelled: 'A request I took was cancelled',
   request_taken: 'A specialist took a request of my publication',
+  domain_moved: 'Another publication verified a domain of my publication',
   member_invitation: 'I am invited to a publication',
   webhook_disabled: 'A webhook of my publication was disabled',
   api_key_expiring: 'An API key of mine expires in 7 days',
