@@ -2640,7 +2640,7 @@ export interface operations {
                     explanation: string;
                     /** @description The notifier states in good faith that the notice is accurate and complete (Art. 16(2)(d)); must be true */
                     good_faith: boolean;
-                    /** @description What is reported: `<kind>:<id>[:<field>]`, kind one of contribution, notice, profile, page (e.g. `contribution:12:summary`) */
+                    /** @description What is reported: `<kind>:<id>[:<field>]`, kind one of contribution, notice, profile, page, panel (e.g. `contribution:12:summary`) */
                     item: string;
                     /** @description Where the acknowledgement and the decision go; optional */
                     notifier_email?: string;
