@@ -212,11 +212,15 @@ describe.skipIf(!hasChromium)('the browser extension', () => {
   it('refuses a forged proof and a forged record: NOT verified', async () => {
     const { tabId } = await open(`http://${pub.domain}/news/with-work`);
     await expect.poll(() => badge(tabId), { timeout: 20_000 }).toBe('1');
-    // A proof hash changed in transit.
+    // An entry changed in transit: its page's address, which entries hold in clear (the title is a commitment).
     forge = (url, body) => {
       if (!/\/proofs$/.test(url)) return body;
       const answer = JSON.parse(body);
-      for (const proof of answer.proofs) proof.entry = Buffer.from(Buffer.from(proof.entry, 'base64').toString('utf8').replace('With work', 'With wark')).toString('base64');
+      for (const proof of answer.proofs) {
+        const forged = Buffer.from(proof.entry, 'base64').toString('utf8').replaceAll('/news/with-work', '/news/with-wark');
+        if (forged === Buffer.from(proof.entry, 'base64').toString('utf8')) throw new Error('the forgery changed nothing');
+        proof.entry = Buffer.from(forged).toString('base64');
+      }
       return JSON.stringify(answer);
     };
     let p = await popup(tabId, { fresh: true });
