@@ -117,6 +117,9 @@ export const EnvSchema = Type.Object({
   // The transparency log's Ed25519 signing key (base64 of a 32-byte seed, or PKCS#8 as PEM or base64 DER). Every
   // instance of one log needs the same key; unset, one is made at first start in DATA_DIR (log-signing-key.pem).
   LOG_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // The Ed25519 key that signs verifiable credentials (docs/credentials.md), like LOG_SIGNING_KEY; published as the
+  // did:web of SITE_URL at /.well-known/did.json. Unset, made at first use in DATA_DIR (credential-signing-key.pem).
+  CREDENTIAL_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // The log's origin (the first line of its checkpoints and the key's name): `<host>/log/v2` of SITE_URL by default.
   LOG_ORIGIN: Type.Optional(Type.String({ pattern: '^[^\\s+]+$' })),
   // Witnesses this log submits its checkpoints to (C2SP tlog-witness), comma-separated, each `name vkey url`: a name
@@ -170,6 +173,8 @@ export interface Config {
   termsUrl: string;
   logLevel: string;
   logSigningKey: string | undefined;
+  /** CREDENTIAL_SIGNING_KEY: unset, made at first use in DATA_DIR. */
+  credentialSigningKey?: string | undefined;
   logOrigin: string | undefined;
   /** Witnesses the sequencer submits checkpoints to (LOG_WITNESSES). */
   logWitnesses: { name: string; vkey: string; url: string }[];
@@ -224,6 +229,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       parsePrivateKey(e.LOG_SIGNING_KEY);
     } catch (err) {
       throw new ConfigError(`invalid settings: LOG_SIGNING_KEY: ${(err as Error).message}`);
+    }
+  }
+  if (e.CREDENTIAL_SIGNING_KEY !== undefined) {
+    try {
+      parsePrivateKey(e.CREDENTIAL_SIGNING_KEY);
+    } catch (err) {
+      throw new ConfigError(`invalid settings: CREDENTIAL_SIGNING_KEY: ${(err as Error).message}`);
     }
   }
   if (e.WITNESS_SIGNING_KEY !== undefined) {
@@ -282,6 +294,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     termsUrl: e.TERMS_URL ?? `${(e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/terms`,
     logLevel: e.LOG_LEVEL ?? 'info',
     logSigningKey: e.LOG_SIGNING_KEY,
+    credentialSigningKey: e.CREDENTIAL_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,
     logWitnesses,
     logWitnessQuorum: quorum,

@@ -264,6 +264,26 @@ export interface PanelFlagsTable {
 }
 
 /** Work whose person took their name back; never read by a public route. */
+/** A verifiable credential issued for an accepted contribution (migration 0033, docs/credentials.md). */
+export interface IssuedCredentialsTable {
+  id: Generated<number>;
+  account_id: number;
+  contribution_id: number;
+  /** `profile` or `email_hash`: what names the holder in the credential. */
+  holder: string;
+  /** The salt of the e-mail hash (`email_hash` only). */
+  salt: string | null;
+  /** Its place in the status lists (list = index / length, bit = index % length); never reused. */
+  status_index: number;
+  issued_at: string;
+}
+
+/** The next status index to allocate: one row. */
+export interface CredentialStatusCounterTable {
+  id: number;
+  next_index: number;
+}
+
 export interface WithdrawnContributionsTable {
   id: number;
   page_id: number;
@@ -640,6 +660,8 @@ export interface DB {
   claim_preferences: ClaimPreferencesTable;
   author_links: AuthorLinksTable;
   withdrawn_contributions: WithdrawnContributionsTable;
+  issued_credentials: IssuedCredentialsTable;
+  credential_status_counter: CredentialStatusCounterTable;
   page_notices: PageNoticesTable;
   declared_interests: DeclaredInterestsTable;
   panel_sources: PanelSourcesTable;

@@ -39,6 +39,8 @@ export function tagsOfChange(row: ChangeRow): string[] {
   if (row.kind === 'panel.issued' || ((row.kind as string) === 'moderation.decided' && row.panel_id !== null)) tags.push(tag.panels);
   // A decision withholding text changes the log's entry bundles and entries (withholding.ts): the cache tier drops them.
   if ((row.kind as string) === 'moderation.decided') tags.push(tag.log);
+  // Credentials' status lists follow the record (credentials/credential.service.ts).
+  if (/^(contribution\.withdrawn|contributor\.erased|page\.notice|moderation\.decided)$/.test(row.kind)) tags.push(tag.credentials);
   return tags;
 }
 

@@ -34,3 +34,10 @@ declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
 declare module '@digitalbazaar/vc-bitstring-status-list' {
   export function checkStatus(opts: { credential: object; documentLoader: unknown; suite: unknown; verifyMatchingIssuers?: boolean }): Promise<import('@digitalbazaar/vc').StatusResult>;
 }
+declare module '@digitalbazaar/vc-bitstring-status-list' {
+  export class BitstringStatusList {
+    constructor(opts: { length: number });
+    setStatus(index: number, status: boolean): void;
+    encode(): Promise<string>;
+  }
+}

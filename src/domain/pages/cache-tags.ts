@@ -33,6 +33,8 @@ export const tag = {
   contributors: 'contributors',
   /** The log's files (checkpoint, tiles, entry bundles): a decision that withholds text changes entry bundles. */
   log: 'log',
+  /** The verifiable credentials' status lists: computed from the record, so any withdrawal, erasure, notice or decision. */
+  credentials: 'credentials',
 };
 
 /**

@@ -1,4 +1,5 @@
 // The integration surface under /api/v1 (the second seed document): envelope `{success, ...}`, per-key limits.
+import { credentialRoutes } from './credentials.routes.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { apiEnvelope } from '../../http/error-handler.js';
@@ -51,6 +52,7 @@ export function integrationV1(deps: Deps, openapi: OpenApiCollector) {
     privacyRoutes(app, deps);
     interestRoutes(app, deps);
     appealRoutes(app, deps);
+    credentialRoutes(app, deps);
     contributorRoutes(app, deps);
     embedApiRoutes(app, deps);
     adminPanelRoutes(app, deps);

@@ -1,4 +1,5 @@
 // The public surface under /v1 (the first seed document): envelope `{error}`, 60/min per IP or 600/min per key.
+import { credentialRoutes } from './credentials.routes.js';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { v1Envelope } from '../../http/error-handler.js';
@@ -39,6 +40,7 @@ export function publicV1(deps: Deps, openapi: OpenApiCollector) {
     panelRoutes(app, deps);
     v1WorkRoutes(app, deps);
     logRoutes(app, deps);
+    credentialRoutes(app, deps);
     moderationRoutes(app, deps);
     extensionRoutes(app, deps);
     await app.register(witnessRoutes(deps));

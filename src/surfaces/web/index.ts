@@ -1,5 +1,6 @@
 // The site root: server-rendered pages for people (SPEC §12, issue "web app"), the public record and proof
 // addresses (HTML for browsers, JSON otherwise), embed.js and its demo. /v1 envelope and /v1 limits for JSON.
+import { didRoutes } from './did.routes.js';
 import { mailPages } from './mail.pages.js';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
@@ -104,6 +105,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     authPages(app, deps);
     mailPages(app, deps);
     publicPages(app, deps);
+    didRoutes(app, deps);
     mePages(app, deps);
     dashboardPages(app, deps);
     adminPages(app, deps);

@@ -1,0 +1,140 @@
+// Credit people can carry (issue 53): an accepted fact check's Open Badges 3.0 credential, verified by the Digital
+// Bazaar library's own verifier in a separate process that has only the DID document, the pinned contexts and the
+// status lists; withdrawing the work revokes the same credential within the change follower's second; erasure revokes
+// every credential of the person. Runs on both databases.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { integrate } from '../../src/domain/transparency/log.service.js';
+import { Client } from '../client.js';
+import { startTestApp, type TestApp } from '../harness.js';
+import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+
+let t: TestApp;
+let pub: TestPublisher;
+let ada: TestUser;
+let tmp: string;
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-vc-'));
+  t = await startTestApp();
+  pub = await publisher(t);
+  ada = await signup(t);
+});
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const anon = () => new Client(t.baseUrl);
+const site = () => t.runtime.deps.config.siteUrl;
+let n = 0;
+async function factCheck(user: TestUser): Promise<number> {
+  const url = `https://${pub.domain}/story-${++n}`;
+  expect((await pub.api.post('/api/v1/pages', { url, title: `Story ${n}`, topic: 'health' })).status).toBeLessThan(300);
+  const key = await contributorKey(user);
+  const s = await new Client(t.baseUrl).as(key).post('/api/v1/submissions', { url, role: 'fact_check', summary: 'checked the figures', evidence: { reason: 'the report says so', sources: ['https://archive.example/r'] } });
+  expect(s.status, s.text).toBe(201);
+  const d = await pub.api.post('/api/v1/submissions/decide', { submission_id: s.body.data.id, decision: 'accept', note: 'thanks' });
+  expect(d.status, d.text).toBe(200);
+  return d.body.data.contribution_id as number;
+}
+
+/** Verify in a separate process, with what a stranger can fetch: the DID document and the status lists. */
+async function verifyElsewhere(credential: { credentialStatus: { statusListCredential: string }[] }) {
+  const didDocument = JSON.parse((await anon().get('/.well-known/did.json')).text);
+  const statusLists: Record<string, unknown> = {};
+  for (const s of credential.credentialStatus) {
+    const res = await anon().get(new URL(s.statusListCredential).pathname);
+    expect(res.status, res.text).toBe(200);
+    statusLists[s.statusListCredential] = JSON.parse(res.text);
+  }
+  const file = path.join(tmp, `in-${Math.random()}.json`);
+  fs.writeFileSync(file, JSON.stringify({ credential, didDocument, statusLists }));
+  const out = execFileSync(process.execPath, [path.resolve('test/fixtures/credentials/verify.mjs'), file], { encoding: 'utf8' });
+  return JSON.parse(out) as { verified: boolean; revoked: boolean | null; suspended: boolean | null; error: string | null };
+}
+
+describe('a contribution’s verifiable credential', () => {
+  let id: number;
+  let credential: Record<string, unknown> & { credentialStatus: { statusListCredential: string }[] };
+
+  it('is an OpenBadgeCredential naming the achievement, the issuer and the evidence, and verifies elsewhere', async () => {
+    id = await factCheck(ada);
+    await integrate(t.runtime.deps);
+    const res = await ada.client.get(`/api/v1/account/contributions/${id}/credential`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/vc/);
+    credential = JSON.parse(res.text);
+    expect(credential.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+    expect(credential['@context']).toEqual(['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json']);
+    const did = (credential.issuer as { id: string }).id;
+    expect(did).toMatch(/^did:web:/);
+    const subject = credential.credentialSubject as { id: string; achievement: { name: string; description: string } };
+    expect(subject.id).toBe(`${site()}/contributors/${ada.username}`);
+    expect(subject.achievement.name).toMatch(/^Fact check of “Story \d+”$/);
+    expect(subject.achievement.description).toContain(pub.domain);
+    const evidence = credential.evidence as { id: string; narrative?: string }[];
+    expect(evidence[0]!.id).toBe(`${site()}/proofs/${id}`);
+    expect(evidence[1]!.narrative).toMatch(/^c2sp\.org\/tlog-proof@v1\n/);
+    expect((credential.proof as { cryptosuite: string }).cryptosuite).toBe('eddsa-rdfc-2022');
+    expect(JSON.stringify(credential)).not.toContain(ada.email);
+    const v = await verifyElsewhere(credential);
+    expect(v).toEqual({ verified: true, revoked: false, suspended: false, error: null });
+    // Asked again, the same credential: the same id and status index.
+    const again = JSON.parse((await ada.client.get(`/api/v1/account/contributions/${id}/credential`)).text);
+    expect(again.id).toBe(credential.id);
+    expect(again.credentialStatus).toEqual(credential.credentialStatus);
+  });
+
+  it('names the holder by a salted hash of their e-mail alone when they choose it, and comes as a VC-JWT', async () => {
+    const res = await ada.client.get(`/api/v1/account/contributions/${id}/credential?holder=email_hash`);
+    expect(res.status, res.text).toBe(200);
+    const c = JSON.parse(res.text);
+    expect(c.credentialSubject.id).toBeUndefined();
+    expect(c.credentialSubject.identifier[0]).toMatchObject({ type: 'IdentityObject', identityType: 'emailAddress', hashed: true });
+    expect(res.text).not.toContain(ada.email);
+    expect((await verifyElsewhere(c)).verified).toBe(true);
+    const jwt = await ada.client.get(`/api/v1/account/contributions/${id}/credential?format=jwt`);
+    expect(jwt.status, jwt.text).toBe(200);
+    expect(jwt.headers.get('content-type')).toMatch(/^application\/vc\+jwt/);
+    expect(decodeProtectedHeader(jwt.text)).toMatchObject({ alg: 'EdDSA', typ: 'vc+jwt' });
+    expect(decodeJwt(jwt.text)).toMatchObject({ type: ['VerifiableCredential', 'OpenBadgeCredential'] });
+  });
+
+  it('fails on its status within a second of the work being withdrawn', async () => {
+    expect((await ada.client.post(`/api/v1/account/contributions/${id}/withdraw`)).status).toBe(200);
+    // The follower's second: a status list cached before the withdrawal is not served after it.
+    await new Promise((r) => setTimeout(r, 1000));
+    const v = await verifyElsewhere(credential);
+    expect(v.revoked).toBe(true);
+    expect((await ada.client.get(`/api/v1/account/contributions/${id}/credential`)).status).toBe(404);
+  });
+
+  it('answers 404 to no credential, a publisher key, someone else, and a revoked key', async () => {
+    const other = await factCheck(ada);
+    expect((await anon().get(`/api/v1/account/contributions/${other}/credential`)).status).toBe(401);
+    expect((await pub.api.get(`/api/v1/account/contributions/${other}/credential`)).status).toBe(403);
+    const bob = await signup(t);
+    expect((await bob.client.get(`/api/v1/account/contributions/${other}/credential`)).status).toBe(404);
+    const made = await ada.client.post('/api/v1/account/api-keys', { name: 'gone', publisher: null });
+    expect((await ada.client.req('DELETE', `/api/v1/account/api-keys/${made.body.data.id}`)).status).toBeLessThan(300);
+    expect((await new Client(t.baseUrl).as(made.body.data.key).get(`/api/v1/account/contributions/${other}/credential`)).status).toBe(401);
+  });
+
+  it('is revoked, every one of the person’s, when they erase their account', async () => {
+    const cleo = await signup(t);
+    const ids = [await factCheck(cleo), await factCheck(cleo)];
+    const creds = [];
+    for (const i of ids) creds.push(JSON.parse((await cleo.client.get(`/api/v1/account/contributions/${i}/credential`)).text));
+    for (const c of creds) expect((await verifyElsewhere(c)).revoked).toBe(false);
+    const erased = await cleo.client.req('DELETE', '/api/v1/account', { body: { password: cleo.password } });
+    expect(erased.status, erased.text).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const c of creds) expect((await verifyElsewhere(c)).revoked).toBe(true);
+    const rows = await t.runtime.deps.db.selectFrom('issued_credentials').selectAll().execute();
+    expect(rows.every((r) => r.contribution_id !== ids[0] && r.contribution_id !== ids[1])).toBe(true);
+  });
+});
