@@ -143,6 +143,28 @@ export function replaceUnder(value: unknown, keys: string[], text: string, by: s
   return walk(value, '');
 }
 
+/**
+ * Every table a withholding writes or a restriction's kept copy lives in (targetsOf, withholdField, withholding.ts):
+ * their freed space is scrubbed once kept text is forgotten, since PostgreSQL keeps a rewritten row's old version.
+ */
+export const WITHHELD_TABLES = [
+  'contributions',
+  'submissions',
+  'page_notices',
+  'accounts',
+  'panel_versions',
+  'pages',
+  'events',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'search_documents',
+  'withheld_texts',
+  'change_openings',
+  'withheld_openings',
+  'withheld_fields',
+  'changes',
+] as const;
+
 export interface Withheld {
   table_name: string;
   column_name: string;

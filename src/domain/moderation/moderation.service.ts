@@ -14,7 +14,7 @@ import { enqueueMail, issueToken } from '../mail/mail.service.js';
 import { liveToken, spendToken } from '../mail/mail.store.js';
 import { scrubFreedSpace } from '../privacy/erasure.store.js';
 import { sha256 } from '../tokens.js';
-import { type ItemFacts, loadItem, restoreWithheld, withholdField } from './items.store.js';
+import { type ItemFacts, WITHHELD_TABLES, loadItem, restoreWithheld, withholdField } from './items.store.js';
 import * as store from './moderation.store.js';
 import {
   appealUntil,
@@ -453,7 +453,7 @@ export async function forgetExpiredWithheld(deps: Deps): Promise<number> {
       if (d) for (const f of fieldsOf(d)) await forgetWithheld(trx, { kind: d.item_kind as ItemRef['kind'], id: d.item_id, field: f });
     }
   });
-  await scrubFreedSpace(deps.db);
+  await scrubFreedSpace(deps.db, WITHHELD_TABLES);
   return ids.length;
 }
 

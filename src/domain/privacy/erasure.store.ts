@@ -194,14 +194,14 @@ export const ERASED_TABLES = [
 ] as const;
 
 /**
- * Make deleted bytes unreadable in the database files, once the erasure committed. SQLite overwrites freed content
+ * Make deleted bytes unreadable in the database files (of `tables`: an erasure's by default), once the change committed. SQLite overwrites freed content
  * as it goes (`secure_delete`, set on every connection: db/client.ts), and a checkpoint moves the write-ahead log's
  * pages into the file and truncates the log. PostgreSQL keeps old row versions until a vacuum, and a plain vacuum
  * can leave their bytes in a page's free space: VACUUM FULL rewrites each table (and its indexes and TOAST) anew.
  */
-export async function scrubFreedSpace(db: Db): Promise<void> {
+export async function scrubFreedSpace(db: Db, tables: readonly string[] = ERASED_TABLES): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    for (const table of ERASED_TABLES) await sql`vacuum full ${sql.table(table)}`.execute(db);
+    for (const table of tables) await sql`vacuum full ${sql.table(table)}`.execute(db);
   } else {
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
   }
