@@ -472,11 +472,7 @@ export async function reportDetail(deps: Deps, reportId: number) {
   const decisions = (await store.decisionsOnItem(deps.db, ref.kind, ref.id)).map(presentDecision);
   const key = notifierKey(report.notifier_account_id, report.notifier_email);
   const standing = key ? ((await store.standingOf(deps.db, key)) ?? null) : null;
-  const notifierReports = report.notifier_account_id !== null
-    ? await deps.db.selectFrom('reports').select(['id', 'status', 'unfounded']).where('notifier_account_id', '=', report.notifier_account_id).execute()
-    : report.notifier_email
-      ? await deps.db.selectFrom('reports').select(['id', 'status', 'unfounded']).where('notifier_email', '=', report.notifier_email).execute()
-      : [];
+  const notifierReports = await store.reportsByNotifier(deps.db, report.notifier_account_id, report.notifier_email);
   const flagger = report.notifier_account_id !== null ? await store.trustedFlagger(deps.db, report.notifier_account_id) : undefined;
   return {
     report,
@@ -519,7 +515,7 @@ export async function canAppeal(deps: Deps, accountId: number, decisionId: numbe
 
 export const trustedFlaggers = (deps: Deps) => store.listTrustedFlaggers(deps.db);
 export async function markTrustedFlagger(deps: Deps, operatorId: number, username: string, organisation: string): Promise<void> {
-  const a = await deps.db.selectFrom('accounts').select('id').where('username', '=', username.trim().toLowerCase()).executeTakeFirst();
+  const a = await store.accountByUsername(deps.db, username.trim().toLowerCase());
   if (!a) throw invalid('username', 'no account has this username');
   if (organisation.trim().length < 2) throw invalid('organisation', 'name the organisation the flagger acts for');
   await store.addTrustedFlagger(deps.db, { account_id: a.id, organisation: organisation.trim(), added_by: operatorId, created_at: isoNow(deps.clock) });

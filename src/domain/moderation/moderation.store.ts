@@ -99,6 +99,13 @@ export async function saveStanding(trx: Db, notifier: string, s: { unfounded: nu
     .execute();
 }
 
+/** A notifier's reports, by their account or else the address they gave; none for an anonymous notifier. */
+export async function reportsByNotifier(db: Db, accountId: number | null, email: string | null) {
+  if (accountId !== null) return db.selectFrom('reports').select(['id', 'status', 'unfounded']).where('notifier_account_id', '=', accountId).execute();
+  if (email) return db.selectFrom('reports').select(['id', 'status', 'unfounded']).where('notifier_email', '=', email).execute();
+  return [];
+}
+export const accountByUsername = (db: Db, username: string) => db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirst();
 export const trustedFlagger = (db: Db, accountId: number) =>
   db.selectFrom('trusted_flaggers').select(['account_id', 'organisation']).where('account_id', '=', accountId).executeTakeFirst();
 export const listTrustedFlaggers = (db: Db) =>
