@@ -19,6 +19,7 @@ const WP_SOURCE = '/usr/share/wordpress';
 const PLUGIN = path.resolve('integrations/wordpress/credence');
 const HOST = 'wp-e2e.example';
 const SECRET = `whsec_${randomBytes(32).toString('hex')}`;
+const ADMIN_PASSWORD = `admin-password-${randomBytes(9).toString('hex')}`;
 
 function missing(): string | null {
   try {
@@ -90,6 +91,7 @@ describe.skipIf(why !== null)('the WordPress plugin against a real Credence', ()
   let php: ChildProcess;
   let phpOut = '';
   let appPassword: string;
+  let healthCategory: number;
 
   /** WordPress, reached at 127.0.0.1 under its public name (the Host header), as a reader's browser would. */
   function wp(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
@@ -156,7 +158,7 @@ require_once ABSPATH . 'wp-settings.php';
     const out = await wpPhp(`add_filter('pre_wp_mail', '__return_false');
 require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 require_once ABSPATH . 'wp-admin/includes/plugin.php';
-$r = wp_install('Credence e2e', 'admin', 'admin@wp-e2e.example', true, '', 'admin-password-' . wp_generate_password(12, false));
+$r = wp_install('Credence e2e', 'admin', 'admin@wp-e2e.example', true, '', '${ADMIN_PASSWORD}');
 switch_theme('plain');
 update_option('permalink_structure', '/%postname%/');
 $err = activate_plugin('credence/credence.php');
@@ -164,12 +166,15 @@ if (is_wp_error($err)) { echo 'ACTIVATE:' . $err->get_error_message(); exit(1); 
 update_option('credence_api_key', '${pub.key}');
 update_option('credence_service_url', 'http://127.0.0.1:${link.port}');
 update_option('credence_webhook_secret', '${SECRET}');
-update_option('credence_topic_map', array('category:uncategorized' => 'health'));
+// A real category, mapped as a site owner would: posts in it are about health.
+update_option('credence_topic_map', array('category:health' => 'health'));
+$health = wp_insert_term('Health', 'category', array('slug' => 'health'));
 [$password] = WP_Application_Passwords::create_new_application_password($r['user_id'], array('name' => 'e2e'));
-echo wp_json_encode(array('password' => $password, 'connection' => get_option('credence_connection')));`, "define('WP_INSTALLING', true);");
+echo wp_json_encode(array('password' => $password, 'connection' => get_option('credence_connection'), 'health' => $health['term_id']));`, "define('WP_INSTALLING', true);");
     expect(out).toContain('{');
     const installed = JSON.parse(out.slice(out.indexOf('{')));
     appPassword = installed.password;
+    healthCategory = installed.health;
     // Saving the key asked Credence who it is (whoami), and said so in words.
     expect(installed.connection).toEqual({ ok: true, message: expect.stringContaining(`Connected to Credence as The ${pub.slug}`) });
 
@@ -279,9 +284,15 @@ Credence_Admin::save_profile(${userId});`);
     expect((await author.client.post(`/api/v1/account/claims/${claim.id}/confirm`)).status).toBe(200);
   });
 
-  it('publishing a post registers it in Credence with its author as a claim', async () => {
-    const res = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Measles cases rise', content: '<p>Cases rose in <b>three</b> counties.</p>', status: 'publish' }, authed());
-    expect(res.status, res.text + phpOut).toBe(201);
+  it('publishing a post registers it in Credence with its author as a claim, and its mapped category as the topic', async () => {
+    // As the block editor does: post-new.php makes a draft, and Publish sends one REST request with the title, the
+    // content, the status and the categories. WordPress's REST controller publishes the post (wp_insert_post) before
+    // it saves the request's terms, so registering as the status changes sent no topic.
+    const draft = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Auto Draft', status: 'draft' }, authed());
+    expect(draft.status, draft.text + phpOut).toBe(201);
+    const res = await wp('POST', `/wp-json/wp/v2/posts/${draft.json().id}`, { title: 'Measles cases rise', content: '<p>Cases rose in <b>three</b> counties.</p>', status: 'publish', categories: [healthCategory] }, authed());
+    expect(res.status, res.text + phpOut).toBe(200);
+    expect(res.json().categories).toEqual([healthCategory]);
     postUrl = res.json().link;
     expect(postUrl).toBe(`http://${HOST}:${wpPort}/measles-cases-rise/`);
     const lookup = await lookupOf(t.baseUrl, postUrl);
@@ -361,4 +372,15 @@ Credence_Admin::save_profile(${userId});`);
     expect(after.data).toMatchObject({ registered: true, title: 'Flu season starts' });
     expect(JSON.parse(await wpPhp("echo wp_json_encode(get_option('credence_queue'));"))).toEqual([]);
   });
+
+  it('a category set in a later update is the topic sent with it', async () => {
+    const res = await wp('POST', '/wp-json/wp/v2/posts', { title: 'Clinics open late', content: '<p>Open till nine.</p>', status: 'publish' }, authed());
+    expect(res.status, res.text).toBe(201);
+    const url: string = res.json().link;
+    expect((await lookupOf(t.baseUrl, url)).data).toMatchObject({ registered: true, topic: '' });
+    const update = await wp('POST', `/wp-json/wp/v2/posts/${res.json().id}`, { categories: [healthCategory] }, authed());
+    expect(update.status, update.text).toBe(200);
+    expect((await lookupOf(t.baseUrl, url)).data.topic).toBe('health');
+  });
+
 });

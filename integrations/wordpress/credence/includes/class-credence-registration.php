@@ -14,7 +14,10 @@ final class Credence_Registration {
 	const BATCH = 50;
 
 	public static function init() {
-		add_action( 'transition_post_status', array( __CLASS__, 'on_transition' ), 10, 3 );
+		// Not transition_post_status: the REST API (the block editor's save, categories in the same request) publishes
+		// the post before it saves its terms and meta, so a post registered then had no topic. wp_after_insert_post
+		// fires once the terms and meta are saved, on every path (REST, the classic form, wp_insert_post, scheduled).
+		add_action( 'wp_after_insert_post', array( __CLASS__, 'on_saved' ), 10, 2 );
 		add_action( self::CRON, array( __CLASS__, 'drain' ) );
 		if ( ! wp_next_scheduled( self::CRON ) ) {
 			wp_schedule_event( time() + 60, 'credence_five_minutes', self::CRON );
@@ -34,9 +37,9 @@ final class Credence_Registration {
 		return is_array( $types ) ? $types : array( 'post' );
 	}
 
-	/** Publishing or updating a published post of a chosen type registers it; nothing here may throw. */
-	public static function on_transition( $new_status, $old_status, $post ) {
-		if ( 'publish' !== $new_status || wp_is_post_revision( $post ) || ! in_array( $post->post_type, self::post_types(), true ) ) {
+	/** Publishing or updating a published post of a chosen type registers it, with its terms saved; nothing here may throw. */
+	public static function on_saved( $post_id, $post ) {
+		if ( ! $post || 'publish' !== $post->post_status || wp_is_post_revision( $post ) || ! in_array( $post->post_type, self::post_types(), true ) ) {
 			return;
 		}
 		self::register_posts( array( $post->ID ) );
