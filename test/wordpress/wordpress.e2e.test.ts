@@ -314,12 +314,31 @@ Credence_Admin::save_profile(${userId});`);
     const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page.text);
     expect(ld, page.text.slice(0, 2000)).not.toBeNull();
     expect(JSON.stringify(JSON.parse(ld![1]!))).toContain('Measles cases rise');
+    // The embed arrives as the service wrote it: its stylesheet linked, its dates as <time> elements.
+    const embed = /<div class="credence-embed">(.*?)<\/div>/s.exec(page.text)![1]!;
+    expect(embed).toMatch(/^<link rel="stylesheet" href="[^"]+\/embed\.css\?v=[\w-]+">/);
+    expect(embed).toMatch(/<time datetime="\d{4}-\d{2}-\d{2}">[^<]+<\/time>/);
+    expect(embed).toContain('class="credence credence--full"');
     // The editor's Credence box says who confirmed; the work page offers a request form of its own.
     const postId = Number(/wp-json\/wp\/v2\/posts\/(\d+)/.exec(page.text)?.[1] ?? (await wp('GET', `/wp-json/wp/v2/posts?slug=measles-cases-rise`)).json()[0].id);
     const box = await wpPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php'; wp_set_current_user(1); Credence_Admin::meta_box(get_post(${postId})); $_GET['post'] = ${postId}; Credence_Admin::work_page();`);
     expect(box).toContain(`<li data-state="confirmed">${author.username}: confirmed</li>`);
     expect(box).toContain('name="request_type"');
     expect(box).toContain('No submitted work is waiting for a decision.');
+  });
+
+  it('[credence style="compact"] shows the compact block, cached apart from the full one', async () => {
+    const id = (await wp('GET', '/wp-json/wp/v2/posts?slug=measles-cases-rise')).json()[0].id as number;
+    // The full block of this post is cached already (the page was shown above).
+    const res = await wp('POST', `/wp-json/wp/v2/posts/${id}`, { content: '<p>Cases rose in <b>three</b> counties.</p>\n[credence style="compact"]' }, authed());
+    expect(res.status, res.text).toBe(200);
+    const page = await wp('GET', new URL(postUrl).pathname);
+    expect(page.text).toContain('class="credence credence--compact"');
+    expect(page.text).not.toContain('credence--full');
+    expect(page.text).toMatch(/<div class="credence-embed"><link rel="stylesheet" href="[^"]+\/embed\.css\?v=[\w-]+"><p class="credence credence--compact"/);
+    // An unknown style is the full block, not a request Credence refuses.
+    await wp('POST', `/wp-json/wp/v2/posts/${id}`, { content: '<p>Cases rose in <b>three</b> counties.</p>\n[credence style="huge"]' }, authed());
+    expect((await wp('GET', new URL(postUrl).pathname)).text).toContain('class="credence credence--full"');
   });
 
   it('a signed webhook is accepted once: a replay is refused, Credence’s own retry acknowledged and not acted on; a forged or stale one refused', async () => {

@@ -11,6 +11,8 @@ defined( 'ABSPATH' ) || exit;
 
 final class Credence_Front {
 	const TTL = 300;
+	/** The embed's styles (src/surfaces/embed/renderer.ts STYLES); anything else is shown as full. */
+	const STYLES = array( 'full', 'compact', 'badge' );
 
 	public static function init() {
 		add_filter( 'the_content', array( __CLASS__, 'filter_content' ) );
@@ -34,6 +36,11 @@ final class Credence_Front {
 	public static function render_block( $attributes = array() ) {
 		$post = get_post();
 		return $post ? self::embed_html( $post, isset( $attributes['style'] ) ? (string) $attributes['style'] : 'full' ) : '';
+	}
+
+	/** A style the embed knows, or full. */
+	public static function style( $style ) {
+		return in_array( $style, self::STYLES, true ) ? $style : 'full';
 	}
 
 	public static function shortcode( $atts = array() ) {
@@ -91,20 +98,67 @@ final class Credence_Front {
 		return $view;
 	}
 
-	public static function forget( $post_id ) {
-		foreach ( array( 'en', 'de', 'fr', 'es', self::lang() ) as $lang ) {
-			delete_transient( 'credence_view_' . $post_id . '_' . $lang );
+	/**
+	 * The embed's html in a style other than full (full comes with the view): cached per post, language and style,
+	 * since each is a different block; null when Credence could not be reached, for a minute.
+	 */
+	public static function styled_html( $post, $style ) {
+		$key    = 'credence_embed_' . $post->ID . '_' . self::lang() . '_' . $style;
+		$cached = get_transient( $key );
+		if ( is_array( $cached ) ) {
+			return $cached['ok'] ? $cached['html'] : null;
 		}
+		$embed = Credence_Client::from_options()->request( 'GET', '/embed/by-url', null, array( 'url' => get_permalink( $post ), 'lang' => self::lang(), 'style' => $style ), 3 );
+		$ok    = ! is_wp_error( $embed );
+		set_transient( $key, array( 'ok' => $ok, 'html' => $ok ? (string) ( $embed['html'] ?? '' ) : '' ), $ok ? self::TTL : 60 );
+		return $ok ? (string) ( $embed['html'] ?? '' ) : null;
+	}
+
+	public static function forget( $post_id ) {
+		foreach ( array_unique( array( 'en', 'de', 'fr', 'es', self::lang() ) ) as $lang ) {
+			delete_transient( 'credence_view_' . $post_id . '_' . $lang );
+			foreach ( self::STYLES as $style ) {
+				delete_transient( 'credence_embed_' . $post_id . '_' . $lang . '_' . $style );
+			}
+		}
+	}
+
+	/**
+	 * What the embed's html may hold: exactly the tags and attributes the service's renderer
+	 * (src/surfaces/embed/renderer.ts) writes, its stylesheet's <link> and its <time> elements included, which
+	 * wp_kses_post would strip; anything else (a script, an event handler, a style attribute) still goes.
+	 */
+	public static function allowed_html() {
+		$plain = array( 'class' => true, 'lang' => true, 'role' => true, 'aria-label' => true, 'aria-hidden' => true, 'title' => true );
+		return array(
+			'link'    => array(
+				'rel'  => array( 'values' => array( 'stylesheet' ) ),
+				'href' => true,
+			),
+			'section' => $plain,
+			'p'       => $plain,
+			'a'       => $plain + array( 'href' => true ),
+			'span'    => $plain,
+			'ul'      => $plain,
+			'li'      => $plain,
+			'h2'      => $plain,
+			'strong'  => array(),
+			'del'     => array(),
+			'ins'     => array(),
+			'time'    => array( 'datetime' => true ),
+		);
 	}
 
 	public static function embed_html( $post, $style = 'full' ) {
 		if ( ! self::takes_part( $post ) ) {
 			return '';
 		}
-		$view = self::view( $post );
-		if ( $view['ok'] ) {
+		$style = self::style( $style );
+		$view  = self::view( $post );
+		$html  = $view['ok'] ? ( 'full' === $style ? $view['html'] : self::styled_html( $post, $style ) ) : null;
+		if ( null !== $html ) {
 			// The service's own renderer made this block and escaped what it holds; its tags are kept as sent.
-			return '' === $view['html'] ? '' : '<div class="credence-embed">' . wp_kses_post( $view['html'] ) . '</div>';
+			return '' === $html ? '' : '<div class="credence-embed">' . wp_kses( $html, self::allowed_html() ) . '</div>';
 		}
 		$base = Credence_Client::from_options()->base();
 		if ( '' === $base ) {
