@@ -13,7 +13,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/cluster.js';
 import { type TestApp, startTestApp } from '../harness.js';
-import { publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
+import { Client } from '../client.js';
+import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
 
 const WP_SOURCE = '/usr/share/wordpress';
 const PLUGIN = path.resolve('integrations/wordpress/credence');
@@ -77,6 +78,7 @@ const lookupOf = (base: string, url: string): Promise<Lookup> => fetch(`${base}/
 interface Answer {
   status: number;
   text: string;
+  cookies: string[];
   json: () => any;
 }
 
@@ -100,7 +102,7 @@ describe.skipIf(why !== null)('the WordPress plugin against a real Credence', ()
       const req = http.request({ host: '127.0.0.1', port: wpPort, method, path: p, headers: { Host: `${HOST}:${wpPort}`, ...(data ? { 'Content-Type': 'application/json' } : {}), ...headers } }, (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, json: () => JSON.parse(text) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, cookies: res.headers['set-cookie'] ?? [], json: () => JSON.parse(text) }));
       });
       req.on('error', reject);
       req.end(data);
@@ -402,4 +404,59 @@ Credence_Admin::save_profile(${userId});`);
     expect((await lookupOf(t.baseUrl, url)).data.topic).toBe('health');
   });
 
+  it('Posts → Credence work shows the Accept button only to those who decide, and a writer only the work on their posts', async () => {
+    const writer = Number(await wpPhp("echo wp_insert_user(array('user_login' => 'writer', 'user_pass' => wp_generate_password(20), 'role' => 'author', 'display_name' => 'Writer'));"));
+    expect(writer).toBeGreaterThan(1);
+    const theirs = await wpPhp(`echo get_permalink(wp_insert_post(array('post_author' => ${writer}, 'post_title' => 'A writer’s own post', 'post_content' => 'Mine.', 'post_status' => 'publish')));`);
+    const reviewer = new Client(t.baseUrl).as(await contributorKey(await signup(t)));
+    for (const url of [postUrl, theirs]) {
+      const sub = await reviewer.post('/api/v1/submissions', { url, role: 'review', summary: `A careful review of ${url}`, evidence: { reason: 'Read it twice.', sources: ['https://archive.example/r'] } });
+      expect(sub.status, sub.text).toBe(201);
+    }
+    const workPage = (user: number, post = 0) => wpPhp(`require_once ABSPATH . 'wp-admin/includes/admin.php'; wp_set_current_user(${user}); ${post ? `$_GET['post'] = ${post};` : ''} Credence_Admin::work_page();`);
+    const admin = await workPage(1);
+    expect(admin.match(/name="decision" value="accept"/g)).toHaveLength(2);
+    const own = await workPage(writer);
+    expect(own).toContain(`A careful review of ${theirs}`);
+    expect(own).not.toContain(`A careful review of ${postUrl}`);
+    expect(own).not.toContain('name="decision"');
+    expect(own).toContain('An editor decides on submitted work.');
+    const measles = (await wp('GET', '/wp-json/wp/v2/posts?slug=measles-cases-rise')).json()[0].id as number;
+    const other = await workPage(writer, measles);
+    expect(other).toContain('You cannot see the work on this post.');
+    expect(other).not.toContain('A careful review');
+  });
+
+  it('Settings → Credence tests the key on every save: a key Credence refuses is not saved, and the form says why', async () => {
+    // Logged in through wp-login.php, saving the settings form through options.php, as a site owner does.
+    const login = await wp('POST', '/wp-login.php', new URLSearchParams({ log: 'admin', pwd: ADMIN_PASSWORD, testcookie: '1', redirect_to: '/wp-admin/' }).toString(), {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Cookie: 'wordpress_test_cookie=WP%20Cookie%20check',
+    });
+    expect(login.status, login.text.slice(0, 500)).toBe(302);
+    const cookie = [...login.cookies.map((c) => c.split(';')[0]), 'wordpress_test_cookie=WP%20Cookie%20check'].join('; ');
+    const save = async (key: string) => {
+      const form = await wp('GET', '/wp-admin/options-general.php?page=credence', undefined, { Cookie: cookie });
+      expect(form.status).toBe(200);
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(form.text)![1]!;
+      const body = new URLSearchParams({ option_page: 'credence', action: 'update', _wpnonce: field('_wpnonce'), _wp_http_referer: '/wp-admin/options-general.php?page=credence', credence_service_url: `http://127.0.0.1:${link.port}`, credence_api_key: key, credence_webhook_secret: SECRET, 'credence_post_types[]': 'post', credence_topic_map: 'category:health = health', credence_auto_embed: '1' });
+      const saved = await wp('POST', '/wp-admin/options.php', body.toString(), { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie });
+      expect(saved.status, saved.text.slice(0, 500)).toBe(302);
+      return (await wp('GET', '/wp-admin/options-general.php?page=credence&settings-updated=true', undefined, { Cookie: cookie })).text;
+    };
+    const option = async (name: string) => JSON.parse(await wpPhp(`echo wp_json_encode(get_option('${name}'));`));
+
+    const refused = await save('cred_wrong_key_0000000000000000');
+    expect(refused).toContain('Credence refused the API key');
+    expect(refused).toContain('The key was not saved.');
+    expect(await option('credence_api_key')).toBe(pub.key);
+    expect(await option('credence_connection')).toMatchObject({ ok: true });
+
+    // The same key saved again is tested again: a status gone stale is put right.
+    await wpPhp(`update_option('credence_connection', array('ok' => false, 'message' => 'stale'), false);`);
+    const again = await save(pub.key);
+    expect(again).toContain(`Connected to Credence as The ${pub.slug}`);
+    expect(again).not.toContain('stale');
+    expect(await option('credence_connection')).toMatchObject({ ok: true });
+  });
 });

@@ -40,8 +40,58 @@ final class Credence_Admin {
 		register_setting( $group, 'credence_auto_embed', array( 'type' => 'string', 'sanitize_callback' => 'sanitize_key' ) );
 	}
 
+	/**
+	 * The settings form's key, tested with whoami on every save (changed or not), as WordPress's own settings refuse
+	 * a wrong admin email: a key Credence refuses is not saved (the one before it stays) and the form says why with
+	 * add_settings_error. A key that could not be tested (Credence unreachable) is saved, with a warning; the status
+	 * under the form's title says it is untested until a save reaches Credence.
+	 */
 	public static function sanitize_key( $value ) {
-		return preg_replace( '/[^A-Za-z0-9_]/', '', (string) $value );
+		$key = preg_replace( '/[^A-Za-z0-9_]/', '', (string) $value );
+		// options.php saves the address first; read the form's own, so the key is tested where it will be used.
+		$url = isset( $_POST['credence_service_url'] ) ? esc_url_raw( wp_unslash( $_POST['credence_service_url'] ) ) : get_option( 'credence_service_url', '' ); // phpcs:ignore WordPress.Security.NonceVerification.Missing -- options.php checked the settings nonce.
+		if ( '' === $key || '' === $url ) {
+			return $key;
+		}
+		$res = self::whoami( new Credence_Client( $url, $key ) );
+		if ( is_wp_error( $res ) && empty( $res->get_error_data()['retry'] ) ) {
+			self::settings_error( 'credence_key_refused', $res->get_error_message() . ' ' . __( 'The key was not saved.', 'credence' ), 'error' );
+			return (string) get_option( 'credence_api_key', '' );
+		}
+		if ( is_wp_error( $res ) ) {
+			self::settings_error( 'credence_key_untested', $res->get_error_message() . ' ' . __( 'The key was saved without being tested.', 'credence' ), 'warning' );
+		}
+		self::record_connection( $res );
+		return $key;
+	}
+
+	/** One settings error per code: WordPress runs a new option's sanitize callback twice. */
+	private static function settings_error( $code, $message, $type ) {
+		foreach ( get_settings_errors( 'credence_api_key' ) as $error ) {
+			if ( $error['code'] === $code ) {
+				return;
+			}
+		}
+		add_settings_error( 'credence_api_key', $code, $message, $type );
+	}
+
+	/**
+	 * GET /whoami for a client, asked once per address and key in a request (the sanitize callback, then the
+	 * update_option hook, would ask twice). A key that is not a publisher key is an error with no retry.
+	 *
+	 * @return array|WP_Error
+	 */
+	public static function whoami( Credence_Client $client ) {
+		static $answers = array();
+		$id = $client->base() . '|' . $client->key_hash();
+		if ( ! isset( $answers[ $id ] ) ) {
+			$res = $client->request( 'GET', '/whoami' );
+			if ( ! is_wp_error( $res ) && empty( $res['data']['publisher'] ) ) {
+				$res = new WP_Error( 'credence_not_publisher', __( 'This key is not a publisher key: create one for your publication in Credence.', 'credence' ), array( 'retry' => false ) );
+			}
+			$answers[ $id ] = $res;
+		}
+		return $answers[ $id ];
 	}
 
 	public static function sanitize_types( $value ) {
@@ -64,11 +114,13 @@ final class Credence_Admin {
 
 	/** On saving a key, ask the service who it is, and say in words what it answered. */
 	public static function test_key() {
-		$res = Credence_Client::from_options()->request( 'GET', '/whoami' );
+		self::record_connection( self::whoami( Credence_Client::from_options() ) );
+	}
+
+	/** Keep whoami's answer in words: the settings page shows it until a save changes it. */
+	private static function record_connection( $res ) {
 		if ( is_wp_error( $res ) ) {
 			update_option( 'credence_connection', array( 'ok' => false, 'message' => $res->get_error_message() ), false );
-		} elseif ( empty( $res['data']['publisher'] ) ) {
-			update_option( 'credence_connection', array( 'ok' => false, 'message' => __( 'This key is not a publisher key: create one for your publication in Credence.', 'credence' ) ), false );
 		} else {
 			// Author links are asked under the publication's slug.
 			update_option( 'credence_publisher', (string) $res['data']['publisher']['slug'], false );
@@ -226,12 +278,21 @@ final class Credence_Admin {
 		exit;
 	}
 
-	/** Submitted work (all posts, or one): its evidence, the text before and after as a diff, and a decision. */
+	/**
+	 * Submitted work (all posts, or one): its evidence, the text before and after as a diff, and a decision. Whoever
+	 * can edit posts reaches the page to ask for work on their own posts, and sees the work submitted on the posts
+	 * they can edit; the rest of the publication's work, and the Accept and Reject buttons, only those who decide
+	 * (edit_others_posts, which decide() checks) see.
+	 */
 	public static function work_page() {
 		if ( ! current_user_can( 'edit_posts' ) ) {
 			return;
 		}
 		$post_id = isset( $_GET['post'] ) ? absint( $_GET['post'] ) : 0; // phpcs:ignore WordPress.Security.NonceVerification.Recommended
+		if ( $post_id && ! current_user_can( 'edit_post', $post_id ) ) {
+			wp_die( esc_html__( 'You cannot see the work on this post.', 'credence' ), 403 );
+		}
+		$decides = current_user_can( 'edit_others_posts' );
 		$res     = Credence_Client::from_options()->request( 'GET', '/publisher-auth/requests', null, array( 'status' => 'pending', 'per_page' => 50 ) );
 		echo '<div class="wrap"><h1>' . esc_html__( 'Submitted work', 'credence' ) . '</h1>';
 		if ( is_wp_error( $res ) ) {
@@ -254,6 +315,12 @@ final class Credence_Admin {
 			if ( $url && untrailingslashit( $work['page']['url'] ) !== untrailingslashit( $url ) ) {
 				continue;
 			}
+			if ( ! $decides ) {
+				$on = url_to_postid( $work['page']['url'] );
+				if ( ! $on || ! current_user_can( 'edit_post', $on ) ) {
+					continue;
+				}
+			}
 			$any = true;
 			echo '<div class="card credence-work"><h2>' . esc_html( $work['page']['title'] ) . '</h2>';
 			echo '<p><strong>' . esc_html( $work['role'] ) . '</strong> — ' . esc_html( $work['contributor']['name'] . ' (' . $work['contributor']['username'] . ')' ) . '</p>';
@@ -267,6 +334,10 @@ final class Credence_Admin {
 					echo '<li><a href="' . esc_url( $source ) . '" rel="nofollow noopener">' . esc_html( $source ) . '</a></li>';
 				}
 				echo '</ul>';
+			}
+			if ( ! $decides ) {
+				echo '<p class="description">' . esc_html__( 'An editor decides on submitted work.', 'credence' ) . '</p></div>';
+				continue;
 			}
 			echo '<form method="post" action="' . esc_url( admin_url( 'admin-post.php' ) ) . '">';
 			wp_nonce_field( 'credence_decide_' . $work['id'] );

@@ -30,6 +30,11 @@ final class Credence_Client {
 		return $this->base;
 	}
 
+	/** Which key this is, without the key itself (for caching an answer about it). */
+	public function key_hash() {
+		return hash( 'sha256', $this->key );
+	}
+
 	/**
 	 * @return array|WP_Error The decoded body on a 2xx; a WP_Error whose message is a sentence otherwise.
 	 */
