@@ -43,6 +43,7 @@ module.exports = {
       '^src/domain/',
       '^src/(http|surfaces|jobs|ops|audit|demo)/',
     ),
+    above('i18n-at-the-bottom', 'i18n/ is the catalog of words every layer formats; it imports nothing of src/.', '^src/i18n/', '^src/(?!i18n/)'),
     above('net-below-domain', 'net/ makes outbound requests for the domain; it knows nothing of it.', '^src/net/', '^src/(?!net/)'),
     above(
       'db-at-the-bottom',

@@ -20,7 +20,7 @@ export type MailKind = AccountMailKind | NoticeKind;
 export const isNoticeKind = (k: string): k is NoticeKind => (NOTICE_KINDS as readonly string[]).includes(k);
 
 /** The languages mail is written in; anything else gets English. */
-export const LOCALES = ['en', 'fr'] as const;
+export const LOCALES = ['en', 'de', 'fr', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** The first language of an Accept-Language header the service writes mail in, else English. */

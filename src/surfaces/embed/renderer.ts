@@ -139,7 +139,7 @@ export function renderAttribution({ siteUrl, record, style, lang, stylesheet = e
           : '';
       // The entry in the transparency log that published it, so a reader can check the record was not rewritten: the
       // proof page's log section, which checks it in the reader's browser.
-      const log = c.log_seq === null || c.log_seq === undefined ? '' : ` · <a href="${e(`${proofUrl(siteUrl, c.id)}#log`)}">${e(w.log)} #${Number(c.log_seq) - 1}</a>`;
+      const log = c.log_seq === null || c.log_seq === undefined ? '' : ` · <a href="${e(`${proofUrl(siteUrl, c.id)}#log`)}">${e(w.logEntry(Number(c.log_seq) - 1))}</a>`;
       const drift = driftNote(c, w, lang);
       return `<li><span class="role">${e(w.roles[c.role] ?? c.role)}</span><a href="${e(profileUrl(siteUrl, c.username))}">${e(c.name)}</a><time datetime="${e(c.accepted_at.slice(0, 10))}">${e(formatDate(c.accepted_at, lang))}</time> · <a href="${e(proofUrl(siteUrl, c.id))}">${e(w.proof)}</a>${log}${change}${drift}</li>`;
     })
