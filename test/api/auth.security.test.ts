@@ -364,6 +364,9 @@ describe('every route is in the table', () => {
         'GET /assets/log-verify.js',
         'GET /assets/me.js',
         'GET /assets/docs.js',
+        // A verifier anywhere checks a credential with these: its status lists and its issuer's key.
+        'GET /v1/credentials/status/{purpose}/{list}',
+        'GET /.well-known/did.json',
         'GET /v1/log/checkpoint',
         'GET /v1/log/key',
         'GET /v1/log/proof/inclusion',

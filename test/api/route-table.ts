@@ -552,6 +552,14 @@ export const ROUTES: RouteSpec[] = [
   },
   {
     method: 'GET',
+    path: '/api/v1/account/contributions/{id}/credential',
+    auth: 'contributor',
+    ok: [200],
+    params: async (w) => ({ id: String(await publicWork(w)) }),
+    query: () => ({ holder: 'email_hash', format: 'ldp' }),
+  },
+  {
+    method: 'GET',
     path: '/api/v1/publisher-auth/claims',
     auth: 'publisher',
     ok: [200],
@@ -660,6 +668,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/v1/log/entries', auth: 'none', ok: [200], query: () => ({ start: '0', limit: '10' }) },
   // The tlog-policy and the tlog-tiles files (a wildcard route: `{path}` is the tile's path).
   { method: 'GET', path: '/v1/log/policy', auth: 'none', ok: [200] },
+  { method: 'GET', path: '/v1/credentials/status/{purpose}/{list}', auth: 'none', ok: [200], params: () => ({ purpose: 'revocation', list: '0' }) },
   { method: 'GET', path: '/v1/log/proof/bundle', auth: 'none', ok: [200], query: () => ({ index: '0' }) },
   // Credence as a witness (test/transparency/credence-witness.test.ts walks the protocol). An app started with
   // WORLD_APP_OPTIONS witnesses witnessedLog, and `text` extends it by one leaf: 200. A valid call without the text
@@ -709,6 +718,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs/', auth: 'none', hidden: true, ok: [301] },
   { method: 'GET', path: '/favicon.ico', auth: 'none', hidden: true, ok: [204] },
+  { method: 'GET', path: '/.well-known/did.json', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/api/v1/openapi.json', auth: 'none', hidden: true, ok: [200] },
 ];

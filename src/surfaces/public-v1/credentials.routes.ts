@@ -21,14 +21,15 @@ export function credentialRoutes(fastify: FastifyInstance, deps: Deps) {
         summary: 'A status list of the verifiable credentials (a signed BitstringStatusListCredential, VC 2.0): bit set = revoked or suspended',
         params: Type.Object({
           purpose: Type.Union(STATUS_PURPOSES.map((p) => Type.Literal(p))),
-          list: Type.Integer({ minimum: 0, maximum: 2 ** 31 }),
+          // Digits only: an integer would be coerced from a blank into list 0.
+          list: Type.String({ pattern: '^(0|[1-9][0-9]{0,8})$', description: 'the list number, from 0' }),
         }),
         response: { 200: Type.String({ description: 'the status list credential (application/vc)', 'x-credence-media': 'application/vc' }) },
         errors: ['404'],
       },
     },
     async (req, reply) => {
-      const credential = await statusListCredential(deps, req.params.purpose, req.params.list);
+      const credential = await statusListCredential(deps, req.params.purpose, Number(req.params.list));
       void reply.headers(surrogateHeaders(deps, req, [tag.credentials]));
       return reply.type('application/vc').send(JSON.stringify(credential));
     },

@@ -5,7 +5,7 @@ import type { Deps } from '../../domain/deps.js';
 import { issuerOf } from '../../domain/credentials/issuer.js';
 
 export function didRoutes(app: FastifyInstance, deps: Deps) {
-  app.get('/.well-known/did.json', { config: { unlimited: true } }, async (_req, reply) => {
+  app.get('/.well-known/did.json', { config: { hidden: true, unlimited: true } }, async (_req, reply) => {
     const issuer = await issuerOf(deps.config);
     return reply.type('application/did+json').header('cache-control', 'public, max-age=300').send(JSON.stringify(issuer.didDocument));
   });
