@@ -45,4 +45,13 @@ describe.skipIf(why !== null)('the WordPress plugin', () => {
       for (const m of src.matchAll(/\b(?:__|esc_html__|esc_attr__|_e|esc_html_e)\(\s*'(?:[^'\\]|\\.)*'\s*(,\s*'([^']*)')?\s*\)/g)) expect(m[2], `${file}: ${m[0]}`).toBe('credence');
     }
   });
+
+  // The translation template (languages/credence.pot) is made by `npm run wordpress:pot` with GNU xgettext.
+  it.skipIf(!has('xgettext') && process.env.CREDENCE_WORDPRESS_REQUIRED !== '1')('the translation template holds every string the plugin shows, as it is now', () => {
+    const res = spawnSync('node', ['scripts/wordpress-pot.mjs', '--check'], { encoding: 'utf8' });
+    expect(res.status, res.stderr).toBe(0);
+    const pot = fs.readFileSync(path.join(ROOT, 'credence/languages/credence.pot'), 'utf8');
+    expect(pot).toContain('msgid "Credence refused the API key: it is wrong, revoked or expired. Enter a valid publisher key under Settings → Credence."');
+    expect(pot).toContain('#. translators: %s: the publication\'s name');
+  });
 });
