@@ -6,7 +6,7 @@
 // files listed in its manifest.
 'use strict';
 if (typeof importScripts === 'function') {
-  importScripts('lib/config.js', 'lib/embed-words.js', 'lib/strings.js', 'lib/url-key.js', 'lib/lookup.js');
+  importScripts('lib/config.js', 'lib/embed-words.js', 'lib/messages.js', 'lib/strings.js', 'lib/url-key.js', 'lib/lookup.js');
 }
 (function () {
   var api = self.browser || self.chrome;

@@ -2,20 +2,23 @@
 // service, unpacked as DIR/chromium and DIR/firefox and zipped beside them (what each store takes). One source: the
 // builds differ only in the manifest's background (a service worker for Chromium; background scripts for Firefox,
 // which runs Manifest V3 that way) and Firefox's add-on id. The build writes the service's address (lib/config.js),
-// the embed's words in its four languages (lib/embed-words.js), the transparency log's checks the proof page uses
+// the embed's words in its four languages (lib/embed-words.js), the extension's own messages compiled from the catalog
+// (lib/messages.js: plain functions over the browser's Intl, no formatting library at run time), the transparency log's checks the proof page uses
 // (public/log-core.js, copied), and the icons.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { LANGS, wordsFor } from '../surfaces/embed/i18n.js';
+import { catalogOf } from '../i18n/catalog.js';
+import { compileCatalog, CompileError } from '../i18n/compile.js';
 import { zip } from './zip.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const SOURCE = new URL('extension/', ROOT);
-/** The extension's own files, as they are in extension/ (lib/config.js, lib/embed-words.js and the icons are written). */
+/** The extension's own files, as they are in extension/ (lib/config.js, lib/embed-words.js, lib/messages.js and the icons are written). */
 const FILES = ['background.js', 'popup.html', 'popup.js', 'popup.css', 'options.html', 'options.js', 'lib/strings.js', 'lib/url-key.js', 'lib/lookup.js'];
 /** Firefox's background scripts, in order: what background.js imports in Chromium's service worker. */
-const BACKGROUND = ['lib/config.js', 'lib/embed-words.js', 'lib/strings.js', 'lib/url-key.js', 'lib/lookup.js', 'background.js'];
+const BACKGROUND = ['lib/config.js', 'lib/embed-words.js', 'lib/messages.js', 'lib/strings.js', 'lib/url-key.js', 'lib/lookup.js', 'background.js'];
 const ICON_SIZES = [16, 32, 48, 128];
 
 export class ExtensionBuildError extends Error {}
@@ -78,6 +81,17 @@ function embedWords(): string {
   return `// Written by \`credence extension:build\` from src/surfaces/embed/i18n.ts.\nself.CredenceEmbedWords = ${JSON.stringify(words, null, 1)};\n`;
 }
 
+/** The catalog's `extension.*` messages in each language, compiled to plain JavaScript (src/i18n/compile.ts). */
+export function extensionMessages(): string {
+  const catalogs = Object.fromEntries(LANGS.map((lang) => [lang, Object.fromEntries(Object.entries(catalogOf(lang)).filter(([id]) => id.startsWith('extension.')))]));
+  try {
+    return `// Written by \`credence extension:build\` from src/i18n/catalogs.\n${compileCatalog('CredenceMessages', catalogs)}`;
+  } catch (err) {
+    if (err instanceof CompileError) throw new ExtensionBuildError(`the catalog's extension messages: ${err.message}`);
+    throw err;
+  }
+}
+
 /** Firefox's add-on id: stable per service, so an update replaces the add-on it came from. */
 export function geckoId(service: string): string {
   const host = new URL(service).hostname.replace(/[^a-zA-Z0-9.-]/g, '') || 'credence.invalid';
@@ -118,6 +132,7 @@ export async function buildExtension(options: { service: string; out: string }):
   files.set('lib/log-core.js', await fs.readFile(new URL('public/log-core.js', ROOT)));
   files.set('lib/config.js', Buffer.from(`// Written by \`credence extension:build\`: the service this build asks.\nself.CREDENCE_SERVICE = ${JSON.stringify(service)};\n`));
   files.set('lib/embed-words.js', Buffer.from(embedWords()));
+  files.set('lib/messages.js', Buffer.from(extensionMessages()));
   for (const s of ICON_SIZES) files.set(`icons/icon-${s}.png`, iconPng(s));
 
   const out = path.resolve(options.out);
