@@ -1,6 +1,7 @@
 // `npm run wordpress:pot`: the plugin's translation template, integrations/wordpress/credence/languages/credence.pot,
 // made with GNU xgettext (wp-cli's `wp i18n make-pot` is not installed here) from its PHP, its block's script and its
-// block.json, with WordPress's gettext functions as keywords and `translators:` comments kept. `--check` compares
+// block.json, with WordPress's gettext functions as keywords and `translators:` comments kept.
+// Locations name the file only, so an edit that moves a string does not make the template out of date. `--check` compares
 // instead of writing (ignoring the creation date), for the plugin's test.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,7 +22,7 @@ const KEYWORDS = ['__:1,2t', '_e:1,2t', 'esc_html__:1,2t', 'esc_html_e:1,2t', 'e
 
 // With its own header dropped (ours follows), not --omit-header: without a header xgettext writes ASCII only.
 function xgettext(language, list) {
-  const out = execFileSync('xgettext', ['--from-code=UTF-8', `--language=${language}`, '--add-comments=translators:', '--sort-by-file', '--no-wrap', '-o', '-', ...KEYWORDS.map((k) => `--keyword=${k}`), ...list], { cwd: PLUGIN, encoding: 'utf8' });
+  const out = execFileSync('xgettext', ['--from-code=UTF-8', `--language=${language}`, '--add-comments=translators:', '--sort-by-file', '--add-location=file', '--no-wrap', '-o', '-', ...KEYWORDS.map((k) => `--keyword=${k}`), ...list], { cwd: PLUGIN, encoding: 'utf8' });
   return out.slice(out.indexOf('\n\n') + 2);
 }
 
