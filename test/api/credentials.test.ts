@@ -8,6 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { integrate } from '../../src/domain/transparency/log.service.js';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
@@ -40,6 +43,23 @@ async function factCheck(user: TestUser): Promise<number> {
   const d = await pub.api.post('/api/v1/submissions/decide', { submission_id: s.body.data.id, decision: 'accept', note: 'thanks' });
   expect(d.status, d.text).toBe(200);
   return d.body.data.contribution_id as number;
+}
+
+// The published JSON Schemas, pinned (each says where it comes from and which version), each under the draft it
+// declares: VC 2.0's 2020-12, Open Badges 3.0's 2019-09.
+const pinned = (file: string) => JSON.parse(fs.readFileSync(path.resolve('test/fixtures/credentials', file), 'utf8'));
+const SCHEMAS = [
+  { name: 'VC 2.0', validate: addFormats.default(new Ajv2020({ allErrors: true, strictTuples: false })).compile(pinned('vc-2.0.schema.json')) },
+  { name: 'Open Badges 3.0', validate: addFormats.default(new Ajv2019({ allErrors: true, strictTuples: false })).compile(pinned('ob-3.0.3-achievementcredential.schema.json')) },
+];
+/**
+ * The one deviation known, and open: Open Badges 3.0 gives an AchievementCredential at most one `credentialStatus`
+ * ([0..1], an object in its schema), and ours carries two entries (revocation, suspension), which VC 2.0 allows.
+ * Anything else the schemas find fails the test.
+ */
+const KNOWN = ['Open Badges 3.0: /credentialStatus must be object'];
+function schemaErrors(credential: unknown): string[] {
+  return SCHEMAS.flatMap((s) => (s.validate(credential) ? [] : (s.validate.errors ?? []).map((e) => `${s.name}: ${e.instancePath} ${e.message}`)));
 }
 
 /** Verify in a separate process, with what a stranger can fetch: the DID document and the status lists. */
@@ -81,6 +101,7 @@ describe('a contribution’s verifiable credential', () => {
     expect(evidence[1]!.narrative).toMatch(/^c2sp\.org\/tlog-proof@v1\n/);
     expect((credential.proof as { cryptosuite: string }).cryptosuite).toBe('eddsa-rdfc-2022');
     expect(JSON.stringify(credential)).not.toContain(ada.email);
+    expect(schemaErrors(credential)).toEqual(KNOWN);
     const v = await verifyElsewhere(credential);
     expect(v).toEqual({ verified: true, revoked: false, suspended: false, error: null });
     // Asked again, the same credential: the same id and status index.
@@ -96,12 +117,15 @@ describe('a contribution’s verifiable credential', () => {
     expect(c.credentialSubject.id).toBeUndefined();
     expect(c.credentialSubject.identifier[0]).toMatchObject({ type: 'IdentityObject', identityType: 'emailAddress', hashed: true });
     expect(res.text).not.toContain(ada.email);
+    expect(schemaErrors(c)).toEqual(KNOWN);
     expect((await verifyElsewhere(c)).verified).toBe(true);
     const jwt = await ada.client.get(`/api/v1/account/contributions/${id}/credential?format=jwt`);
     expect(jwt.status, jwt.text).toBe(200);
     expect(jwt.body.data.format).toBe('jwt');
     expect(decodeProtectedHeader(jwt.body.data.credential)).toMatchObject({ alg: 'EdDSA', typ: 'vc+jwt' });
     expect(decodeJwt(jwt.body.data.credential)).toMatchObject({ type: ['VerifiableCredential', 'OpenBadgeCredential'] });
+    const { iss: _iss, iat: _iat, ...claims } = decodeJwt(jwt.body.data.credential);
+    expect(schemaErrors(claims)).toEqual(KNOWN);
   });
 
   it('fails on its status within a second of the work being withdrawn', async () => {
