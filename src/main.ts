@@ -36,6 +36,8 @@ import { validateStatement } from './domain/moderation/dsa-rules.js';
 import { forgetExpiredWithheld } from './domain/moderation/moderation.service.js';
 import { RELAY_ENV, runPrimary } from './ops/workers.js';
 import { buildExtension, ExtensionBuildError } from './ops/extension-build.js';
+import { exportCatalogs, I18nError, importCatalogs } from './ops/i18n-xliff.js';
+import { isLang, type Lang, LANGS } from './i18n/catalog.js';
 
 const HELP = `Usage: credence <verb> [options]
 
@@ -70,6 +72,11 @@ const HELP = `Usage: credence <verb> [options]
   extension:build --service URL --out DIR
                                        build the browser extension asking URL: DIR/chromium and DIR/firefox
                                        unpacked, and a zip of each for the stores
+  i18n:export --format xliff --out DIR [--lang L]
+                                       write the message catalog as XLIFF 2.0 for translators: DIR/{lang}.xlf for
+                                       de, fr and es (or L), English as the source
+  i18n:import FILE.xlf...              read translated XLIFF 2.0 files back into src/i18n/catalogs (all checked
+                                       first: known ids, every message parses, placeholders as in English)
 
 Settings come from the environment; see docs/configuration.md.`;
 
@@ -86,6 +93,27 @@ async function extensionBuild(args: string[]): Promise<number> {
   }
 }
 
+async function i18n(verb: string, args: string[]): Promise<number> {
+  try {
+    if (verb === 'i18n:export') {
+      const { values } = parseArgs({ args, options: { format: { type: 'string' }, out: { type: 'string' }, lang: { type: 'string' } } });
+      if (values.format !== 'xliff') throw new UsageError('i18n:export needs --format xliff (XLIFF 2.0)');
+      if (!values.out) throw new UsageError('i18n:export needs --out DIR');
+      if (values.lang !== undefined && (!isLang(values.lang) || values.lang === 'en')) throw new UsageError(`--lang must be one of ${LANGS.filter((l) => l !== 'en').join(', ')}`);
+      const langs: Lang[] = values.lang ? [values.lang as Lang] : LANGS.filter((l) => l !== 'en');
+      for (const file of await exportCatalogs(values.out, langs)) console.log(file);
+      return 0;
+    }
+    const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+    if (positionals.length === 0) throw new UsageError('i18n:import needs one or more FILE.xlf');
+    console.log(`catalogs written: ${(await importCatalogs(positionals)).join(', ')}`);
+    return 0;
+  } catch (err) {
+    if (err instanceof I18nError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
   if (!verb || verb === 'help' || verb === '--help' || verb === '-h') {
@@ -96,6 +124,8 @@ async function main(argv: string[]): Promise<number> {
   if (verb === 'log:verify') return logVerify(rest);
   // Nor does building the browser extension: its files and the service's address.
   if (verb === 'extension:build') return extensionBuild(rest);
+  // Nor do the catalog's export and import: files in, files out.
+  if (verb === 'i18n:export' || verb === 'i18n:import') return i18n(verb, rest);
   const config = loadConfig(process.env);
   switch (verb) {
     case 'serve': {
