@@ -27,6 +27,8 @@ import { API_PREFIX, integrationV1 } from './surfaces/integration-v1/index.js';
 import { V1_PREFIX, publicV1 } from './surfaces/public-v1/index.js';
 import { web } from './surfaces/web/index.js';
 import { sendErrorPage, sendNotFoundPage, wantsErrorPage } from './surfaces/web/error.pages.js';
+import { oauthServer } from './surfaces/oauth/index.js';
+import { buildProvider } from './surfaces/oauth/provider.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Errors raised before routing answer in the envelope of the surface the raw path falls in. */
@@ -194,6 +196,7 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   await app.register(publicV1(deps, openapi.v1), { prefix: V1_PREFIX });
   await app.register(integrationV1(deps, openapi.api), { prefix: API_PREFIX });
   await app.register(web(deps, openapi.v1));
+  await app.register(oauthServer(deps, buildProvider(deps)));
   docsPage(app, deps, [openapi.v1, openapi.api]);
   // A browser asks before a public read that sends a header beyond the safelisted ones (If-None-Match,
   // X-Request-Id): one OPTIONS route per public read's path, outside the surfaces (no credential, no limit).

@@ -67,6 +67,9 @@ export const EnvSchema = Type.Object({
   // publication cannot use up a person's room and keep the others from asking.
   AUTHOR_LINKS_PENDING_PER_PUBLICATION: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   AUTHOR_LINKS_PENDING_PER_PERSON: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
+  // Seconds an OAuth access token lives (docs/decisions/oauth-authorization-server.md): short, since a site renews it
+  // with its refresh token, and an opaque token is looked up on every call anyway so revoking stops it at once.
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{1,4}$' })),
   // Hours a take lasts without submitted work; then the request reopens and the specialist and publisher are told.
   REQUEST_TAKE_HOURS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Prometheus metrics are never public by default. METRICS_PORT serves /metrics on a listener of its own (on
@@ -164,6 +167,8 @@ export interface Config {
   requestTakeHours: number;
   /** CLAIMS_PENDING_PER_PERSON and CLAIMS_PER_PUBLICATION_PER_DAY. */
   claimLimits: { pendingPerPerson: number; perPublicationPerDay: number };
+  /** OAUTH_ACCESS_TOKEN_TTL_SECONDS. */
+  oauthAccessTokenTtlSeconds: number;
   /** AUTHOR_LINKS_PENDING_PER_PUBLICATION and AUTHOR_LINKS_PENDING_PER_PERSON. */
   authorLinkLimits: { pendingPerPublication: number; pendingPerPerson: number };
   /** SMTP_URL: unset, mail is written to DATA_DIR/mail/ instead. */
@@ -263,6 +268,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     host: e.HOST ?? '127.0.0.1',
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    oauthAccessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS === undefined ? 600 : Number(e.OAUTH_ACCESS_TOKEN_TTL_SECONDS),
     dataDir: e.DATA_DIR ?? './data',
     erasureList: e.ERASURE_LIST ?? `${(e.DATA_DIR ?? './data').replace(/\/+$/, '')}/erasures.jsonl`,
     databaseUrl: e.DATABASE_URL,

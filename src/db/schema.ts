@@ -263,6 +263,34 @@ export interface PanelFlagsTable {
   flagged_at: string;
 }
 
+/** oidc-provider's models, as its adapter stores them (migration 0034); a secret id is kept as its SHA-256. */
+export interface OauthRecordsTable {
+  model: string;
+  id_hash: string;
+  /** The model's JSON, without a secret id's `jti`. */
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+/** What a person approved for a site through the authorization server: one row per grant (migration 0034). */
+export interface OauthConnectionsTable {
+  id: Generated<number>;
+  grant_id: string;
+  account_id: number;
+  client_id: string;
+  client_name: string;
+  client_host: string;
+  publisher_id: number | null;
+  /** Space-separated. */
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 /** Work whose person took their name back; never read by a public route. */
 /** A verifiable credential issued for an accepted contribution (migration 0033, docs/credentials.md). */
 export interface IssuedCredentialsTable {
@@ -661,6 +689,8 @@ export interface DB {
   author_links: AuthorLinksTable;
   withdrawn_contributions: WithdrawnContributionsTable;
   issued_credentials: IssuedCredentialsTable;
+  oauth_records: OauthRecordsTable;
+  oauth_connections: OauthConnectionsTable;
   credential_status_counter: CredentialStatusCounterTable;
   page_notices: PageNoticesTable;
   declared_interests: DeclaredInterestsTable;

@@ -27,6 +27,7 @@ import * as m0028 from './0028_author_links.js';
 import * as m0029 from './0029_free_text_commitments.js';
 import * as m0031 from './0031_moderation.js';
 import * as m0033 from './0033_verifiable_credentials.js';
+import * as m0034 from './0034_oauth.js';
 import type { MigrationModule } from './helpers.js';
 
 export const migrations: Record<string, MigrationModule> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, MigrationModule> = {
   '0029_free_text_commitments': m0029,
   '0031_moderation': m0031,
   '0033_verifiable_credentials': m0033,
+  '0034_oauth': m0034,
 };
