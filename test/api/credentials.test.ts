@@ -12,6 +12,8 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { integrate } from '../../src/domain/transparency/log.service.js';
+import { createAdmin } from '../../src/domain/accounts/account.service.js';
+import * as moderation from '../../src/domain/moderation/moderation.service.js';
 import { Client } from '../client.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { contributorKey, publisher, signup, type TestPublisher, type TestUser } from '../factories.js';
@@ -160,5 +162,33 @@ describe('a contribution’s verifiable credential', () => {
     for (const c of creds) expect((await verifyElsewhere(c)).revoked).toBe(true);
     const rows = await t.runtime.deps.db.selectFrom('issued_credentials').selectAll().execute();
     expect(rows.every((r) => r.contribution_id !== ids[0] && r.contribution_id !== ids[1])).toBe(true);
+  });
+
+  it('is suspended within a second of its page’s retraction notice, and the suspension lifts with a reinstatement', async () => {
+    const dee = await signup(t);
+    const cid = await factCheck(dee);
+    const c = (await dee.client.get(`/api/v1/account/contributions/${cid}/credential`)).body.data.credential;
+    expect(await verifyElsewhere(c)).toMatchObject({ verified: true, revoked: false, suspended: false });
+    const { page_id } = await t.runtime.deps.db.selectFrom('contributions').select('page_id').where('id', '=', cid).executeTakeFirstOrThrow();
+    const retracted = await pub.api.post(`/api/v1/pages/${page_id}/notices`, { type: 'retraction', date: '2026-03-01', reason: 'The figures were wrong.' });
+    expect(retracted.status, retracted.text).toBe(201);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await verifyElsewhere(c)).toMatchObject({ revoked: false, suspended: true });
+    const reinstated = await pub.api.post(`/api/v1/pages/${page_id}/notices`, { type: 'reinstatement', date: '2026-03-02', reason: 'The figures were checked again and stand.' });
+    expect(reinstated.status, reinstated.text).toBe(201);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await verifyElsewhere(c)).toMatchObject({ verified: true, revoked: false, suspended: false });
+  });
+
+  it('is revoked within a second of its contribution being removed after a report', async () => {
+    const eve = await signup(t);
+    const cid = await factCheck(eve);
+    const c = (await eve.client.get(`/api/v1/account/contributions/${cid}/credential`)).body.data.credential;
+    expect(await verifyElsewhere(c)).toMatchObject({ verified: true, revoked: false });
+    const ops = await createAdmin(t.runtime.deps, { email: `ops-${cid}@vc.test`, password: 'a very long password', username: `vc-ops-${cid}`, name: 'Ops' });
+    const report = await moderation.submitReport(t.runtime.deps, { item: { kind: 'contribution', id: cid }, category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH', explanation: 'It accuses a named person of a crime.', good_faith: true, locale: 'en' }, null);
+    await moderation.decideReport(t.runtime.deps, ops.user_id, report.id, { type: 'remove_item', ground: 'incompatible', terms_clause: 't5', facts: 'The fact check accuses a named person of a crime.' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await verifyElsewhere(c)).toMatchObject({ revoked: true });
   });
 });
