@@ -3222,7 +3222,7 @@ export interface operations {
                                  * @description The language of the mail sent to it
                                  * @enum {string}
                                  */
-                                locale: "en" | "fr";
+                                locale: "en" | "de" | "fr" | "es";
                                 name: string;
                                 rejected_count: number;
                                 summary: string;
