@@ -186,7 +186,7 @@ describe('a contribution’s verifiable credential', () => {
     const c = (await eve.client.get(`/api/v1/account/contributions/${cid}/credential`)).body.data.credential;
     expect(await verifyElsewhere(c)).toMatchObject({ verified: true, revoked: false });
     const ops = await createAdmin(t.runtime.deps, { email: `ops-${cid}@vc.test`, password: 'a very long password', username: `vc-ops-${cid}`, name: 'Ops' });
-    const report = await moderation.submitReport(t.runtime.deps, { item: { kind: 'contribution', id: cid }, category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH', explanation: 'It accuses a named person of a crime.', good_faith: true, locale: 'en' }, null);
+    const report = await moderation.submitReport(t.runtime.deps, { item: { kind: 'contribution', id: cid, field: null }, category: 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH', explanation: 'It accuses a named person of a crime.', good_faith: true, locale: 'en' }, null);
     await moderation.decideReport(t.runtime.deps, ops.user_id, report.id, { type: 'remove_item', ground: 'incompatible', terms_clause: 't5', facts: 'The fact check accuses a named person of a crime.' });
     await new Promise((r) => setTimeout(r, 1000));
     expect(await verifyElsewhere(c)).toMatchObject({ revoked: true });
