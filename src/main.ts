@@ -24,6 +24,7 @@ import { seedDemo } from './demo/seed.js';
 import { eraseByUsername, listErasures, parseErasureList, reapplyErasures } from './domain/privacy/erasure.service.js';
 import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
+import { verifyCredentialFile } from './audit/credential-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startMailSender } from './jobs/mail.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
@@ -61,6 +62,9 @@ const HELP = `Usage: credence <verb> [options]
   erasures:export                      print the database's erasure list (JSON lines: ids and times only)
   log:verify --url BASE [--checkpoint FILE] [--save FILE] [--key VERIFIER_KEY] [--policy FILE] [--transparency]
   log:verify --proof FILE.tlog-proof --key VERIFIER_KEY --policy FILE
+  credential:verify FILE [--url BASE] [--key VERIFIER_KEY] [--policy FILE]
+                                       check a Credence credential (JSON or VC-JWT): its proof, its status,
+                                       and its log inclusion against the published checkpoint
                                        check a transparency log from its public API: the whole log, or
                                        consistency with a saved checkpoint; --save keeps today's checkpoint;
                                        --transparency also recounts the DSA counts from the log's decision
@@ -122,6 +126,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // An auditor's check needs no settings, database or key of its own: only the log's public API.
   if (verb === 'log:verify') return logVerify(rest);
+  // Nor does checking a credential: the file, and what its issuer publishes.
+  if (verb === 'credential:verify') return credentialVerify(rest);
   // Nor does building the browser extension: its files and the service's address.
   if (verb === 'extension:build') return extensionBuild(rest);
   // Nor do the catalog's export and import: files in, files out.
@@ -362,6 +368,20 @@ async function logVerify(args: string[]): Promise<number> {
     }
     if (!(err instanceof VerifyFailure)) throw err;
     console.error(`FAILED: ${err.message}`);
+    return 1;
+  }
+}
+
+async function credentialVerify(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { url: { type: 'string' }, key: { type: 'string' }, policy: { type: 'string' } } });
+  if (positionals.length !== 1) throw new UsageError('credential:verify needs one FILE (the credential, JSON or VC-JWT)');
+  if (values.url !== undefined && !/^https?:\/\//.test(values.url)) throw new UsageError('credential:verify --url needs an http or https BASE');
+  try {
+    await verifyCredentialFile({ file: positionals[0]!, url: values.url, key: values.key, policyFile: values.policy });
+    return 0;
+  } catch (err) {
+    if (!(err instanceof VerifyFailure)) throw err;
+    console.error(`NOT verified: ${err.message}`);
     return 1;
   }
 }

@@ -2,7 +2,8 @@
 // Bazaar library's own verifier in a separate process that has only the DID document, the pinned contexts and the
 // status lists; withdrawing the work revokes the same credential within the change follower's second; erasure revokes
 // every credential of the person. Runs on both databases.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -191,4 +192,56 @@ describe('a contribution’s verifiable credential', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(await verifyElsewhere(c)).toMatchObject({ revoked: true });
   });
+});
+
+// `credence credential:verify FILE`, run as a real process (as test/cli.test.ts runs the command) against the
+// running service: what it says in words, and its exit code.
+describe('credence credential:verify', () => {
+  const run = promisify(execFile);
+  const verify = async (file: string) =>
+    run(path.resolve('node_modules/.bin/tsx'), [path.resolve('src/main.ts'), 'credential:verify', file, '--url', t.baseUrl], { timeout: 60_000 }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
+  const save = (name: string, body: string) => {
+    const file = path.join(tmp, name);
+    fs.writeFileSync(file, body);
+    return file;
+  };
+
+  it('verifies a credential and its VC-JWT, says what it checked, and fails a tampered one and a withdrawn one', async () => {
+    const fay = await signup(t);
+    const cid = await factCheck(fay);
+    await integrate(t.runtime.deps);
+    const c = (await fay.client.get(`/api/v1/account/contributions/${cid}/credential`)).body.data.credential;
+    const jwt = (await fay.client.get(`/api/v1/account/contributions/${cid}/credential?format=jwt`)).body.data.credential as string;
+    const good = await verify(save('good.json', JSON.stringify(c)));
+    expect(good.code, good.out).toBe(0);
+    expect(good.out).toContain('proof: good (eddsa-rdfc-2022)');
+    expect(good.out).toContain('revocation: not set');
+    expect(good.out).toContain('suspension: not set');
+    expect(good.out).toMatch(/log: entry \d+ is in .* checkpoint of \d+ entries/);
+    expect(good.out).toMatch(/published checkpoint \(\d+ entries\) extends it/);
+    expect(good.out).toContain('verified: the proof, the status and the log inclusion all hold');
+    expect(good.out).not.toContain('NOT verified');
+    const asJwt = await verify(save('good.jwt', jwt));
+    expect(asJwt.code, asJwt.out).toBe(0);
+    expect(asJwt.out).toContain('signature: good');
+
+    const tampered = await verify(save('tampered.json', JSON.stringify({ ...c, name: 'Review of something else' })));
+    expect(tampered.code, tampered.out).toBe(1);
+    expect(tampered.out).toContain('FAILED: the proof does not verify');
+    expect(tampered.out).toContain('NOT verified');
+
+    expect((await fay.client.post(`/api/v1/account/contributions/${cid}/withdraw`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    const withdrawn = await verify(save('withdrawn.json', JSON.stringify(c)));
+    expect(withdrawn.code, withdrawn.out).toBe(1);
+    expect(withdrawn.out).toContain('the credential is REVOKED');
+    expect(withdrawn.out).toContain('proof: good');
+
+    const junk = await verify(save('junk.txt', 'not a credential'));
+    expect(junk.code, junk.out).toBe(1);
+    expect(junk.out).toContain('neither a credential (JSON) nor a VC-JWT');
+  }, 120_000);
 });

@@ -22,6 +22,8 @@ declare module '@digitalbazaar/ed25519-multikey' {
     export(opts: { publicKey?: boolean; secretKey?: boolean; includeContext?: boolean }): Promise<{ publicKeyMultibase: string }>;
   }
   export function fromJwk(opts: { jwk: object; secretKey?: boolean; id?: string; controller?: string }): Promise<KeyPair>;
+  export function from(key: object): Promise<KeyPair>;
+  export function toJwk(opts: { keyPair: KeyPair; secretKey?: boolean }): Promise<Record<string, unknown>>;
 }
 declare module '@digitalbazaar/data-integrity' {
   export class DataIntegrityProof {
@@ -32,7 +34,7 @@ declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
   export const cryptosuite: unknown;
 }
 declare module '@digitalbazaar/vc-bitstring-status-list' {
-  export function checkStatus(opts: { credential: object; documentLoader: unknown; suite: unknown; verifyMatchingIssuers?: boolean }): Promise<import('@digitalbazaar/vc').StatusResult>;
+  export function checkStatus(opts: { credential: object; documentLoader: unknown; suite: unknown; verifyMatchingIssuers?: boolean; verifyStatusListCredential?: boolean }): Promise<import('@digitalbazaar/vc').StatusResult>;
 }
 declare module '@digitalbazaar/vc-bitstring-status-list' {
   export class BitstringStatusList {
