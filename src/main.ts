@@ -24,7 +24,7 @@ import { seedDemo } from './demo/seed.js';
 import { eraseByUsername, listErasures, parseErasureList, reapplyErasures } from './domain/privacy/erasure.service.js';
 import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
-import { verifyCredentialFile } from './audit/credential-verify.js';
+import { ChecksFailed, verifyCredentialFile } from './audit/credential-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startMailSender } from './jobs/mail.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
@@ -381,7 +381,8 @@ async function credentialVerify(args: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (!(err instanceof VerifyFailure)) throw err;
-    console.error(`NOT verified: ${err.message}`);
+    // "NOT verified" only when a check was made and failed; a file that could not be checked says so.
+    console.error(err instanceof ChecksFailed ? `NOT verified: ${err.message}` : `could not check it: ${err.message}`);
     return 1;
   }
 }

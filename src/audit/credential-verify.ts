@@ -27,6 +27,8 @@ import { VerifyFailure, enforceQuorum, verifyLog } from './log-verify.js';
 
 export interface CredentialVerifyOptions {
   file: string;
+  /** The file's contents, when they were not read from `file` (the /verify page's upload); `file` names it. */
+  text?: string | undefined;
   /** Where the service answers, when it is not where the credential's addresses say (a mirror, a test). */
   url?: string | undefined;
   /** The log key and policy to trust; unset, the service's published ones. */
@@ -45,6 +47,9 @@ export function baseOfDidWeb(did: string): string {
   return `https://${decodeURIComponent(parts[2])}${parts.slice(3).map((p) => `/${decodeURIComponent(p)}`).join('')}`;
 }
 
+/** One or more checks were made and failed (the credential is not verified), as against a file that could not be checked. */
+export class ChecksFailed extends VerifyFailure {}
+
 /** Checks the credential in `file`; resolves with the lines it said, or throws VerifyFailure naming what failed. */
 export async function verifyCredentialFile(opts: CredentialVerifyOptions): Promise<void> {
   const out = opts.out ?? ((l: string) => console.log(l));
@@ -57,7 +62,7 @@ export async function verifyCredentialFile(opts: CredentialVerifyOptions): Promi
 
   let text: string;
   try {
-    text = (await fs.readFile(opts.file, 'utf8')).trim();
+    text = (opts.text ?? (await fs.readFile(opts.file, 'utf8'))).trim();
   } catch (err) {
     throw new VerifyFailure(`cannot read ${opts.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
@@ -174,7 +179,7 @@ export async function verifyCredentialFile(opts: CredentialVerifyOptions): Promi
     }
   }
 
-  if (failed.length > 0) throw new VerifyFailure(`${failed.length} check${failed.length === 1 ? '' : 's'} failed`);
+  if (failed.length > 0) throw new ChecksFailed(`${failed.length} check${failed.length === 1 ? '' : 's'} failed`);
   out('verified: the proof, the status and the log inclusion all hold');
 }
 

@@ -243,5 +243,7 @@ describe('credence credential:verify', () => {
     const junk = await verify(save('junk.txt', 'not a credential'));
     expect(junk.code, junk.out).toBe(1);
     expect(junk.out).toContain('neither a credential (JSON) nor a VC-JWT');
+    expect(junk.out).toContain('could not check it');
+    expect(junk.out).not.toContain('NOT verified');
   }, 120_000);
 });
