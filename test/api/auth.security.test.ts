@@ -363,6 +363,7 @@ describe('every route is in the table', () => {
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',
         'GET /assets/me.js',
+        'GET /assets/tabs.js',
         'GET /assets/docs.js',
         // A verifier anywhere checks a credential with these: its status lists and its issuer's key.
         'GET /v1/credentials/status/{purpose}/{list}',

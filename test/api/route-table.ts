@@ -714,6 +714,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/assets/dashboard.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/log-verify.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/me.js', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/tabs.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/docs.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs/', auth: 'none', hidden: true, ok: [301] },

@@ -243,6 +243,10 @@ describe.skipIf(!hasChromium)('the keyboard alone', { timeout: 60_000 }, () => {
     await page.keyboard.type('Checked against the bulletin.');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Accept');
+    // Enter opens the second step; its one button, next in the tab order, decides.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Accept for good');
     await Promise.all([page.waitForURL(/done=accepted/), page.keyboard.press('Enter')]);
     expect(await page.textContent('main')).toContain('Accepted: the work is on the public record now');
 

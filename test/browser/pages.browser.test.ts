@@ -196,10 +196,16 @@ describe.skipIf(!hasChromium)('pages in Chromium', () => {
     await expect.poll(() => page.locator('#copy-status').textContent()).toContain('Copied');
     expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(secret);
 
-    // Release the held request: Tab to its button, press Space.
+    // Release the held request: Tab to its button, press Space; the second step opens and says what happens, then
+    // Tab to its one button and press Space.
     await page.goto(`${t.baseUrl}/me/requests`);
-    const release = page.locator(`form[action="/me/requests/${w.requestIds[0]}/release"] button`);
-    for (let i = 0; i < 60 && !(await release.evaluate((b) => b === (globalThis as any).document.activeElement)); i++) await page.keyboard.press('Tab');
+    const step = page.locator(`details.confirm:has(form[action="/me/requests/${w.requestIds[0]}/release"])`);
+    const focused = (l: typeof step) => l.evaluate((b) => b === (globalThis as any).document.activeElement);
+    for (let i = 0; i < 60 && !(await focused(step.locator('summary'))); i++) await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    expect(await step.locator('p').innerText()).toContain('someone else may take it');
+    await page.keyboard.press('Tab');
+    expect(await focused(step.locator('button'))).toBe(true);
     await page.keyboard.press('Space');
     await page.waitForURL(`${t.baseUrl}/me/requests?done=released`);
     const row = await t.runtime.deps.db.selectFrom('requests').select('status').where('id', '=', w.requestIds[0]!).executeTakeFirstOrThrow();

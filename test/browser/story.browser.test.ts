@@ -237,7 +237,9 @@ describe.skipIf(!hasChromium)('the whole story, in a browser', { timeout: 90_000
     expect(await diff.locator('del').innerText()).toBe('70');
     expect(await diff.locator('ins').innerText()).toBe('79');
     await pub.getByLabel(/Note to Ida Wells/).fill('Thank you: checked against the table.');
-    await Promise.all([pub.waitForURL(/done=accepted/), pub.getByRole('button', { name: 'Accept' }).click()]);
+    // Accepting is final: the first button opens a step that says so, and the decision is its button.
+    await pub.locator('details.confirm > summary', { hasText: /^Accept$/ }).click();
+    await Promise.all([pub.waitForURL(/done=accepted/), pub.getByRole('button', { name: 'Accept for good' }).click()]);
     const href = await pub.getByRole('link', { name: 'see its proof' }).getAttribute('href');
     proofId = Number(/\/proofs\/(\d+)/.exec(href ?? '')?.[1]);
     expect(proofId).toBeGreaterThan(0);

@@ -90,10 +90,70 @@ async function seriousViolations(page: Page): Promise<string[]> {
 const anchorsOf = (page: Page) =>
   page.evaluate(`[...document.querySelectorAll('a[href]')].map((a) => ({ href: a.href, download: a.hasAttribute('download') }))`) as Promise<{ href: string; download: boolean }[]>;
 
+/**
+ * What cannot be undone asks twice (docs/decisions/irreversible-actions-ask-twice.md): every button that posts a
+ * delete, remove, withdraw, release, revoke, cancel, refusal, an ended declaration or an inbox decision sits in a
+ * closed `details.confirm` whose opened step says what will happen. Signing a browser out is not among them: signing
+ * in again undoes it. Returns the bare buttons, and the kinds of second step the page holds.
+ */
+const DESTRUCTIVE = String.raw`/(delete|remove|withdraw|release|revoke|cancel|refuse|decide)$|/interests/\d+/end$`;
+const secondSteps = (page: Page) =>
+  page.evaluate(`(() => {
+    const bare = [], kinds = [];
+    for (const b of document.querySelectorAll('form[method=post] button[type=submit]')) {
+      const path = new URL(b.form.action).pathname;
+      if (!new RegExp(${JSON.stringify(DESTRUCTIVE)}).test(path)) continue;
+      // Deleting an account asks for the username typed out and the password instead: its own second step.
+      if (b.form.querySelector('input[name=confirm_username]')) continue;
+      const step = b.closest('details.confirm');
+      const says = step && [...step.querySelectorAll('p')].some((p) => p.textContent.trim().length > 20);
+      if (!step || step.open || !says || step.querySelector('summary') !== step.firstElementChild) bare.push(path + ' (' + b.textContent.trim() + ')');
+      else kinds.push(path.split('/').pop() + (b.value ? '=' + b.value : ''));
+    }
+    return { bare, kinds };
+  })()`) as Promise<{ bare: string[]; kinds: string[] }>;
+
+/**
+ * At a phone's width: a tab strip wider than the screen shows that it scrolls (its edge shadows) and has the current
+ * tab in view; a stacked table's labels break between words only and take room of their own (they used to be
+ * placed over the cell, so "Accepted work" ran into the next row and "Contributor" broke as "Contributo/r").
+ */
+const phoneFaults = (page: Page) =>
+  page.evaluate(`(async () => {
+    // The strip is brought into view on the resize (public/tabs.js): let the resize's frame pass first.
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const faults = [];
+    const strip = document.querySelector('nav.tabs');
+    if (strip && strip.scrollWidth > strip.clientWidth) {
+      if (!/gradient/.test(getComputedStyle(strip).backgroundImage)) faults.push('the tab strip scrolls with no sign that it does');
+      const current = strip.querySelector('[aria-current="page"]');
+      if (current) {
+        const a = current.getBoundingClientRect(), b = strip.getBoundingClientRect();
+        if (a.left < b.left - 1 || a.right > b.right + 1) faults.push('the current tab, ' + current.textContent.trim() + ', is out of view');
+      }
+    }
+    const measure = document.createElement('canvas').getContext('2d');
+    const labels = new Set();
+    for (const td of document.querySelectorAll('table.stack td[data-label]')) {
+      const text = td.getAttribute('data-label');
+      if (!text || labels.has(text)) continue;
+      labels.add(text);
+      const label = getComputedStyle(td, '::before');
+      if (label.position === 'absolute') faults.push('the label ' + text + ' lies over its cell');
+      measure.font = label.fontWeight + ' ' + label.fontSize + ' ' + label.fontFamily;
+      const room = parseFloat(label.width);
+      for (const word of (label.textTransform === 'uppercase' ? text.toUpperCase() : text).split(' '))
+        if (measure.measureText(word).width > room + 0.5) faults.push('the label ' + text + ' breaks inside "' + word + '"');
+    }
+    return faults;
+  })()`) as Promise<string[]>;
+
 interface Walked {
   pages: string[];
   links: number;
   failures: string[];
+  /** The kinds of second step met (release, delete, decide=accept, …). */
+  confirms: Set<string>;
 }
 
 /** `limit`: at most this many pages (a walk through one flow takes its own pages and a few it links to). */
@@ -113,6 +173,7 @@ async function walk(role: string, starts: string[], session: string | null, limi
   const shapes = new Map<string, number>();
   const links = new Set<string>();
   const visited: string[] = [];
+  const confirms = new Set<string>();
   while (queue.length > 0 && visited.length < limit) {
     const url = new URL(queue.shift()!);
     const shape = shapeOf(url);
@@ -155,11 +216,15 @@ async function walk(role: string, starts: string[], session: string | null, limi
     for (const width of WIDTHS) {
       await page.setViewportSize(width);
       const wider = await overflow(page);
+      if (width.name === 'phone') for (const f of await phoneFaults(page)) failures.push(`${label} at ${width.width} px: ${f}`);
       if (wider > 0) failures.push(`${label} at ${width.width} px: scrolls sideways by ${wider} px: ${(await culprits(page)).join(', ')}`);
       // A screenshot is a record for people, not a check: a slow one (a long page on a busy machine) never fails the walk.
       await page.screenshot({ path: path.join(SHOTS, `${name}-${width.name}.png`), fullPage: true, timeout: 10_000 }).catch(() => undefined);
     }
     for (const v of await seriousViolations(page)) failures.push(`${label}: ${v}`);
+    const asked = await secondSteps(page);
+    for (const b of asked.bare) failures.push(`${label}: ${b} posts at one click, with no second step saying what it does`);
+    for (const k of asked.kinds) confirms.add(k);
     // Chromium reports the 404 page's own status as a console error.
     for (const e of consoleErrors) if (!(missing && /status of 404/.test(e))) failures.push(`${label}: console error: ${e}`);
   }
@@ -171,7 +236,7 @@ async function walk(role: string, starts: string[], session: string | null, limi
     if (res.status() >= 400) failures.push(`${role}: link ${href.slice(t.baseUrl.length)} answered ${res.status()}`);
   }
   await context.close();
-  return { pages: visited, links: checked.length, failures };
+  return { pages: visited, links: checked.length, failures, confirms };
 }
 
 describe.skipIf(!run)('a walk through the site', () => {
@@ -186,6 +251,8 @@ describe.skipIf(!run)('a walk through the site', () => {
     const owner = DEMO_PUBLISHERS[0]!.owner.username;
     const w = await walk('publisher', ['/dashboard', `/dashboard/${DEMO_PUBLISHERS[0]!.slug}`, '/'], await sessionOf(owner));
     expect(w.failures).toEqual([]);
+    // The walk met the publisher's second steps, so the check above had something to check.
+    expect([...w.confirms].sort()).toEqual(expect.arrayContaining(['cancel', 'withdraw']));
     expect(w.pages.length).toBeGreaterThanOrEqual(20);
   }, 600_000);
 
@@ -225,8 +292,9 @@ describe.skipIf(!run)('a walk through the site', () => {
   }, 600_000);
 
   it('as a contributor: the same, through their own pages', async () => {
-    const w = await walk('contributor', ['/me', '/me/requests', '/me/submissions', '/me/profile', '/me/keys', '/'], await sessionOf(DEMO_CONTRIBUTORS[0]!.username));
+    const w = await walk('contributor', ['/me', '/me/requests', '/me/submissions', '/me/profile', '/me/keys', '/me/names', '/'], await sessionOf(DEMO_CONTRIBUTORS[0]!.username));
     expect(w.failures).toEqual([]);
+    expect([...w.confirms].sort()).toEqual(expect.arrayContaining(['withdraw']));
     expect(w.pages.length).toBeGreaterThanOrEqual(20);
     expect(cspViolations).toEqual([]);
   }, 600_000);

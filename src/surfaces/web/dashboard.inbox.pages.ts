@@ -13,7 +13,7 @@ import { DecisionItem } from '../integration-v1/submissions.routes.js';
 import { idParam, KIND_LABELS, pageNumber, pager, type Publication, publicationOf, query, sendDashboard, statusBadge, when } from './dashboard.kit.js';
 import { renderDiff } from './diff.js';
 import { html } from './html.js';
-import { notice, pageContext, readForm, Redirect, str } from './kit.js';
+import { confirmChoice, notice, pageContext, readForm, Redirect, str } from './kit.js';
 import { csrfField, type PageContext } from './layout.js';
 import { SUBMISSION_STATUSES } from '../../domain/vocabulary.js';
 
@@ -68,7 +68,20 @@ ${
       : html`<form method="post" action="${pub.base}/inbox/${s.id}/decide" class="stack decide">${csrfField(ctx)}
 <div><label for="note-${s.id}">Note to ${s.name} <span class="hint" id="note-${s.id}-hint">Optional; shown with the decision</span></label>
 <textarea id="note-${s.id}" name="note" aria-describedby="note-${s.id}-hint"></textarea></div>
-<div class="actions"><button type="submit" name="decision" value="accept">Accept</button><button type="submit" name="decision" value="reject" class="danger">Reject</button></div></form>`
+<div class="actions">${confirmChoice({
+          label: 'Accept',
+          name: 'decision',
+          value: 'accept',
+          consequence: `The work goes on the public record and into the signed public log, credited to ${s.name}. A decision cannot be changed afterwards.`,
+          confirm: 'Accept for good',
+        })}${confirmChoice({
+          label: 'Reject',
+          name: 'decision',
+          value: 'reject',
+          danger: true,
+          consequence: `${s.name} is told (with your note, if you write one), and the rejection counts in their record${s.request_id !== null ? `; request ${s.request_id} opens again for others to take` : ''}. A decision cannot be changed afterwards.`,
+          confirm: 'Reject for good',
+        })}</div></form>`
     : html`<p class="muted">${s.status === 'withdrawn' ? 'Withdrawn by the contributor' : `Decided`} ${when(s.decided_at ?? s.updated_at)}${s.decision_note ? html`: “${s.decision_note}”` : ''}${
         s.status === 'accepted' ? html` · <a href="/records/${s.page_id}">On the public record</a>` : ''
       }</p>`
@@ -97,7 +110,7 @@ export function inboxPages(app: FastifyInstance, deps: Deps) {
     const body = html`${
       done === 'accepted'
         ? html`<p class="notice" role="status">Accepted: the work is on the public record now${Number.isSafeInteger(proof) && proof > 0 ? html` (<a href="/proofs/${proof}">see its proof</a>)` : ''}.</p>`
-        : notice(req, { rejected: 'Rejected. The contributor sees your note, and the request is open again.' })
+        : notice(req, { rejected: 'Rejected: the contributor sees your note.' })
     }
 <h2>Inbox</h2>
 <p class="lede">Work specialists submitted on your pages. Accepting puts it on the public record and the embed; rejecting sends it back with your note.</p>

@@ -278,7 +278,7 @@ ${secret ? secretCard('The new signing secret', secret, `The previous secret kee
 </ul>
 <dl class="facts"><dt>Format</dt><dd>${FORMAT_LABELS[w.format]}</dd><dt>Events</dt><dd>${w.events.map((e, i) => html`${i > 0 ? ', ' : ''}<code>${e}</code>`)}</dd>
 <dt>Last success</dt><dd>${when(w.last_success_at, 'never')}</dd><dt>Last failure</dt><dd>${when(w.last_failure_at, 'never')}</dd><dt>Registered</dt><dd>${day(w.created_at)}</dd></dl>
-<div class="actions">${w.status === 'disabled' ? action('enable', 'Re-enable', '') : action('pause', 'Pause')}${action('rotate', 'Rotate the secret')}${action('delete', 'Delete webhook', 'danger')}</div>
+<div class="actions">${w.status === 'disabled' ? action('enable', 'Re-enable', '') : action('pause', 'Pause')}${action('rotate', 'Rotate the secret')}${confirmAction({ action: `${pub.base}/webhooks/${w.id}/delete`, csrf: csrfField(ctx), label: 'Delete webhook', consequence: `${w.url} stops hearing from ${pub.name} at once; its ${w.pending} waiting deliveries and every recorded attempt are deleted with it. A deleted webhook cannot be brought back: to hear again, register it anew with a new secret.`, confirm: 'Delete the webhook for good', cls: 'danger' })}</div>
 <h3>Recent attempts</h3>
 ${
   attempts.length === 0

@@ -83,7 +83,7 @@ export async function sendDashboard(
     others.length > 0 ? html` · <a href="/dashboard?all=1">Switch publication</a>` : html` · <a href="/dashboard?all=1">New publication</a>`
   }</p>
 <h1>${pub.name}</h1></div>
-<nav class="tabs" aria-label="Sections of ${pub.name}">${tabs}</nav>
+<nav class="tabs" aria-label="Sections of ${pub.name}">${tabs}</nav><script src="/assets/tabs.js" defer></script>
 ${page.body}
 <script src="/assets/dashboard.js" defer></script>`;
   return sendPage(deps, req, reply, { title: `${page.title} · ${pub.name}`, body, noindex: true }, status);

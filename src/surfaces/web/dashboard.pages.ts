@@ -16,7 +16,7 @@ import { inboxPages } from './dashboard.inbox.pages.js';
 import { copyable, day, errorsFor, type Publication, publicationOf, selectField, sendDashboard, stackable, statusBadge } from './dashboard.kit.js';
 import { workPages } from './dashboard.work.pages.js';
 import { html, type SafeHtml } from './html.js';
-import { type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, requireUser, rulesOf, sendPage, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, requireUser, rulesOf, sendPage, str } from './kit.js';
 import { csrfField } from './layout.js';
 
 const SCRIPT = fs.readFileSync(new URL('../../../public/dashboard.js', import.meta.url), 'utf8');
@@ -98,9 +98,9 @@ ${field({ name: 'slug', label: 'Short name', value: values.slug, error: errors.s
       m.username === pub.user.username
         ? onlyOwner
           ? html`<span class="hint">You are the only owner. To leave, <a href="#f-username">invite someone as an owner</a> first; once they accept, you can leave.</span>`
-          : html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Leave<span class="sr-only"> ${pub.name}</span></button></form>`
+          : confirmAction({ action: `${pub.base}/members/${m.username}/remove`, csrf: csrfField(ctx), label: html`Leave<span class="sr-only"> ${pub.name}</span>`, consequence: `You lose access to ${pub.name} at once, and the keys you made for it are revoked. Only an owner can invite you back.`, confirm: `Leave ${pub.name}`, cls: 'small secondary' })
         : owner
-          ? html`<form method="post" action="${pub.base}/members/${m.username}/remove" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Remove<span class="sr-only"> ${m.name}</span></button></form>`
+          ? confirmAction({ action: `${pub.base}/members/${m.username}/remove`, csrf: csrfField(ctx), label: html`Remove<span class="sr-only"> ${m.name}</span>`, consequence: `${m.name} loses access to ${pub.name} at once, and the keys they made for it are revoked. To have them back, invite them again.`, confirm: `Remove ${m.name}`, cls: 'small secondary' })
           : '';
     const verified = domains.filter((d) => d.status === 'verified').length;
     const steps: { done: boolean; text: SafeHtml }[] = [
@@ -157,7 +157,7 @@ ${
     ? html`<h3>Invited</h3><ul class="plain list">${invitations.map(
         (i) => html`<li>${i.account_name} (${i.username}) as ${i.role}, invited by ${i.invited_by} on ${day(i.created_at)}${
           owner
-            ? html` <form method="post" action="${pub.base}/invitations/${i.username}/withdraw" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Withdraw<span class="sr-only"> the invitation of ${i.account_name}</span></button></form>`
+            ? html` ${confirmAction({ action: `${pub.base}/invitations/${i.username}/withdraw`, csrf: csrfField(ctx), label: html`Withdraw<span class="sr-only"> the invitation of ${i.account_name}</span>`, consequence: `${i.account_name} can no longer accept; to ask again, send a new invitation.`, confirm: 'Withdraw the invitation', cls: 'small secondary' })}`
             : ''
         }</li>`,
       )}</ul>`

@@ -25,6 +25,7 @@ import { recordRoutes } from './records.routes.js';
 import { resolveWebUser } from './session.js';
 
 const STYLESHEET = fs.readFileSync(new URL('../../../public/app.css', import.meta.url), 'utf8');
+const TABS_SCRIPT = fs.readFileSync(new URL('../../../public/tabs.js', import.meta.url), 'utf8');
 // The proof page's check of its transparency-log entry, run in the reader's browser (a file, never inline): the log
 // checks it shares with the browser extension (log-core.js), then the page's own.
 const LOG_VERIFY = ['log-core.js', 'log-verify.js'].map((f) => fs.readFileSync(new URL(`../../../public/${f}`, import.meta.url), 'utf8')).join('\n');
@@ -86,6 +87,10 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
 
     app.get('/assets/app.css', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
       reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLESHEET),
+    );
+
+    app.get('/assets/tabs.js', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(TABS_SCRIPT),
     );
 
     app.get('/assets/log-verify.js', { config: { hidden: true, unlimited: true } }, async (_req, reply) =>

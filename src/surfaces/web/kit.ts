@@ -142,6 +142,16 @@ export function confirmAction(opts: { action: string; csrf: SafeHtml; label: Saf
 <form method="post" action="${opts.action}" class="stack"><p>${opts.consequence}</p>${opts.csrf}<div><button type="submit" class="danger small">${opts.confirm}</button></div></form></details>`;
 }
 
+/**
+ * The same second step inside a form that holds more than the choice (the inbox's note goes with Accept or Reject):
+ * the opened step says what will happen and holds the submit button that carries the choice.
+ */
+export function confirmChoice(opts: { label: SafeHtml | string; consequence: string; confirm: string; name: string; value: string; danger?: boolean }): SafeHtml {
+  const cls = opts.danger ? 'small danger' : 'small';
+  return html`<details class="confirm"><summary class="button ${cls}">${opts.label}</summary>
+<div class="stack step"><p>${opts.consequence}</p><div><button type="submit" name="${opts.name}" value="${opts.value}" class="${cls}">${opts.confirm}</button></div></div></details>`;
+}
+
 export function notice(req: FastifyRequest, messages: Record<string, string>): SafeHtml {
   const key = (req.query as Record<string, unknown> | undefined)?.done;
   const text = typeof key === 'string' ? messages[key] : undefined;

@@ -25,7 +25,7 @@ export const TABS = [
 ] as const;
 
 export const tabs = (ctx: PageContext) =>
-  html`<nav class="tabs" aria-label="Your work">${TABS.map(([href, label]) => html`<a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`;
+  html`<nav class="tabs" aria-label="Your work">${TABS.map(([href, label]) => html`<a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a>`)}</nav><script src="/assets/tabs.js" defer></script>`;
 
 export const errorNotice = (message: string | undefined) => (message ? html`<p class="notice error" role="alert">${message}</p>` : html``);
 

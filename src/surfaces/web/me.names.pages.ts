@@ -73,7 +73,7 @@ ${
         (c) => html`<li class="card"><p class="who"><strong>${c.publisher_name}</strong> names you as the author of</p>
 <p>${recordLink({ id: c.page_id, title: c.page_title, url: c.page_url })} <span class="muted">${date(c.created_at)}</span></p>
 <p class="actions">${form(ctx, `/me/claims/${c.id}/confirm`, html`Confirm<span class="sr-only"> authorship of “${c.page_title}”</span>`)}
-${form(ctx, `/me/claims/${c.id}/decline`, html`Decline<span class="sr-only"> authorship of “${c.page_title}”</span>`, 'small secondary')}
+${confirmAction({ action: `/me/claims/${c.id}/decline`, csrf: csrfField(ctx), label: html`Decline<span class="sr-only"> authorship of “${c.page_title}”</span>`, consequence: `Nothing names you on “${c.page_title}”, and ${c.publisher_name} cannot name you on that page again.`, confirm: 'Decline for good', cls: 'small secondary' })}
 ${answered.get(c.publisher_slug) === 'refuse' ? '' : confirmAction({ action: `/me/claim-preferences/${encodeURIComponent(c.publisher_slug)}/refuse`, csrf: csrfField(ctx), label: html`Refuse all from ${c.publisher_name}`, consequence: `Every pending and future naming by ${c.publisher_name} is refused: your name appears on none of its pages until you change this under standing answers.`, confirm: `Refuse all from ${c.publisher_name}` })}</p></li>`,
       )}</ul>`
 }
@@ -115,7 +115,7 @@ ${
     : html`<ul class="cards">${own.map(
         (w) => html`<li class="card"><p class="wrap"><code>${w.row.url}</code></p>
 <p class="muted small">${w.row.enabled === 1 ? 'enabled' : 'paused'} · ${w.health.pending} waiting · ${w.row.last_success_at ? html`last delivered ${date(w.row.last_success_at)}` : 'nothing delivered yet'}</p>
-${form(ctx, `/me/webhooks/${w.row.id}/delete`, html`Delete<span class="sr-only"> the webhook ${w.row.url}</span>`, 'small danger')}</li>`,
+${confirmAction({ action: `/me/webhooks/${w.row.id}/delete`, csrf: csrfField(ctx), label: html`Delete<span class="sr-only"> the webhook ${w.row.url}</span>`, consequence: `${w.row.url} stops hearing what names you at once; its waiting deliveries and recorded attempts are deleted with it. A deleted webhook cannot be brought back: to hear again, register it anew with a new secret.`, confirm: 'Delete the webhook for good' })}</li>`,
       )}</ul>`
 }
 <form method="post" action="/me/webhooks" class="stack" novalidate>${csrfField(ctx)}

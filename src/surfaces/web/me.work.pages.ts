@@ -19,7 +19,7 @@ import { ProfileBody } from '../integration-v1/account.routes.js';
 import { SubmissionItem } from '../integration-v1/submissions.routes.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, type PageContext } from './layout.js';
-import { type FieldErrors, field, notice, requireUser, rulesOf, str } from './kit.js';
+import { confirmAction, type FieldErrors, field, notice, requireUser, rulesOf, str } from './kit.js';
 import { cardHeading, loadMarket, marketFilters, marketplaceSection, requestCard } from './public.pages.js';
 import { type WebUser } from './session.js';
 import { VERDICT_LABELS, VERDICTS } from '../../domain/submissions/verdicts.js';
@@ -51,7 +51,7 @@ export function takenList(deps: Deps, ctx: PageContext, taken: TakenRow[]): Safe
     requestCard(
       r,
       html`${heldUntil(deps, r)}<div class="actions"><a class="button small" href="/me/submit?request=${r.id}">Submit work<span class="sr-only"> on ${r.title || r.page_title}</span></a>
-<form method="post" action="/me/requests/${r.id}/release" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Release<span class="sr-only"> ${r.title || r.page_title}</span></button></form></div>`,
+${confirmAction({ action: `/me/requests/${r.id}/release`, csrf: csrfField(ctx), label: html`Release<span class="sr-only"> ${r.title || r.page_title}</span>`, consequence: `The request opens to every specialist again and ${r.publisher_name} sees that you let it go; someone else may take it before you can take it back.`, confirm: 'Release the request', cls: 'small secondary' })}</div>`,
     ),
   )}</ul>`;
 }
@@ -76,7 +76,7 @@ ${cardHeading(level, s.summary)}
 ${s.decision_note ? html`<p><strong>Note from the publisher:</strong> ${s.decision_note}</p>` : ''}
 ${
   s.status === 'pending'
-    ? html`<form method="post" action="/me/submissions/${s.id}/withdraw" class="actions">${csrfField(ctx)}<button type="submit" class="small danger">Withdraw<span class="sr-only"> “${s.summary}”</span></button></form>`
+    ? html`<div class="actions">${confirmAction({ action: `/me/submissions/${s.id}/withdraw`, csrf: csrfField(ctx), label: html`Withdraw<span class="sr-only"> “${s.summary}”</span>`, consequence: `${s.publisher_name} can no longer decide this work${s.request_id !== null ? `, and request ${s.request_id} opens again for others to take` : ''}. A withdrawn submission cannot be sent again: you would submit it anew.`, confirm: 'Withdraw for good' })}</div>`
     : ''
 }</li>`;
 }
@@ -322,7 +322,7 @@ ${
   declared.length === 0
     ? empty('You have declared no interests.')
     : html`<ul class="work">${declared.map(
-        (i) => html`<li class="card"><p>${interestLine(i)}</p><form method="post" action="/me/interests/${String(i.id)}/end">${csrfField(ctx)}<button type="submit" class="secondary">End this declaration<span class="sr-only"> (${i.name})</span></button></form></li>`,
+        (i) => html`<li class="card"><p>${interestLine(i)}</p>${confirmAction({ action: `/me/interests/${String(i.id)}/end`, csrf: csrfField(ctx), label: html`End this declaration<span class="sr-only"> (${i.name})</span>`, consequence: `The declaration ends today. It stays on the proofs of work accepted while it held; an ended declaration cannot be resumed, only declared anew.`, confirm: 'End the declaration', cls: 'secondary' })}</li>`,
       )}</ul>`
 }
 <form method="post" action="/me/interests" class="stack" novalidate>${csrfField(ctx)}
