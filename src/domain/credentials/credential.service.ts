@@ -237,3 +237,10 @@ export async function statusListCredential(deps: Deps, purpose: StatusPurpose, l
     );
   });
 }
+
+/** The person's contributions (still on the record) that came from these submissions: submission id → contribution id. */
+export async function contributionsOfSubmissions(deps: Deps, accountId: number, submissionIds: number[]): Promise<Map<number, number>> {
+  if (submissionIds.length === 0) return new Map();
+  const rows = await deps.db.selectFrom('contributions').select(['id', 'submission_id']).where('account_id', '=', accountId).where('submission_id', 'in', submissionIds).execute();
+  return new Map(rows.filter((r) => r.submission_id !== null).map((r) => [r.submission_id!, r.id]));
+}

@@ -12,6 +12,7 @@ import type { TakeExpiryRow, TakenRow } from '../../domain/requests/request.stor
 import * as requests from '../../domain/requests/request.service.js';
 import type { SubmissionRow } from '../../domain/submissions/submission.store.js';
 import * as submissions from '../../domain/submissions/submission.service.js';
+import * as credentials from '../../domain/credentials/credential.service.js';
 import { SUBMITTABLE_ROLES } from '../../domain/work-kinds.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { itemValidator } from '../../http/validation.js';
@@ -42,7 +43,7 @@ const statusBadge = (s: string) => html`<span class="badge ${STATUS_TONE[s] ?? '
  */
 const heldUntil = (deps: Deps, r: TakenRow) => {
   if (r.work_submitted_at) return html`<p class="muted small">You submitted work on it ${date(r.work_submitted_at)}; it stays yours while the publisher decides.</p>`;
-  return r.taken_at ? html`<p class="muted small">Yours until ${date(requests.takeExpiresAt(deps, r.taken_at))} unless you submit work on it; then it opens again.</p>` : '';
+  return r.taken_at ? html`<p class="muted small">Submit work on it by ${date(requests.takeExpiresAt(deps, r.taken_at))}, or it opens to others again.</p>` : '';
 };
 
 export function takenList(deps: Deps, ctx: PageContext, taken: TakenRow[]): SafeHtml {
@@ -62,18 +63,29 @@ export function expiredTakes(deps: Deps, rows: TakeExpiryRow[]): SafeHtml {
   return html`<section class="card" aria-labelledby="expired-h"><h2 id="expired-h">Takes that ran out</h2>
 <p class="muted">A request you hold without submitted work opens again after ${deps.config.requestTakeHours} hours.</p>
 <ul class="plain list">${rows.map(
-    (x) => html`<li>Request ${x.request_id}, “${x.title || x.page_title}” (${x.publisher_name}): taken ${date(x.taken_at)}, opened again ${date(x.expired_at)}.${
+    (x) => html`<li>${x.title || html`“${x.page_title}”`} (${x.publisher_name}): taken ${date(x.taken_at)}, opened again ${date(x.expired_at)}.${
       x.status === 'open' ? html` <a href="/me/requests#market">Take it again</a> if you still mean to do it.` : ''
     }</li>`,
   )}</ul></section>`;
 }
 
-export function submissionCard(ctx: PageContext, s: SubmissionRow, level: 2 | 3 = 3): SafeHtml {
+/**
+ * The accepted work's credential as a file, with the holder named as the person chooses: by their profile, or by
+ * nothing but a salted hash of their e-mail (docs/credentials.md).
+ */
+function credentialLinks(s: SubmissionRow, contributionId: number | undefined): SafeHtml {
+  if (s.status !== 'accepted' || contributionId === undefined) return html``;
+  const href = (holder: string) => `/me/contributions/${contributionId}/credential?holder=${holder}`;
+  return html`<p class="meta">Download credential<span class="sr-only"> for “${s.summary}”</span> (Open Badges 3.0, for a wallet or portfolio): <a href="${href('profile')}" download>naming you by your profile</a> · <a href="${href('email_hash')}" download>naming you only by a hash of your e-mail</a></p>`;
+}
+
+export function submissionCard(ctx: PageContext, s: SubmissionRow, level: 2 | 3 = 3, contributionId?: number): SafeHtml {
   return html`<li class="card">
 <p class="who">${statusBadge(s.status)} ${role(s.kind)} <span class="muted">submitted ${date(s.created_at)}${s.decided_at ? html`, ${s.status} ${date(s.decided_at)}` : ''}</span></p>
 ${cardHeading(level, s.summary)}
 <p class="meta">On ${recordLink({ id: s.page_id, title: s.page_title, url: s.page_url })} · ${s.publisher_name}${s.request_id !== null ? ` · request ${s.request_id}` : ''}</p>
 ${s.decision_note ? html`<p><strong>Note from the publisher:</strong> ${s.decision_note}</p>` : ''}
+${credentialLinks(s, contributionId)}
 ${
   s.status === 'pending'
     ? html`<div class="actions">${confirmAction({ action: `/me/submissions/${s.id}/withdraw`, csrf: csrfField(ctx), label: html`Withdraw<span class="sr-only"> “${s.summary}”</span>`, consequence: `${s.publisher_name} can no longer decide this work${s.request_id !== null ? `, and request ${s.request_id} opens again for others to take` : ''}. A withdrawn submission cannot be sent again: you would submit it anew.`, confirm: 'Withdraw for good' })}</div>`
@@ -147,8 +159,12 @@ ${marketplaceSection(ctx, '/me/requests', f, n, market)}`,
     const requestId = /^[1-9][0-9]{0,9}$/.test(values.request) ? Number(values.request) : null;
     const request = requestId !== null && requestId <= 2_147_483_647 ? await requests.getRequest(deps, requestId) : null;
     const mine = request !== null && request.status === 'taken' && request.taken_by === user.accountId;
-    const extra = ['quote', 'claim_reviewed', 'verdict'];
-    const shown = mine ? ['summary', 'before', 'after', 'reason', 'sources', ...extra] : ['url', 'role', 'summary', 'before', 'after', 'reason', 'sources', ...extra];
+    // Work on a request shows only the fields its kind uses: a source request asks for no Before/After and no
+    // verdict. Unasked work may be of any kind, so it shows them all.
+    const kind = mine ? request.kind : null;
+    const changes = kind === null || kind === 'correction' || kind === 'edit';
+    const checks = kind === null || kind === 'fact_check';
+    const shown = [...(mine ? [] : ['url', 'role']), 'summary', ...(changes ? ['before', 'after'] : []), 'reason', 'sources', 'quote', ...(checks ? ['claim_reviewed', 'verdict'] : [])];
     return frame(
       req,
       reply,
@@ -175,17 +191,17 @@ ${Object.keys(errors).length ? html`<p class="notice error" role="alert">Please 
 <form method="post" action="/me/submissions" class="stack wide" novalidate>${csrfField(ctx)}
 ${target}
 ${field({ name: 'summary', label: 'Summary', value: values.summary, error: errors.summary, rules: rulesOf(SubmissionItem, 'summary'), hint: 'One line: what your work changes' })}
-${field({ name: 'before', label: 'Before', textarea: true, value: values.before, error: errors.before, rules: rulesOf(EVIDENCE, 'before'), hint: 'The text as it is now (needed for a correction)' })}
-${field({ name: 'after', label: 'After', textarea: true, value: values.after, error: errors.after, rules: rulesOf(EVIDENCE, 'after'), hint: 'The text as it should read' })}
+${changes ? html`${field({ name: 'before', label: 'Before', textarea: true, value: values.before, error: errors.before, rules: rulesOf(EVIDENCE, 'before'), hint: 'The text as it is now (needed for a correction)' })}
+${field({ name: 'after', label: 'After', textarea: true, value: values.after, error: errors.after, rules: rulesOf(EVIDENCE, 'after'), hint: 'The text as it should read' })}` : ''}
 ${field({ name: 'reason', label: 'Reason', textarea: true, value: values.reason, error: errors.reason, rules: rulesOf(EVIDENCE, 'reason'), hint: 'Why the change is right' })}
 ${field({ name: 'sources', label: 'Sources', textarea: true, value: values.sources, error: errors.sources, hint: 'One http(s) link per line, at most 20' })}
 ${field({ name: 'quote', label: 'Quote from the page (optional)', textarea: true, value: values.quote, error: errors.quote, rules: rulesOf(SubmissionItem.properties.quote, 'exact'), hint: 'The passage your work is about, word for word; annotation tools highlight it' })}
-<fieldset><legend>Fact checks (optional)</legend>
+${checks ? html`<fieldset><legend>Fact checks (optional)</legend>
 ${field({ name: 'claim_reviewed', label: 'Claim checked', value: values.claim_reviewed, error: errors.claim_reviewed, rules: rulesOf(SubmissionItem, 'claim_reviewed'), hint: 'The claim as the page makes it; give a verdict with it' })}
 <div><label for="f-verdict">Verdict</label>
 <select id="f-verdict" name="verdict"${errors.verdict ? html` aria-invalid="true" aria-describedby="f-verdict-error"` : ''}><option value="">None</option>${VERDICTS.map(
           (v) => html`<option value="${v}"${values.verdict === v ? html` selected` : ''}>${VERDICT_LABELS[v]}</option>`,
-        )}</select>${errors.verdict ? html`<p class="field-error" id="f-verdict-error">${errors.verdict}</p>` : ''}</div></fieldset>
+        )}</select>${errors.verdict ? html`<p class="field-error" id="f-verdict-error">${errors.verdict}</p>` : ''}</div></fieldset>` : ''}
 <div><button type="submit">Submit for review</button></div></form>`;
       },
       status,
@@ -257,6 +273,7 @@ ${field({ name: 'claim_reviewed', label: 'Claim checked', value: values.claim_re
     const filter = (STATUSES as readonly string[]).includes(wanted ?? '') ? (wanted as Status) : undefined;
     const n = pageNumber(req);
     const { rows, total } = await submissions.listOwnSubmissions(deps, user.accountId, filter, n, 20);
+    const contributionOf = await credentials.contributionsOfSubmissions(deps, user.accountId, rows.filter((s) => s.status === 'accepted').map((s) => s.id));
     return frame(
       req,
       reply,
@@ -267,13 +284,35 @@ ${field({ name: 'claim_reviewed', label: 'Claim checked', value: values.claim_re
         (s) => html`<a href="/me/submissions${s ? `?status=${s}` : ''}"${s === filter ? html` aria-current="page"` : ''}>${s ? s.charAt(0).toUpperCase() + s.slice(1) : 'All'}</a>`,
       )}</nav>
 <p class="muted" role="status">${[String(total), filter, total === 1 ? 'submission' : 'submissions'].filter(Boolean).join(' ')}.</p>
-${rows.length === 0 ? empty('Nothing here.', html`<a href="/me/submit">Submit work</a>.`) : html`<ul class="cards">${rows.map((s) => submissionCard(ctx, s, 2))}</ul>`}
+${rows.length === 0 ? empty('Nothing here.', html`<a href="/me/submit">Submit work</a>.`) : html`<ul class="cards">${rows.map((s) => submissionCard(ctx, s, 2, contributionOf.get(s.id)))}</ul>`}
 ${pager('/me/submissions', { status: filter }, n, 20, total)}`,
       status,
     );
   };
 
   app.get('/me/submissions', page, async (req, reply) => submissionsPage(req, reply, requireUser(req)));
+
+  // The credential as a file of its own, as a wallet takes it (the API answers it inside its envelope).
+  app.get(
+    '/me/contributions/:id/credential',
+    {
+      ...withId,
+      schema: {
+        ...withId.schema,
+        querystring: Type.Object({ holder: Type.Optional(Type.Union(credentials.HOLDER_KINDS.map((h) => Type.Literal(h)))), format: Type.Optional(Type.Union([Type.Literal('ldp'), Type.Literal('jwt')])) }),
+      },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const format = req.query.format ?? 'ldp';
+      const c = await credentials.credentialOf(deps, user.accountId, req.params.id, req.query.holder ?? 'profile', format);
+      return reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="credence-contribution-${req.params.id}.${format === 'jwt' ? 'jwt' : 'json'}"`)
+        .type(format === 'jwt' ? 'application/vc+jwt' : 'application/vc')
+        .send(typeof c === 'string' ? c : JSON.stringify(c, null, 2));
+    },
+  );
 
   app.post('/me/submissions/:id/withdraw', withId, async (req, reply) => {
     const { user } = formUser(req);
@@ -326,8 +365,8 @@ ${
       )}</ul>`
 }
 <form method="post" action="/me/interests" class="stack" novalidate>${csrfField(ctx)}
-${selectField({ name: 'subject', label: 'In', value: iv.subject, error: ie.subject, options: [{ value: 'organisation', label: 'An organisation' }, { value: 'publication', label: 'A publication on Credence (its slug)' }, { value: 'topic', label: 'A topic' }] })}
-${field({ name: 'name', label: 'Name', value: iv.name ?? '', error: ie.name, hint: 'The organisation’s name, the publication’s slug, or the topic' })}
+${selectField({ name: 'subject', label: 'In', value: iv.subject, error: ie.subject, options: [{ value: 'organisation', label: 'An organisation' }, { value: 'publication', label: 'A publication on Credence' }, { value: 'topic', label: 'A topic' }] })}
+${field({ name: 'name', label: 'Name', value: iv.name ?? '', error: ie.name, hint: 'The organisation’s name, the topic, or the publication’s short name as in its address (/publishers/short-name)' })}
 ${selectField({ name: 'kind', label: 'Kind', value: iv.kind, error: ie.kind, options: interests.INTEREST_KINDS.map((k) => ({ value: k, label: k.charAt(0).toUpperCase() + k.slice(1) })) })}
 ${field({ name: 'note', label: 'Note', value: iv.note ?? '', error: ie.note, hint: 'Optional: a role, a period, an amount (at most 500 characters)' })}
 <div><button type="submit">Declare interest</button></div></form>`,
