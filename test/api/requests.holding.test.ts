@@ -119,9 +119,9 @@ describe('a take runs out without work', () => {
     const b = await signedIn(u);
     // The take without work has a deadline; the one with work waiting for the publisher does not, and says so.
     const held = (await b.get('/me')).text;
-    expect(held.split('Yours until')).toHaveLength(2);
+    expect(held.split('Submit work on it by')).toHaveLength(2);
     expect(held).toContain('You submitted work on it');
-    expect((await b.get('/me/requests')).text.split('then it opens again')).toHaveLength(2);
+    expect((await b.get('/me/requests')).text.split('or it opens to others again')).toHaveLength(2);
 
     t.clock.advance(71 * HOUR);
     await expireStaleTakes(t.runtime.deps);
@@ -136,12 +136,14 @@ describe('a take runs out without work', () => {
 
     const me = await b.get('/me');
     expect(me.text).toContain('Takes that ran out');
-    expect(me.text).toContain(`Request ${id}, “Story`);
+    // The request is named by its title (or its page’s, quoted), not by an id and the title in quotes.
+    expect(me.text).toContain(`<li>Story `);
+    expect(me.text).not.toContain(`Request ${id},`);
     const owner = await signedIn(p.owner);
     const dash = await owner.get(`/dashboard/${p.slug}/requests`);
     expect(dash.status).toBe(200);
     expect(dash.text).toContain('Takes that ran out');
-    expect(dash.text).toContain(`Request ${id}, “Story`);
+    expect(dash.text).toContain(`<li>Story `);
     expect(dash.text).toContain(u.username);
     // Nothing private there: no email.
     expect(dash.text).not.toContain(u.email);

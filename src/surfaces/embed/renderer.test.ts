@@ -106,10 +106,10 @@ describe('renderAttribution', () => {
     expect(renderAttribution({ siteUrl: 'https://s.test', record: changed, style: 'full', lang: 'de' })).toContain('Die Seite wurde danach geändert, am');
   });
 
-  it('full: the log entry links to the proof page’s log section, not to raw proof JSON', () => {
+  it('full: the log link goes to the proof page’s log section, not to raw proof JSON', () => {
     const logged = contribution({ id: 8, log_seq: 10 });
     const html = renderAttribution({ siteUrl: site, record: record([logged]), style: 'full', lang: 'en' });
-    expect(html).toContain(`<a href="${site}/proofs/8#log">Log entry #9</a>`);
+    expect(html).toContain(`<a href="${site}/proofs/8#log">In the public log</a>`);
     expect(html).not.toContain('/v1/log/proof/inclusion');
   });
 

@@ -9,12 +9,14 @@ import { untilClientGoes } from '../../http/client-gone.js';
 import { LoginBody, SIGNUP_MESSAGE, SignupBody } from '../integration-v1/auth.routes.js';
 import { html } from './html.js';
 import { csrfField } from './layout.js';
-import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, rulesOf, safeNext, sendPage, str } from './kit.js';
+import { type FieldErrors, field, fieldErrorsOf, pageContext, readForm, Redirect, type Rules, rulesOf, safeNext, sendPage, str } from './kit.js';
 import { listMemberships } from '../../domain/publishers/publisher.store.js';
 import { endWebSession, startWebSession } from './session.js';
 
 const validSignup = itemValidator<{ email: string; password: string; name: string; username: string }>(SignupBody);
 const validLogin = itemValidator<{ email: string; password: string }>(LoginBody);
+/** Logging in needs no rules said: the browser still checks them from the attributes, but "At most 254 characters" under an address one already has is noise. */
+const quiet = (rules: Rules): Rules => ({ ...rules, hint: '' });
 
 export function authPages(app: FastifyInstance, deps: Deps) {
   const signupPage = (req: Parameters<typeof pageContext>[1], reply: Parameters<typeof pageContext>[2], values: Record<string, string> = {}, errors: FieldErrors = {}, status = 200) => {
@@ -80,8 +82,8 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
 ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
 ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
 <form method="post" action="/login${next ? `?next=${encodeURIComponent(next)}` : ''}" class="stack">${csrfField(ctx)}
-${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email', rules: rulesOf(LoginBody, 'email') })}
-${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password', rules: rulesOf(LoginBody, 'password') })}
+${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email', rules: quiet(rulesOf(LoginBody, 'email')) })}
+${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password', rules: quiet(rulesOf(LoginBody, 'password')) })}
 <div><button type="submit">Log in</button></div></form>
 <p><a href="/forgot-password">Forgot your password?</a></p>
 <p>New here? <a href="/signup">Create an account</a>.</p>`,

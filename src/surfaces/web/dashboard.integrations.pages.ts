@@ -28,6 +28,8 @@ const EVENT_HELP: Record<string, string> = {
   'contribution.withdrawn': 'a contributor withdrew work',
   'request.taken': 'a specialist took a request',
   'panel.updated': 'an expert panel statement on your topics was issued',
+  'page.changed': 'a page’s text changed after work on it was accepted',
+  'page.notice': 'a notice (a retraction, a correction, …) was put on a page',
 };
 
 const FORMAT_LABELS: Record<WebhookFormat, string> = {
@@ -42,6 +44,19 @@ const secretCard = (title: string, secret: string, what: string): SafeHtml =>
 <p><strong>Copy it now: it is shown only this once.</strong> ${what}</p>${copyable('secret-value', secret, { label: 'the secret' })}</section>`;
 
 type WebhookData = ReturnType<typeof presentWebhook>;
+
+const DELIVERY_NOW: Record<string, string> = { pending: 'tried again soon', held: 'held while paused', succeeded: 'delivered', failed: 'given up' };
+
+/**
+ * Which try of its delivery an attempt was (the list is newest first), and where the delivery stands now, said on its
+ * newest try only: three failed tries of one delivery read as tries 1, 2 and 3, not as three identical rows.
+ */
+function tryOf(attempts: { delivery_id: number; delivery_status: string }[], i: number): string {
+  const a = attempts[i]!;
+  const n = attempts.slice(i).filter((b) => b.delivery_id === a.delivery_id).length;
+  const newest = !attempts.slice(0, i).some((b) => b.delivery_id === a.delivery_id);
+  return `delivery ${a.delivery_id}, try ${n}${newest ? ` · ${DELIVERY_NOW[a.delivery_status] ?? a.delivery_status}` : ''}`;
+}
 
 function health(w: WebhookData): SafeHtml {
   if (w.status === 'disabled') return statusBadge('disabled', w.disabled_reason === 'failures' ? 'disabled after failures' : 'paused');
@@ -285,9 +300,9 @@ ${
     ? html`<p class="muted">No attempts yet: deliveries start with the next event.</p>`
     : stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Result</th><th scope="col">Time</th><th scope="col">Answer</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead><tbody>
 ${attempts.map(
-  (a) => html`<tr><td>${when(a.attempted_at)}${a.manual ? html`<br><span class="muted small">redelivery</span>` : ''}</td><td><code>${a.event}</code><br><span class="muted small">delivery ${a.delivery_id} · ${a.delivery_status}</span></td><td>${statusBadge(a.success ? 'succeeded' : 'failed', a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`)}${
+  (a, i) => html`<tr><td>${when(a.attempted_at)}${a.manual ? html`<br><span class="muted small">redelivery</span>` : ''}</td><td><code>${a.event}</code><br><span class="muted small">${tryOf(attempts, i)}</span></td><td>${statusBadge(a.success ? 'succeeded' : 'failed', a.status_code === null ? 'no answer' : `HTTP ${a.status_code}`)}${
     a.error ? html`<br><span class="small">${a.error}</span>` : ''
-  }</td><td>${a.duration_ms} ms</td><td>${a.response_body ? html`<details><summary>Show</summary><pre>${a.response_body}</pre></details>` : html`<span class="muted">empty</span>`}</td><td><form method="post" action="${pub.base}/webhooks/${w.id}/deliveries/${a.delivery_id}/redeliver" class="inline">${csrfField(ctx)}<button type="submit" class="secondary small">Redeliver<span class="sr-only"> delivery ${a.delivery_id}</span></button></form></td></tr>`,
+  }</td><td>${a.duration_ms} ms</td><td>${a.response_body ? html`<details><summary>Show</summary><pre>${a.response_body}</pre></details>` : html`<span class="muted">no body</span>`}</td><td><form method="post" action="${pub.base}/webhooks/${w.id}/deliveries/${a.delivery_id}/redeliver" class="inline">${csrfField(ctx)}<button type="submit" class="secondary small">Redeliver<span class="sr-only"> delivery ${a.delivery_id}</span></button></form></td></tr>`,
 )}
 </tbody></table></div>`)
 }`;

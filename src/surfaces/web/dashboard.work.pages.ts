@@ -241,7 +241,7 @@ ${record.contributions.map(
 }
 <h3 id="notices">Notices (${record.notices.length})</h3>
 ${notice(req, { notice: 'The notice is on the public record, the embed and the feed.' })}
-<p class="hint">A retraction, an expression of concern, a withdrawal, … as your journal issues them (docs/decisions/page-notices.md). They are never edited or removed: a reinstatement ends a retraction. Readers of the page see the newest standing first, in every embed.</p>
+<p class="hint">A retraction, an expression of concern, a withdrawal, … as your journal issues them. They are never edited or removed: a reinstatement ends a retraction. Readers of the page see the newest standing first, in every embed.</p>
 ${
   record.notices.length === 0
     ? html`<p class="muted">No notices. Standing: current.</p>`
@@ -333,7 +333,7 @@ ${
     ? html`<section class="card" aria-labelledby="expired-takes"><h3 id="expired-takes" class="card-title">Takes that ran out</h3>
 <p class="muted">A specialist holds a request for ${deps.config.requestTakeHours} hours without submitted work; then it opens again for anyone.</p>
 <ul class="plain list">${expired.map(
-        (x) => html`<li>Request ${x.request_id}, “${x.title || x.page_title}”: <a href="/contributors/${x.username}">${x.username}</a> took it ${day(x.taken_at)}; open again since ${day(x.expired_at)}.</li>`,
+        (x) => html`<li>${x.title || html`“${x.page_title}”`}: <a href="/contributors/${x.username}">${x.username}</a> took it ${day(x.taken_at)}; open again since ${day(x.expired_at)}.</li>`,
       )}</ul></section>`
     : ''
 }
@@ -439,7 +439,7 @@ ${copyable('snippet', snippet, { block: true, label: 'the snippet' })}
 <p class="muted">In a template used by every article, <code>data-page="auto"</code> finds the page by its canonical link:</p>
 ${copyable('template-snippet', template, { block: true, label: 'the template snippet' })}
 <h3>Preview</h3>
-<p class="muted">As readers will see it, in ${LANG_LABELS[lang]}. Previews of other styles are rendered here by the same renderer.</p>
+<p class="muted">As readers will see it, in ${LANG_LABELS[lang]}, in each style.</p>
 <div class="previews">${STYLES.map(preview)}</div>
 `
     : ''

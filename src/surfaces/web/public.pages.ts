@@ -434,7 +434,7 @@ ${a.summary ? html`<p class="lede">${a.summary}</p>` : ''}
 <li><strong>${a.contribution_score}</strong> contribution score</li>
 <li><strong>${a.accepted_count}</strong> accepted</li>
 </ul>
-<p class="hint">Trust is the lower bound of the share of decided work that was accepted (Wilson, 95%); the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. <a href="/contributors/${encodeURIComponent(a.username)}/scores">How these numbers are made, work by work</a>.</p>
+<p class="hint">Trust is the share of decided work that was accepted, counted cautiously while there is little of it; the contribution score weighs each accepted role: authorship 10, fact-check 8, review 6, correction 5, edit 4, source 3. <a href="/contributors/${encodeURIComponent(a.username)}/scores">How these numbers are made, work by work</a>.</p>
 <h2>Topic authority</h2>
 ${
   topics.length === 0

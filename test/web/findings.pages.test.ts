@@ -1,0 +1,84 @@
+// Words a person reads, as the walk of 2026-11-29 found them wrong (issue 51, "What still fails people"): no internal
+// paths, formula names or slugs on a page; a request named by its title; an attempt list that tells tries apart; a
+// submit form for a request that shows only the fields of the request's kind, and its deadline said forwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { relayFor } from '../api/webhooks.fixtures.js';
+import { publisher, type TestPublisher } from '../factories.js';
+import { startTestApp, type TestApp } from '../harness.js';
+import { FormClient } from './browser-client.js';
+import { registerPage, type WebPublication, webPublication, type WebUser, webUser } from './dashboard.fixtures.js';
+
+let t: TestApp;
+let pub: WebPublication;
+let asking: TestPublisher;
+let person: WebUser;
+
+beforeAll(async () => {
+  t = await startTestApp({ webhookAllowPrivate: true, rateLimitAllowlist: ['127.0.0.1'] });
+  pub = await webPublication(t);
+  asking = await publisher(t);
+  person = await webUser(t, 'Fay Finder');
+});
+afterAll(async () => t?.close());
+
+describe('wrong or internal words (finding 4)', () => {
+  it('a page’s detail, the embed page and the webhook form say nothing internal, and describe every event', async () => {
+    const page = await registerPage(t, pub);
+    const detail = await pub.owner.b.get(`${pub.base}/pages/${page.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.text).not.toContain('docs/decisions/');
+    const embed = await pub.owner.b.get(`${pub.base}/embed?page=${page.id}`);
+    expect(embed.status).toBe(200);
+    expect(embed.text).not.toContain('same renderer');
+    const hooks = await pub.owner.b.get(`${pub.base}/webhooks`);
+    for (const event of ['page.changed', 'page.notice']) expect(hooks.text).toMatch(new RegExp(`<code>${event.replace('.', '\\.')}</code> <span class="hint">[^<]+</span>`));
+  });
+
+  it('the interests form names no slug, a profile no formula, the log-in form no length rule', async () => {
+    const profile = await person.b.get('/me/profile');
+    expect(profile.text).not.toContain('(its slug)');
+    const card = await new FormClient(t.baseUrl).get(`/contributors/${person.username}`);
+    expect(card.status).toBe(200);
+    expect(card.text).not.toContain('Wilson');
+    const login = await new FormClient(t.baseUrl).get('/login');
+    expect(login.text).not.toContain('At most 254 characters');
+    expect(login.text).toContain('maxlength="254"');
+  });
+
+  it('a webhook’s attempts tell the tries of one delivery apart', async () => {
+    const made = await pub.owner.b.post(`${pub.base}/webhooks`, { url: 'http://127.0.0.1:9/tries', format: 'api_v1', events_api_v1: ['page.registered'] });
+    expect(made.status, made.text).toBe(303);
+    const hook = await t.runtime.deps.db.selectFrom('webhooks').select('id').where('url', '=', 'http://127.0.0.1:9/tries').executeTakeFirstOrThrow();
+    await registerPage(t, pub);
+    const relay = relayFor(t);
+    // Three tries against a closed port, each once its backoff has passed.
+    for (let i = 0; i < 3; i++) {
+      await relay.tick();
+      t.clock.advance(3_600_000);
+    }
+    await relay.stop();
+    const text = (await pub.owner.b.get(`${pub.base}/webhooks/${hook.id}`)).text;
+    const tries = [...text.matchAll(/delivery (\d+), try (\d+)/g)].map((m) => Number(m[2]));
+    expect(tries.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(tries).size).toBe(tries.length);
+    expect(text).not.toContain('>empty<');
+  });
+});
+
+describe('a Source request’s submit form (finding 7)', () => {
+  it('asks for sources, not Before/After or a verdict, and says the deadline forwards', async () => {
+    const open = await asking.api.post('/api/v1/requests', { url: `https://${asking.domain}/sourced`, request_type: 'source', topic: 'health', title: 'Source the vitamin D claim' });
+    expect(open.status, open.text).toBe(201);
+    const id = open.body.data.id as number;
+    await person.b.get('/me/requests');
+    expect((await person.b.post(`/me/requests/${id}/take`, {})).status).toBe(303);
+    const form = await person.b.get(`/me/submit?request=${id}`);
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('name="sources"');
+    expect(form.text).not.toContain('name="before"');
+    expect(form.text).not.toContain('name="after"');
+    expect(form.text).not.toContain('Fact checks');
+    const held = await person.b.get('/me/requests');
+    expect(held.text).toMatch(/Submit work on it by <time[^>]*>[^<]+<\/time>, or it opens to others again\./);
+  });
+});
