@@ -24,7 +24,7 @@ import { seedDemo } from './demo/seed.js';
 import { eraseByUsername, listErasures, parseErasureList, reapplyErasures } from './domain/privacy/erasure.service.js';
 import { DomainError } from './domain/errors.js';
 import { VerifyFailure, verifyLog } from './audit/log-verify.js';
-import { ChecksFailed, verifyCredentialFile } from './audit/credential-verify.js';
+import { ChecksFailed, CredentialCheckError, verifyCredentialFile } from './audit/credential-verify.js';
 import { startWebhookRelay } from './jobs/relay.js';
 import { startMailSender } from './jobs/mail.js';
 import { startLogSequencer } from './jobs/log-sequencer.js';
@@ -380,7 +380,7 @@ async function credentialVerify(args: string[]): Promise<number> {
     await verifyCredentialFile({ file: positionals[0]!, url: values.url, key: values.key, policyFile: values.policy });
     return 0;
   } catch (err) {
-    if (!(err instanceof VerifyFailure)) throw err;
+    if (!(err instanceof CredentialCheckError)) throw err;
     // "NOT verified" only when a check was made and failed; a file that could not be checked says so.
     console.error(err instanceof ChecksFailed ? `NOT verified: ${err.message}` : `could not check it: ${err.message}`);
     return 1;

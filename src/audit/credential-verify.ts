@@ -1,34 +1,16 @@
-// `credence credential:verify FILE`: anyone's check of a Credence credential (docs/credentials.md) from what the
-// service publishes: the issuer's DID document (did:web), the status lists, and the transparency log. Each check
-// says in words what it found; a check that could not be made (a list that did not answer) is a failure too, since
-// "not verified" must mean something went wrong and "verified" must mean everything was looked at.
-//
-// - The proof: a Data Integrity proof (eddsa-rdfc-2022, with the pinned contexts only) or a VC-JWT (EdDSA), by the
-//   key the DID document names.
-// - The status: each BitstringStatusListEntry's list, itself signed by the issuer, and the credential's bit in it.
-// - The log: the tlog-proof in the evidence must put the entry in a checkpoint signed by the log's key with the
-//   policy's quorum, and today's published checkpoint must extend that one (log:verify --checkpoint, from tiles).
+// `credence credential:verify FILE`: anyone's check of a Credence credential (docs/credentials.md) over HTTP from
+// what its issuer publishes (domain/credentials/verify.ts makes the checks). Beyond the inclusion proof it carries,
+// today's published checkpoint must extend the proof's one, checked from tiles as `log:verify --checkpoint` does.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import * as vc from '@digitalbazaar/vc';
-import { DataIntegrityProof } from '@digitalbazaar/data-integrity';
-import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite';
-import * as Ed25519Multikey from '@digitalbazaar/ed25519-multikey';
-import { checkStatus } from '@digitalbazaar/vc-bitstring-status-list';
-import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
-import { documentLoader } from '../domain/credentials/contexts.js';
-import type { DidDocument } from '../domain/credentials/issuer.js';
-import { parseProofBundle } from '../domain/transparency/proof-bundle.js';
-import { leafHash, verifyInclusion } from '../domain/transparency/merkle.js';
-import { openNote, parseCheckpoint } from '../domain/transparency/note.js';
-import { parsePolicy } from '../domain/transparency/cosignature.js';
-import { VerifyFailure, enforceQuorum, verifyLog } from './log-verify.js';
+import { CredentialCheckError, checkCredential } from '../domain/credentials/verify.js';
+import { VerifyFailure, verifyLog } from './log-verify.js';
+
+export { ChecksFailed, CredentialCheckError } from '../domain/credentials/verify.js';
 
 export interface CredentialVerifyOptions {
   file: string;
-  /** The file's contents, when they were not read from `file` (the /verify page's upload); `file` names it. */
-  text?: string | undefined;
   /** Where the service answers, when it is not where the credential's addresses say (a mirror, a test). */
   url?: string | undefined;
   /** The log key and policy to trust; unset, the service's published ones. */
@@ -38,151 +20,44 @@ export interface CredentialVerifyOptions {
   fetch?: typeof fetch;
 }
 
-type Json = Record<string, unknown>;
-
-/** The https base a did:web names (W3C did:web: the host with %3A for a port, then path segments). */
-export function baseOfDidWeb(did: string): string {
-  const parts = did.split(':');
-  if (parts[0] !== 'did' || parts[1] !== 'web' || !parts[2]) throw new VerifyFailure(`the issuer ${did} is not a did:web`);
-  return `https://${decodeURIComponent(parts[2])}${parts.slice(3).map((p) => `/${decodeURIComponent(p)}`).join('')}`;
-}
-
-/** One or more checks were made and failed (the credential is not verified), as against a file that could not be checked. */
-export class ChecksFailed extends VerifyFailure {}
-
-/** Checks the credential in `file`; resolves with the lines it said, or throws VerifyFailure naming what failed. */
+/** Checks the credential in `file`; resolves when it is verified, or throws ChecksFailed or CredentialCheckError. */
 export async function verifyCredentialFile(opts: CredentialVerifyOptions): Promise<void> {
-  const out = opts.out ?? ((l: string) => console.log(l));
   const doFetch = opts.fetch ?? fetch;
-  const failed: string[] = [];
-  const fail = (line: string) => {
-    failed.push(line);
-    out(`FAILED: ${line}`);
-  };
-
   let text: string;
   try {
-    text = (opts.text ?? (await fs.readFile(opts.file, 'utf8'))).trim();
+    text = await fs.readFile(opts.file, 'utf8');
   } catch (err) {
-    throw new VerifyFailure(`cannot read ${opts.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new CredentialCheckError(`cannot read ${opts.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
-  const isJwt = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(text);
-  let credential: Json;
-  try {
-    credential = isJwt ? (JSON.parse(Buffer.from(text.split('.')[1]!, 'base64url').toString('utf8')) as Json) : (JSON.parse(text) as Json);
-  } catch {
-    throw new VerifyFailure(`${opts.file} is neither a credential (JSON) nor a VC-JWT`);
-  }
-  if (!credential || typeof credential !== 'object' || !Array.isArray(credential.type) || !credential.type.includes('VerifiableCredential')) {
-    throw new VerifyFailure(`${opts.file} is not a verifiable credential (its type does not say VerifiableCredential)`);
-  }
-  const issuerDid = typeof credential.issuer === 'string' ? credential.issuer : String((credential.issuer as Json | undefined)?.id ?? '');
-  const siteBase = baseOfDidWeb(issuerDid);
-  const base = (opts.url ?? siteBase).replace(/\/+$/, '');
-  // The credential's own addresses are under SITE_URL; --url reads them from where the service answers.
-  const at = (url: string) => (opts.url ? `${base}${new URL(url).pathname}${new URL(url).search}` : url);
-  const get = async (url: string, accept: string): Promise<string> => {
-    const res = await doFetch(at(url), { headers: { accept } });
-    const body = await res.text();
-    if (!res.ok) throw new VerifyFailure(`GET ${at(url)} answered ${res.status}`);
-    return body;
-  };
-  const name = typeof credential.name === 'string' ? credential.name : 'a credential';
-  out(`credential: ${name} (${isJwt ? 'VC-JWT' : 'Data Integrity'}), issued by ${issuerDid}`);
-
-  // The issuer's key.
-  const didPath = new URL(siteBase).pathname.replace(/\/+$/, '');
-  const didDocument = JSON.parse(await get(`${siteBase.replace(/\/+$/, '')}${didPath ? '' : '/.well-known'}/did.json`, 'application/did+json')) as DidDocument;
-  if (didDocument.id !== issuerDid) throw new VerifyFailure(`the DID document at ${siteBase} is for ${didDocument.id}, not the issuer ${issuerDid}`);
-  const documents = new Map<string, unknown>([[didDocument.id, didDocument]]);
-  const suite = new DataIntegrityProof({ cryptosuite });
-
-  // The proof.
-  if (isJwt) {
-    const { kid } = decodeProtectedHeader(text);
-    const method = didDocument.verificationMethod.find((m) => m.id === kid) && didDocument.assertionMethod.includes(String(kid)) ? didDocument.verificationMethod.find((m) => m.id === kid)! : null;
-    if (!method) fail(`the JWT's key ${String(kid)} is not an assertion key of ${issuerDid}`);
-    else {
-      const jwk = await Ed25519Multikey.toJwk({ keyPair: await Ed25519Multikey.from(method) });
-      try {
-        await jwtVerify(text, await importJWK({ ...jwk, alg: 'EdDSA' }, 'EdDSA'), { issuer: issuerDid, algorithms: ['EdDSA'] });
-        out(`signature: good, by ${kid} (EdDSA)`);
-      } catch (err) {
-        fail(`the JWT's signature does not verify with ${kid}: ${(err as Error).message}`);
-      }
-    }
-  } else {
-    const result = await vc.verifyCredential({ credential, suite, documentLoader: documentLoader(documents), checkStatus: async () => ({ verified: true }) });
-    const proof = credential.proof as Json | undefined;
-    if (result.verified) out(`proof: good (${String(proof?.cryptosuite)}), by ${String(proof?.verificationMethod)}`);
-    else fail(`the proof does not verify: ${errorWords(result)}`);
-  }
-
-  // The status.
-  const entries = ([] as Json[]).concat((credential.credentialStatus as Json | Json[] | undefined) ?? []);
-  if (entries.length === 0) out('status: the credential carries none');
-  for (const entry of entries) {
-    const purpose = String(entry.statusPurpose);
-    const listUrl = String(entry.statusListCredential);
-    let list: unknown;
-    try {
-      list = JSON.parse(await get(listUrl, 'application/vc'));
-    } catch (err) {
-      fail(`${purpose}: its status list ${listUrl} could not be read (${(err as Error).message})`);
-      continue;
-    }
-    const one = { ...credential, credentialStatus: entry };
-    const r = await checkStatus({ credential: one, documentLoader: documentLoader(new Map([...documents, [listUrl, list]])), suite, verifyStatusListCredential: true, verifyMatchingIssuers: true });
-    const set = r.results?.[0]?.status;
-    if (!r.verified || set === undefined) fail(`${purpose}: its status list ${listUrl} does not verify: ${errorWords(r)}`);
-    else if (set) fail(`${purpose}: the bit is set in ${listUrl}: the credential is ${purpose === 'revocation' ? 'REVOKED' : purpose === 'suspension' ? 'SUSPENDED' : `marked (${purpose})`}`);
-    else out(`${purpose}: not set (index ${String(entry.statusListIndex)} of ${listUrl}, a list signed by the issuer)`);
-  }
-
-  // The log.
-  const evidence = ([] as Json[]).concat((credential.evidence as Json | Json[] | undefined) ?? []);
-  const tlog = evidence.find((e) => typeof e.narrative === 'string' && e.narrative.startsWith('c2sp.org/tlog-proof@v1\n'));
-  if (!tlog) {
-    const linked = evidence.find((e) => /Transparency log entry/.test(String(e.name)));
-    if (linked) fail(`log: the credential links ${String(linked.id)} but carries no inclusion proof (it was issued before the entry was in a checkpoint: download it again)`);
-    else fail('log: the credential names no transparency-log entry');
-  } else {
-    try {
-      const bundle = parseProofBundle(tlog.narrative as string);
-      const key = opts.key?.trim() ?? (await get(`${siteBase}/v1/log/key`, 'text/plain')).trim();
-      const policyText = opts.policyFile ? await fs.readFile(opts.policyFile, 'utf8') : await get(`${siteBase}/v1/log/policy`, 'text/plain');
-      const policy = parsePolicy(policyText);
-      let checkpoint;
-      try {
-        checkpoint = parseCheckpoint(openNote(bundle.checkpoint, key));
-      } catch (err) {
-        throw new VerifyFailure(`the proof's checkpoint is not signed by the log's key ${key}: ${(err as Error).message}`);
-      }
-      const vouched = enforceQuorum(policy, bundle.checkpoint);
-      if (!verifyInclusion(bundle.index, checkpoint.size, leafHash(bundle.entry), bundle.proof, checkpoint.root)) {
-        throw new VerifyFailure(`entry ${bundle.index} and its inclusion proof do not lead to the signed root`);
-      }
-      out(`log: entry ${bundle.index} is in ${checkpoint.origin}'s checkpoint of ${checkpoint.size} entries, cosigned by ${vouched.join(', ') || 'no witness'} (quorum ${policy.quorum})`);
-      // Today's published checkpoint must extend the one in the proof: a log that forked since would not.
+  const base = opts.url?.replace(/\/+$/, '');
+  // The credential's addresses are under its issuer's SITE_URL; --url reads them from where the service answers.
+  const at = (url: string) => (base ? `${base}${new URL(url).pathname}${new URL(url).search}` : url);
+  await checkCredential({
+    text,
+    what: opts.file,
+    key: opts.key,
+    policyText: opts.policyFile ? await fs.readFile(opts.policyFile, 'utf8') : undefined,
+    out: opts.out ?? ((l: string) => console.log(l)),
+    get: async (url, accept) => {
+      const res = await doFetch(at(url), { headers: { accept } });
+      const body = await res.text();
+      if (!res.ok) throw new CredentialCheckError(`GET ${at(url)} answered ${res.status}`);
+      return body;
+    },
+    extendsPublished: async (note, key, siteBase) => {
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'credence-credential-'));
       try {
         const saved = path.join(dir, 'checkpoint');
-        await fs.writeFile(saved, bundle.checkpoint);
-        const today = await verifyLog({ url: opts.url ?? siteBase, checkpointFile: saved, key, policyFile: opts.policyFile, fetch: doFetch, out: () => {} });
-        out(`log: the service's published checkpoint (${today.checkpoint.size} entries) extends it`);
+        await fs.writeFile(saved, note);
+        const today = await verifyLog({ url: base ?? siteBase, checkpointFile: saved, key, policyFile: opts.policyFile, fetch: doFetch, out: () => {} });
+        return `the service's published checkpoint (${today.checkpoint.size} entries) extends it`;
+      } catch (err) {
+        if (err instanceof VerifyFailure) throw new CredentialCheckError(err.message);
+        throw err;
       } finally {
         await fs.rm(dir, { recursive: true, force: true });
       }
-    } catch (err) {
-      if (!(err instanceof VerifyFailure) && !(err instanceof Error)) throw err;
-      fail(`log: ${(err as Error).message}`);
-    }
-  }
-
-  if (failed.length > 0) throw new ChecksFailed(`${failed.length} check${failed.length === 1 ? '' : 's'} failed`);
-  out('verified: the proof, the status and the log inclusion all hold');
+    },
+  });
 }
 
-function errorWords(result: { error?: { errors?: { message?: string }[]; message?: string } }): string {
-  return result.error?.errors?.map((e) => e.message).join('; ') ?? result.error?.message ?? 'no reason given';
-}
