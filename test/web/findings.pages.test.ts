@@ -6,7 +6,7 @@ import { relayFor } from '../api/webhooks.fixtures.js';
 import { publisher, type TestPublisher } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { FormClient } from './browser-client.js';
-import { registerPage, type WebPublication, webPublication, type WebUser, webUser } from './dashboard.fixtures.js';
+import { registerPage, submitCorrection, type WebPublication, webPublication, type WebUser, webUser } from './dashboard.fixtures.js';
 
 let t: TestApp;
 let pub: WebPublication;
@@ -80,5 +80,39 @@ describe('a Source request’s submit form (finding 7)', () => {
     expect(form.text).not.toContain('Fact checks');
     const held = await person.b.get('/me/requests');
     expect(held.text).toMatch(/Submit work on it by <time[^>]*>[^<]+<\/time>, or it opens to others again\./);
+  });
+});
+
+describe('trust for people with nothing decided, and the home page’s order (finding 6)', () => {
+  it('a new account reads “no decided work yet”, not 0%; its public profile “no accepted work yet”', async () => {
+    const fresh = await webUser(t, 'Nia New');
+    const me = await fresh.b.get('/me');
+    expect(me.text).toContain('<strong>No decided work yet</strong> for a trust score');
+    expect(me.text).not.toContain('<strong>0%</strong> trust score');
+    const profile = await new FormClient(t.baseUrl).get(`/contributors/${fresh.username}`);
+    expect(profile.text).toContain('<strong>No accepted work yet</strong> for a trust score');
+  });
+
+  it('lists people by trust, then accepted count, as the list shows them', async () => {
+    const decideAll = async (who: WebUser, accept: number, reject: number) => {
+      for (let i = 0; i < accept + reject; i++) {
+        const page = await registerPage(t, pub);
+        const id = await submitCorrection(who, page.url);
+        const res = await pub.owner.api.post('/api/v1/submissions/decide', { submission_id: id, decision: i < accept ? 'accept' : 'reject' });
+        expect(res.status, res.text).toBe(200);
+      }
+    };
+    // Many accepted among many rejected: the higher contribution score, the lower trust.
+    const busy = await webUser(t, 'Bea Busy');
+    const careful = await webUser(t, 'Cal Careful');
+    await decideAll(busy, 3, 3);
+    await decideAll(careful, 2, 0);
+    const home = await new FormClient(t.baseUrl).get('/');
+    const section = home.text.slice(home.text.indexOf('id="top-h"'));
+    const order = [...section.matchAll(/href="\/contributors\/([^"]+)"/g)].map((m) => m[1]);
+    expect(order.indexOf(careful.username)).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf(careful.username)).toBeLessThan(order.indexOf(busy.username));
+    const trusts = [...section.slice(0, section.indexOf('</section>')).matchAll(/trust (\d+)%/g)].map((m) => Number(m[1]));
+    expect(trusts).toEqual([...trusts].sort((a, b) => b - a));
   });
 });

@@ -30,7 +30,7 @@ export async function explainProfileScores(deps: Deps, idOrUsername: string) {
 
 export async function searchContributors(
   deps: Deps,
-  filter: { topic?: string | undefined; q?: string | undefined },
+  filter: { topic?: string | undefined; q?: string | undefined; order?: 'trust' | undefined },
   page: number,
   perPage: number,
 ) {
@@ -38,8 +38,8 @@ export async function searchContributors(
   const q = filter.q?.trim() || undefined;
   // Cached with the records: any contributor's change (score, name, topic, a new account) drops every directory
   // page, as does a change to a page shown as someone's latest work.
-  return deps.recordCache.getOrLoad(`contributors:${JSON.stringify([topic, q, page, perPage])}`, async (track) => {
-    const { rows, total } = await store.searchContributors(deps.db, { topic, q }, perPage, (page - 1) * perPage);
+  return deps.recordCache.getOrLoad(`contributors:${JSON.stringify([topic, q, filter.order ?? null, page, perPage])}`, async (track) => {
+    const { rows, total } = await store.searchContributors(deps.db, { topic, q, order: filter.order }, perPage, (page - 1) * perPage);
     const ids = rows.map((r) => r.id);
     const [topics, latest] = await Promise.all([store.topicsOf(deps.db, ids), store.latestWorkOf(deps.db, ids)]);
     track([tag.contributors, ...[...latest.values()].map((w) => tag.page(w.page_id))]);

@@ -93,7 +93,7 @@ export async function latestWorkOf(db: Db, accountIds: number[]): Promise<Map<nu
 
 export async function searchContributors(
   db: Db,
-  filter: { topic?: string | undefined; q?: string | undefined },
+  filter: { topic?: string | undefined; q?: string | undefined; order?: 'trust' | undefined },
   limit: number,
   offset: number,
 ) {
@@ -108,7 +108,10 @@ export async function searchContributors(
   // By topic: the index (topic, authority, account_id) gives this order directly, so a page is read, not sorted.
   const ordered = filter.topic
     ? base.orderBy(sql`t.authority`, 'desc').orderBy(sql`t.account_id`, 'desc')
-    : base.orderBy('a.contribution_score', 'desc').orderBy('a.trust_score', 'desc').orderBy('a.id');
+    : filter.order === 'trust'
+      ? // The home page's few: the order its list shows (trust, then accepted count).
+        base.orderBy('a.trust_score', 'desc').orderBy('a.accepted_count', 'desc').orderBy('a.id')
+      : base.orderBy('a.contribution_score', 'desc').orderBy('a.trust_score', 'desc').orderBy('a.id');
   const [rows, total] = await Promise.all([
     ordered.select(publicAccount).limit(limit).offset(offset).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -14,7 +14,7 @@ import * as submissions from '../../domain/submissions/submission.service.js';
 import { html } from './html.js';
 import { csrfField } from './layout.js';
 import { notice, requireUser } from './kit.js';
-import { empty, percent } from './views.js';
+import { empty, trustStat } from './views.js';
 import { meLinkPages } from './me.links.pages.js';
 import { meMailPages } from './me.mail.pages.js';
 import { meNamesPages } from './me.names.pages.js';
@@ -69,7 +69,7 @@ ${
 <p class="muted">Your public profile: <a href="/contributors/${encodeURIComponent(account.username)}">/contributors/${account.username}</a></p>
 <ul class="stats">
 <li><strong>${account.level}</strong> level</li>
-<li><strong>${percent(account.trust_score)}</strong> trust score</li>
+${trustStat(account)}
 <li><strong>${account.contribution_score}</strong> contribution score</li>
 <li><strong>${account.accepted_count}</strong> accepted</li>
 </ul>

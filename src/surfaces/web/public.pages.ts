@@ -41,6 +41,7 @@ import {
   recordLink,
   role,
   roleLabel,
+  trustStat,
 } from './views.js';
 
 const PER_PAGE = 20;
@@ -295,7 +296,7 @@ export function publicPages(fastify: FastifyInstance, deps: Deps) {
   app.get('/', { config: { html: true } }, async (req, reply) => {
     const [recent, top, statements, market] = await Promise.all([
       contributors.recentWork(deps, 6),
-      contributors.searchContributors(deps, {}, 1, 6),
+      contributors.searchContributors(deps, { order: 'trust' }, 1, 6),
       panels.listStatements(deps, { page: 1, perPage: 3 }),
       requests.marketplace(deps, {}, 1, 3),
     ]);
@@ -332,7 +333,7 @@ ${
   top.items.length === 0
     ? empty('Nobody has contributed yet.', html`<a href="/signup">Be the first</a>.`)
     : html`<ul class="list">${top.items.map(
-        (i) => html`<li>${personLink(i.account)} ${levelBadge(i.account.level)} <span class="muted">trust ${percent(i.account.trust_score)} · ${i.account.accepted_count} accepted</span></li>`,
+        (i) => html`<li>${personLink(i.account)} ${levelBadge(i.account.level)} <span class="muted">${i.account.accepted_count === 0 ? 'no accepted work yet' : `trust ${percent(i.account.trust_score)} · ${i.account.accepted_count} accepted`}</span></li>`,
       )}</ul>`
 }</section></div>
 ${
@@ -430,7 +431,7 @@ ${pager('/search', { q, type: kind }, n, PER_PAGE, Math.min(found.total, MAX_SEA
 <p class="muted">@${a.username} · joined ${date(a.created_at)}</p>
 ${a.summary ? html`<p class="lede">${a.summary}</p>` : ''}
 <ul class="stats">
-<li><strong>${percent(a.trust_score)}</strong> trust score</li>
+${trustStat(a)}
 <li><strong>${a.contribution_score}</strong> contribution score</li>
 <li><strong>${a.accepted_count}</strong> accepted</li>
 </ul>

@@ -26,6 +26,18 @@ export const certaintyLabel = (c: string): string => `${CERTAINTY_WORDS[c] ?? c.
 /** Scores in [0, 1] as a percentage people read at a glance (trust 0.87 → 87%). */
 export const percent = (x: number): string => `${Math.round(x * 100)}%`;
 
+/**
+ * The trust figure, or words while there is nothing to go on: a new account's 0% reads as untrustworthy when it
+ * means only that nothing was decided yet. The person's own page knows the rejections ("no decided work yet"); a
+ * public profile does not show them, and with nothing accepted its 0% says no more than "no accepted work yet".
+ */
+export function trustStat(a: { trust_score: number; accepted_count: number; rejected_count?: number }): SafeHtml {
+  if (a.accepted_count === 0 && (a.rejected_count ?? 0) === 0) {
+    return html`<li><strong>${a.rejected_count === undefined ? 'No accepted work yet' : 'No decided work yet'}</strong> for a trust score</li>`;
+  }
+  return html`<li><strong>${percent(a.trust_score)}</strong> trust score</li>`;
+}
+
 export const personLink = (p: { username: string; name: string }): SafeHtml =>
   html`<a href="/contributors/${encodeURIComponent(p.username)}">${p.name || p.username}</a>`;
 export const publisherLink = (p: { slug: string; name: string }): SafeHtml => html`<a href="/publishers/${encodeURIComponent(p.slug)}">${p.name}</a>`;
