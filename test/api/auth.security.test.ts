@@ -365,6 +365,7 @@ describe('every route is in the table', () => {
         'GET /assets/me.js',
         'GET /assets/tabs.js',
         'GET /assets/docs.js',
+        'GET /assets/credential-verify.js',
         // A verifier anywhere checks a credential with these: its status lists and its issuer's key.
         'GET /v1/credentials/status/{purpose}/{list}',
         'GET /.well-known/did.json',

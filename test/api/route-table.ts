@@ -716,6 +716,7 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/assets/me.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/tabs.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/assets/docs.js', auth: 'none', hidden: true, ok: [200] },
+  { method: 'GET', path: '/assets/credential-verify.js', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs', auth: 'none', hidden: true, ok: [200] },
   { method: 'GET', path: '/docs/', auth: 'none', hidden: true, ok: [301] },
   { method: 'GET', path: '/favicon.ico', auth: 'none', hidden: true, ok: [204] },

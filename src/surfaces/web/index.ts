@@ -1,6 +1,7 @@
 // The site root: server-rendered pages for people (SPEC §12, issue "web app"), the public record and proof
 // addresses (HTML for browsers, JSON otherwise), embed.js and its demo. /v1 envelope and /v1 limits for JSON.
 import { didRoutes } from './did.routes.js';
+import { verifyPages } from './verify.pages.js';
 import { mailPages } from './mail.pages.js';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
@@ -111,6 +112,7 @@ export function web(deps: Deps, openapi: OpenApiCollector) {
     mailPages(app, deps);
     publicPages(app, deps);
     didRoutes(app, deps);
+    verifyPages(app, deps);
     mePages(app, deps);
     dashboardPages(app, deps);
     adminPages(app, deps);
