@@ -14,6 +14,7 @@ import type { Deps } from './domain/deps.js';
 import { apiEnvelope, errorHandler, notFoundHandler, v1Envelope } from './http/error-handler.js';
 import { BODY_LIMITS, applyBodyClass, registerJsonParser } from './http/bodies.js';
 import { AppError } from './http/errors.js';
+import { proseStream } from './http/prose-log.js';
 import { MethodTable, clientErrorHandler } from './http/protocol.js';
 import { decorateRouteConfig, routeConfig } from './http/route-config.js';
 import { isGuard } from './http/auth.js';
@@ -58,7 +59,8 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
   const app = Fastify({
     logger: silent ? false : {
       level: deps.config.logLevel,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      // Prose for people unless JSON is asked for (LOG_FORMAT); a test's stream gets the format its config names.
+      ...(deps.config.logFormat === 'text' ? { stream: proseStream(opts.logStream ?? process.stdout) } : opts.logStream ? { stream: opts.logStream } : {}),
       // Log lines carry the request id, method, path and status: never an address, user agent, header or body,
       // so no reader, credential or email reaches a log (SPEC §11, the bar on private data).
       serializers: {
@@ -153,8 +155,10 @@ export async function buildApp(deps: Deps, opts: { logStream?: NodeJS.WritableSt
     metrics.request(routeConfig(req).url ?? 'unmatched', req.method, reply.statusCode, reply.elapsedTime / 1000);
     // The line's object is built only when it will be written (not with LOG_LEVEL=warn and above). Without a
     // logger, req.log has no isLevelEnabled (pino's, which Fastify's logger type leaves out).
-    if (!silent && (req.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled('info')) {
-      req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    // In prose (LOG_FORMAT=text) a request that went well is a debug line: a terminal shows what failed.
+    const level = deps.config.logFormat === 'text' && reply.statusCode < 400 ? 'debug' : 'info';
+    if (!silent && (req.log as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled(level)) {
+      req.log[level]({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     }
     done();
   });

@@ -117,6 +117,10 @@ export const EnvSchema = Type.Object({
   LOG_LEVEL: Type.Optional(
     Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   ),
+  // How log lines read: `text` (the default) is a sentence per line for a person at a terminal, with a request
+  // logged only when it failed (4xx, 5xx; every one at LOG_LEVEL=debug); `json` is one JSON object per line with
+  // every request, for a log collector (src/http/prose-log.ts).
+  LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('text'), Type.Literal('json')])),
   // The transparency log's Ed25519 signing key (base64 of a 32-byte seed, or PKCS#8 as PEM or base64 DER). Every
   // instance of one log needs the same key; unset, one is made at first start in DATA_DIR (log-signing-key.pem).
   LOG_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -177,6 +181,8 @@ export interface Config {
   contactEmail: string;
   termsUrl: string;
   logLevel: string;
+  /** LOG_FORMAT: prose for people, or JSON lines for a collector. */
+  logFormat: 'text' | 'json';
   logSigningKey: string | undefined;
   /** CREDENTIAL_SIGNING_KEY: unset, made at first use in DATA_DIR. */
   credentialSigningKey?: string | undefined;
@@ -299,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     contactEmail: e.CONTACT_EMAIL ?? `contact@${hostOf(e.SITE_URL ?? 'http://localhost')}`,
     termsUrl: e.TERMS_URL ?? `${(e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '')}/terms`,
     logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? 'text',
     logSigningKey: e.LOG_SIGNING_KEY,
     credentialSigningKey: e.CREDENTIAL_SIGNING_KEY,
     logOrigin: e.LOG_ORIGIN,
@@ -364,5 +371,6 @@ function parseTrustProxy(v: string | undefined): boolean | number | string[] {
 /** A config for tests and tools: defaults, with overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // N = 2^12: a hash in a few milliseconds instead of ~150 ms. Tests and benchmarks only; loadConfig never does this.
-  return { ...loadConfig({}), requireHttps: false, logLevel: 'silent', scryptLogN: 12, erasureList: null, ...overrides };
+  // Tests that read log lines parse them: JSON, unless a test asks for prose.
+  return { ...loadConfig({}), requireHttps: false, logLevel: 'silent', logFormat: 'json', scryptLogN: 12, erasureList: null, ...overrides };
 }

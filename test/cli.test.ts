@@ -132,7 +132,7 @@ describe('credence CLI', () => {
 
   it('serves HTTP until told to stop', async () => {
     const port = await freePort();
-    const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       await new Promise<void>((resolve, reject) => {
@@ -149,6 +149,70 @@ describe('credence CLI', () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBeTruthy();
+      // A quiet, clear first start: one address to open, prose for people (no JSON), a request written only when it
+      // failed.
+      expect((await fetch(`http://127.0.0.1:${port}/nowhere-at-all`)).status).toBe(404);
+      await new Promise((r) => setTimeout(r, 300));
+      const origins = new Set(out.match(/https?:\/\/[^\s/]+/g));
+      expect([...origins], out).toHaveLength(1);
+      expect(out).not.toContain('Server listening');
+      expect(out).not.toMatch(/^\{/m);
+      expect(out).not.toContain('/healthz');
+      expect(out).toMatch(/INFO +GET \/nowhere-at-all 404 \(\d+ ms\)/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+
+  it('starts a fresh demo with no take already run out', async () => {
+    const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'credence-demo-'));
+    const child = spawn(TSX, [MAIN, 'serve', '--demo'], { env: { ...env, DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 60_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('Credence is serving')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      // On PostgreSQL the file's earlier seeding test shares the database: the demo is then already there.
+      expect(out).toMatch(/demo data (ready|already present)/);
+      expect(out).not.toContain('request takes expired');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('writes JSON log lines, every request included, when LOG_FORMAT=json', async () => {
+    const port = await freePort();
+    const child = spawn(TSX, [MAIN, 'serve'], { env: { ...env, PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 30_000);
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('serving')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; path?: string });
+      expect(lines.some((l) => l.msg === 'request' && l.path === '/healthz')).toBe(true);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -153,7 +153,7 @@ export async function seedDemoWork(deps: Deps, log: (line: string) => void): Pro
       const kind = KINDS[(i + made) % KINDS.length]!;
       const page = pageFor(kind, pages, (i * 7 + 3) % pages.length);
       const specialist = notAnAuthor(made * 5 + i, page);
-      await playRequest(tick, { pubId: pub.id, ownerId, specialistId: ids.get(specialist)!, page, kind, step, pick: rng.int(1000) });
+      await playRequest(tick, deps, { pubId: pub.id, ownerId, specialistId: ids.get(specialist)!, page, kind, step, pick: rng.int(1000) });
       made++;
     }
     // Unasked work: contributors volunteer reviews, fact checks and sources; most are accepted.
@@ -178,7 +178,7 @@ interface Play {
   pick: number;
 }
 
-async function playRequest(tick: () => Deps, p: Play): Promise<void> {
+async function playRequest(tick: () => Deps, now: Deps, p: Play): Promise<void> {
   const [opened] = await openRequests(tick(), p.pubId, p.ownerId, [
     {
       index: 0,
@@ -193,8 +193,13 @@ async function playRequest(tick: () => Deps, p: Play): Promise<void> {
     await cancelRequest(tick(), [p.pubId], requestId);
     return;
   }
+  // A request left held is taken now, on the real clock: taken at the demo's past date it would run out at the
+  // first start ("request takes expired") before anyone saw it held.
+  if (p.step === 'taken') {
+    await takeRequest(now, p.specialistId, requestId);
+    return;
+  }
   await takeRequest(tick(), p.specialistId, requestId);
-  if (p.step === 'taken') return;
   const submissionId = await submit(tick(), p.specialistId, p.page, p.kind, p.pick, requestId);
   if (submissionId === null || p.step === 'pending') return;
   if (p.step === 'withdrawn') {

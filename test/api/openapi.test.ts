@@ -34,6 +34,7 @@ describe('OpenAPI', () => {
         'GET /assets/dashboard.js',
         'GET /assets/log-verify.js',
         'GET /assets/docs.js',
+        'GET /assets/tabs.js',
         'GET /assets/me.js',
         // Documented once under /v1 (GET /v1/records/:id, /v1/proofs/:id, /v1/embed.js), so a client based there reaches them.
         'GET /records/:id',
@@ -66,5 +67,16 @@ describe('OpenAPI', () => {
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('/pages/lookup');
     expect(res.text).toContain('/pages/record');
+  });
+
+  it('lists a 401 only under an operation that reads a credential, and says when one is optional', async () => {
+    const text = (await new Client(t.baseUrl).get('/docs')).text;
+    const ops = [...text.matchAll(/<section class="op"[\s\S]*?<\/section>/g)].map((m) => m[0]);
+    const open = ops.filter((op) => op.includes('Auth: none'));
+    for (const op of open) expect(op, op.slice(0, 200)).not.toMatch(/>401 response/);
+    // Public reads take a key or session if sent, and refuse a bad one: they say so rather than "none".
+    const optional = ops.filter((op) => op.includes('Auth: optional (key or session)'));
+    expect(optional.length).toBeGreaterThan(10);
+    expect(optional.every((op) => />401 response/.test(op))).toBe(true);
   });
 });

@@ -45,7 +45,11 @@ interface Group {
 
 function operation(docId: string, prefix: string, path: string, method: string, op: Op): string {
   const full = `${prefix}${path}`;
-  const auth = !op.security || op.security.some((s) => Object.keys(s).length === 0) ? 'none' : op.description?.includes('session') ? 'session' : 'key or session';
+  // Public routes take a credential if one is sent (and answer 401 to a bad one): "optional", not "none", so a 401
+  // listed under them is not a contradiction. "none" is for the routes that read no credential at all.
+  const open = !op.security || op.security.every((s) => Object.keys(s).length === 0);
+  const optional = !open && op.security!.some((s) => Object.keys(s).length === 0);
+  const auth = open ? 'none' : optional ? 'optional (key or session)' : op.description?.includes('session') ? 'session' : 'key or session';
   const params = (op.parameters ?? [])
     .map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''})${p.description ? ` — ${escapeHtml(p.description)}` : ''}</li>`)
     .join('');
