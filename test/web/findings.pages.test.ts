@@ -116,3 +116,16 @@ describe('trust for people with nothing decided, and the home page’s order (fi
     expect(trusts).toEqual([...trusts].sort((a, b) => b - a));
   });
 });
+
+describe('a new publisher’s domain that does not verify (finding 2)', () => {
+  it('says what to do next, and how an operator verifies by hand', async () => {
+    const domain = `noor-${pub.slug}.example`;
+    await pub.owner.b.get(`${pub.base}/domains`);
+    expect((await pub.owner.b.post(`${pub.base}/domains`, { domain })).status).toBe(303);
+    const failed = await pub.owner.b.post(`${pub.base}/domains/${domain}/verify`, {});
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    expect(failed.text).toContain('Not verified yet.');
+    expect(failed.text).toContain('What next: publish one of the two below and press Verify again.');
+    expect(failed.text).toContain(`npx credence domains:verify ${domain} --publisher ${pub.slug}`);
+  });
+});

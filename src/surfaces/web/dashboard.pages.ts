@@ -227,6 +227,8 @@ ${selectField({ name: 'role', label: 'Role', value: values.role ?? 'editor', err
   ) => {
     const ctx = pageContext(deps, req, reply);
     const domains = await publishers.listDomains(deps, pub.user.accountId, pub.slug);
+    // A local or demo service cannot reach a real site or DNS for a made-up domain: say how its operator verifies.
+    const local = /^http:\/\/(localhost|127\.|\[::1\])/.test(deps.config.siteUrl);
     const card = (d: (typeof domains)[number], i: number) => {
       const how = publishers.verificationInstructions(d.domain, d.token);
       const failure = opts.failed?.domain === d.domain ? opts.failed.error : undefined;
@@ -239,8 +241,12 @@ ${
   failure
     ? html`<div class="notice error" role="alert"><p><strong>Not verified yet.</strong> Here is what we found:</p><ul>${(failure.details ?? [{ field: '', message: failure.message }]).map(
         (f) => html`<li>${f.field === 'dns' ? 'DNS: ' : f.field === 'file' ? 'File: ' : ''}${f.message}</li>`,
-      )}</ul></div>`
-    : ''
+      )}</ul><p>What next: publish one of the two below and press Verify again. A new DNS record can take up to an hour to be seen; the file must answer over HTTPS at the address shown. A name with no public address (a test or internal domain) cannot be checked from here: ${
+        local ? html`on this local service, verify it by hand with` : html`the service’s operator can verify it by hand with`
+      } <code class="wrap">npx credence domains:verify ${d.domain} --publisher ${pub.slug}</code>.</p></div>`
+    : local
+      ? html`<p class="notice" role="note">This service runs on your own machine, where nothing on the internet can be checked: verify by hand with <code class="wrap">npx credence domains:verify ${d.domain} --publisher ${pub.slug}</code>, then reload this page.</p>`
+      : ''
 }
 <p>Prove that you control ${d.domain} in one of two ways, then press Verify.</p>
 <div class="split">
