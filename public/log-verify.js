@@ -25,7 +25,7 @@
   var shownEntry = box.querySelector('[data-log-entry]');
   var WIDTH = 256;
   var core = self.CredenceLogCore;
-  var fromB64 = core.fromB64, toB64 = core.toB64, hex = core.hex, equal = core.equal, sha256 = core.sha256, node = core.node, fail = core.fail;
+  var fromB64 = core.fromB64, toB64 = core.toB64, equal = core.equal, sha256 = core.sha256, node = core.node, fail = core.fail;
   var walk = core.walk, consistent = core.consistent, checkOpenings = core.checkOpenings;
 
   function say(text, state) {
@@ -221,7 +221,8 @@
           (vouched.length ? ', cosigned by the witnesses ' + vouched.join(', ') : '') + '.' +
           (erased ? ' The person’s details were erased at their request; the entry still verifies.' : '') +
           (removed ? ' Some of its text was removed after a decision; the entry still verifies.' : ''), 'verified');
-        if (details) details.textContent = 'Signed by ' + key + '. Root ' + hex(root) + '.';
+        // The key's name is the log's origin and a hash a person cannot read: the origin alone says who signed.
+        if (details) details.textContent = 'Signed by the log at ' + key.split('+')[0] + '.';
         // A proof that travels carries the entry's bytes: there is none for an entry whose clear text was withheld.
         if (download && !listed.leaf_hash) {
           var file = 'c2sp.org/tlog-proof@v1\nextra ' + toB64(bytes) + '\nindex ' + index + '\n' +

@@ -47,6 +47,9 @@ describe.skipIf(!hasChromium)('the proof page in a browser', () => {
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Verified in your browser/);
     expect(await status.textContent()).toContain(`entry ${logIndex}`);
     expect(await page.locator('[data-log-index]').getAttribute('data-log-state')).toBe('verified');
+    // A check shows it, as the extension's popup does, and the signer is the log's origin, not its key's hash.
+    expect(await status.evaluate((el) => (globalThis as any).getComputedStyle(el, '::before').content)).toBe('"✓ "');
+    expect(await page.locator('[data-log-details]').textContent()).toMatch(/^Signed by the log at [^+\s]+\.$/);
     expect(errors).toEqual([]);
     await page.close();
   });

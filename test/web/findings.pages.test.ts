@@ -129,3 +129,22 @@ describe('a new publisher’s domain that does not verify (finding 2)', () => {
     expect(failed.text).toContain(`npx credence domains:verify ${domain} --publisher ${pub.slug}`);
   });
 });
+
+describe('the proof page (finding 8)', () => {
+  it('names an authorship in its heading, and says the decision once', async () => {
+    const author = await webUser(t, 'Ada Author');
+    const reg = await asking.api.post('/api/v1/pages', { url: `https://${asking.domain}/authored-proof`, title: 'Authored proof', authors: [author.username] });
+    expect(reg.status, reg.text).toBe(201);
+    const names = await author.b.get('/me/names');
+    const claim = /action="\/me\/claims\/(\d+)\/confirm"/.exec(names.text)![1];
+    await author.b.post(`/me/claims/${claim}/confirm`, {});
+    const id = (await t.runtime.deps.db.selectFrom('contributions').select('id').where('page_id', '=', reg.body.data.id).executeTakeFirstOrThrow()).id;
+    const proof = await new FormClient(t.baseUrl).get(`/proofs/${id}`);
+    expect(proof.status).toBe(200);
+    const h1 = /<h1>([\s\S]*?)<\/h1>/.exec(proof.text)![1]!;
+    expect(h1).toContain('Ada Author, author of “Authored proof”');
+    expect(h1).not.toContain('Wrote this page');
+    expect(proof.text).toContain('<h2>Decision</h2>');
+    expect(proof.text).not.toContain('<dt>Decision</dt>');
+  });
+});

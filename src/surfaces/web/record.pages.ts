@@ -177,7 +177,7 @@ export function proofPage(siteUrl: string, p: Proof, entry: ShownEntry | null = 
       ...(sources.length > 0 ? { citation: sources } : {}),
     },
     body: html`<p class="crumbs"><a href="/records/${p.page_id}">Trust record of “${pageTitle}”</a></p>
-<h1>${role(p.role)} ${p.summary || roleLabel(p.role)}</h1>
+<h1>${named ? html`${role(p.role)} ${p.name || p.username}, author of “${pageTitle}”` : html`${role(p.role)} ${p.summary || roleLabel(p.role)}`}</h1>
 <p class="lede">By ${personLink(p)} on ${externalLink(p.page_url, pageTitle)}, published by ${publisherLink({ slug: p.publisher_slug, name: p.publisher_name })}.</p>
 ${drift.page_changed_since ? html`<p class="notice warn" role="note">The page has changed since this ${roleLabel(p.role).toLowerCase()}, on ${date(drift.page_changed_since)}: it was done on an earlier version and may no longer hold as written.</p>` : ''}
 ${drift.correction_missing ? html`<p class="notice warn" role="note">The corrected text no longer appears on the page.</p>` : ''}
@@ -216,7 +216,7 @@ ${
 }
 <h2>Decision</h2>
 <dl class="facts">
-<dt>Decision</dt><dd>${named ? 'Named by the publisher' : html`<span class="badge ok">Accepted</span> by ${p.publisher_name}`}</dd>
+<dt>Outcome</dt><dd>${named ? 'Named by the publisher' : html`<span class="badge ok">Accepted</span> by ${p.publisher_name}`}</dd>
 <dt>Decided</dt><dd>${date(decidedAt)}</dd>
 ${p.decision_note ? html`<dt>Note</dt><dd class="text">${p.decision_note}</dd>` : ''}
 ${p.request_id !== null ? html`<dt>Requested</dt><dd>Yes: in answer to a request by ${p.publisher_name}</dd>` : ''}
