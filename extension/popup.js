@@ -21,7 +21,8 @@
   }
   function safeHref(url) { return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : null; }
   function link(url, text) { var href = safeHref(url); return href ? el('a', { href: href, target: '_blank', rel: 'noopener' }, [text]) : document.createTextNode(text); }
-  var dates = new Intl.DateTimeFormat(S.lang, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  // The site's day style (src/domain/dates.ts): "12 Nov 2026", English written day first as the site writes it.
+  var dates = new Intl.DateTimeFormat(S.lang === 'en' ? 'en-GB' : S.lang, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
   function date(iso) {
     var d = new Date(iso);
     return isNaN(d.getTime()) ? null : el('time', { datetime: iso }, [dates.format(d)]);

@@ -178,6 +178,8 @@ describe.skipIf(!hasChromium)('the browser extension', () => {
     const p = await popup(tabId);
     await expect.poll(() => p.locator('.standing strong').textContent(), { timeout: 20_000 }).toBe('Retracted');
     expect(await p.locator('[data-notices] li').first().textContent()).toContain('The figures were wrong.');
+    // The site's day style, not "November 20, 2026".
+    expect(await p.locator('[data-notices] li time').first().textContent()).toBe('20 Nov 2026');
   });
 
   it('fits a phone-wide popup (390 px) without sideways scrolling and passes axe-core, light and dark', async () => {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayFor } from '../api/webhooks.fixtures.js';
 import { publisher, type TestPublisher } from '../factories.js';
+import { humane } from '../../src/surfaces/web/me.kit.js';
 import { startTestApp, type TestApp } from '../harness.js';
 import { FormClient } from './browser-client.js';
 import { registerPage, submitCorrection, type WebPublication, webPublication, type WebUser, webUser } from './dashboard.fixtures.js';
@@ -146,5 +147,28 @@ describe('the proof page (finding 8)', () => {
     expect(h1).not.toContain('Wrote this page');
     expect(proof.text).toContain('<h2>Decision</h2>');
     expect(proof.text).not.toContain('<dt>Decision</dt>');
+  });
+});
+
+describe('one voice (finding 9)', () => {
+  it('says “email”, keeps a domain’s case, and speaks a batch result as a sentence', async () => {
+    const security = await person.b.get('/me/security');
+    expect(security.text).not.toContain('e-mail');
+    const report = await new FormClient(t.baseUrl).get('/report');
+    expect(report.text).not.toContain('e-mail');
+    await pub.owner.b.get(`${pub.base}/pages`);
+    const batch = await pub.owner.b.post(`${pub.base}/pages/batch`, { lines: `https://${pub.domain}/fine Fine\nftp://${pub.domain}/bad Bad` });
+    expect(batch.text).toContain('Must be an http or https URL');
+    expect(batch.text).not.toContain('url must be');
+    expect(humane('noor.example has no TXT record')).toBe('noor.example has no TXT record');
+    expect(humane('must be an http or https URL')).toBe('Must be an http or https URL');
+  });
+
+  it('puts a session’s Sign out on its own line', async () => {
+    const other = new FormClient(t.baseUrl);
+    await other.get('/login');
+    expect((await other.post('/login', { email: person.email, password: 'long enough password' })).status).toBe(303);
+    const page = await person.b.get('/me/security');
+    expect(page.text).toMatch(/<\/span><form method="post" action="\/me\/security\/sessions\/\d+\/end" class="actions">/);
   });
 });

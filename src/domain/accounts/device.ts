@@ -7,7 +7,8 @@ const BROWSERS: [RegExp, string][] = [
   [/\bOPR\/|\bOpera\b/, 'Opera'],
   [/\bFirefox\/|\bFxiOS\//, 'Firefox'],
   [/\bSamsungBrowser\//, 'Samsung Internet'],
-  [/\bChrom(?:e|ium)\/|\bCriOS\//, 'Chrome'],
+  // Headless Chrome (a test runner, a crawler) names itself HeadlessChrome: still Chrome to a person reading the list.
+  [/\b(?:Headless)?Chrom(?:e|ium)\/|\bCriOS\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
   [/^curl\//, 'curl'],
   [/\bnode\b|undici/i, 'A Node.js program'],

@@ -38,6 +38,7 @@ import {
 } from './dashboard.kit.js';
 import { html, raw, type SafeHtml } from './html.js';
 import { confirmAction, type FieldErrors, field, fieldErrorsOf, notice, pageContext, readForm, Redirect, rulesOf, str } from './kit.js';
+import { humane } from './me.kit.js';
 import { csrfField, type PageContext } from './layout.js';
 import { driftOf } from '../linked-data/drift.presenter.js';
 
@@ -122,7 +123,8 @@ ${stackable(html`<div class="table-wrap"><table><thead><tr><th scope="col">Line<
 ${view.batch.results.map((r) => {
   const input = view.batch!.inputs[r.index];
   return html`<tr><td>${view.batch!.lines[r.index]}</td><td class="wrap">${input?.url ?? ''}</td><td>${statusBadge(r.status)}${
-    r.error ? html` ${r.error.message}` : r.id ? html` <a href="${pub.base}/pages/${r.id}">see the page</a>` : ''
+    // The field's own sentence ("Must be an http or https URL …"), not the API's "url must be …".
+    r.error ? html` ${r.error.details?.[0] ? humane(r.error.details[0].message) : r.error.message}` : r.id ? html` <a href="${pub.base}/pages/${r.id}">see the page</a>` : ''
   }</td></tr>`;
 })}
 </tbody></table></div>`)}</section>`

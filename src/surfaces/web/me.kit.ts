@@ -32,6 +32,8 @@ export const errorNotice = (message: string | undefined) => (message ? html`<p c
 /** A rule's words (http/validation.ts ruleWords), said the way a form says it: a sentence beside the field. */
 export function humane(message: string): string {
   if (message === 'must not be empty' || message === 'is required') return 'Required';
+  // A sentence that opens with a name keeps its case: "noor.example has no TXT record", not "Noor.example …".
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(\s|$)/.test(message)) return message;
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 

@@ -48,7 +48,8 @@ export function meSecurityPages(fastify: FastifyInstance, deps: Deps) {
         (s) => html`<li><strong>${s.device}</strong>${s.current ? html` <span class="badge ok">This browser</span>` : ''}<br><span class="muted small">Signed in ${date(s.created_at)} · until ${date(s.expires_at)}</span>${
           s.current
             ? ''
-            : html`<form method="post" action="/me/security/sessions/${s.id}/end" class="inline">${csrfField(ctx)}<button type="submit" class="small secondary">Sign out<span class="sr-only"> ${s.device}, signed in ${date(s.created_at)}</span></button></form>`
+            : // Its own line under the dates, not glued to the last one.
+              html`<form method="post" action="/me/security/sessions/${s.id}/end" class="actions">${csrfField(ctx)}<button type="submit" class="small secondary">Sign out<span class="sr-only"> ${s.device}, signed in ${date(s.created_at)}</span></button></form>`
         }</li>`,
       )}</ul>
 ${
@@ -67,10 +68,10 @@ ${revokeKeysBox('pw')}
 <p>Ends every session of your account, on every device, this one included. API keys keep working unless you tick the box.</p>
 <form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Log out everywhere</button></div></form>
 <h2>Your data</h2>
-<p>One JSON file with everything Credence holds about your account: profile, e-mail, memberships, submissions with their notes and decisions, claims, keys and webhooks (never their secrets), and your sign-in history.</p>
+<p>One JSON file with everything Credence holds about your account: profile, email, memberships, submissions with their notes and decisions, claims, keys and webhooks (never their secrets), and your sign-in history.</p>
 <p><a class="button" href="/me/export" download>Download my data</a></p>
 <h2 id="delete">Delete your account</h2>
-<p>This cannot be undone. Your e-mail, name, username, summary and topics are erased, with your sessions, API keys and webhooks; pending submissions are withdrawn and requests you took go back to the market. Work that was accepted stays in the pages' history, naming “a former contributor”. Your username is never given to anyone else. If you are the only owner of a publication, make someone else an owner first.</p>
+<p>This cannot be undone. Your email, name, username, summary and topics are erased, with your sessions, API keys and webhooks; pending submissions are withdrawn and requests you took go back to the market. Work that was accepted stays in the pages' history, naming “a former contributor”. Your username is never given to anyone else. If you are the only owner of a publication, make someone else an owner first.</p>
 <form method="post" action="/me/security/delete" class="stack">${csrfField(ctx)}
 ${field({ name: 'confirm_username', label: 'Type your username to confirm', error: errors.confirm_username, required: true, autocomplete: 'off', hint: `Your username is ${ctx.user?.username ?? ''}` })}
 ${field({ name: 'password', label: 'Your password', type: 'password', error: errors.password, required: true, autocomplete: 'current-password' })}

@@ -76,7 +76,7 @@ export function expiredTakes(deps: Deps, rows: TakeExpiryRow[]): SafeHtml {
 function credentialLinks(s: SubmissionRow, contributionId: number | undefined): SafeHtml {
   if (s.status !== 'accepted' || contributionId === undefined) return html``;
   const href = (holder: string) => `/me/contributions/${contributionId}/credential?holder=${holder}`;
-  return html`<p class="meta">Download credential<span class="sr-only"> for “${s.summary}”</span> (Open Badges 3.0, for a wallet or portfolio): <a href="${href('profile')}" download>naming you by your profile</a> · <a href="${href('email_hash')}" download>naming you only by a hash of your e-mail</a></p>`;
+  return html`<p class="meta">Download credential<span class="sr-only"> for “${s.summary}”</span> (Open Badges 3.0, for a wallet or portfolio): <a href="${href('profile')}" download>naming you by your profile</a> · <a href="${href('email_hash')}" download>naming you only by a hash of your email</a></p>`;
 }
 
 export function submissionCard(ctx: PageContext, s: SubmissionRow, level: 2 | 3 = 3, contributionId?: number): SafeHtml {

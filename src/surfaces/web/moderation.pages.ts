@@ -55,7 +55,7 @@ ${field({ name: 'item', label: 'What you report', value: values.item, error: err
 ${selectField({ name: 'category', label: 'Why', value: values.category || 'STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH', error: errors.category, options: categoryOptions })}
 ${field({ name: 'explanation', label: 'Explanation', textarea: true, value: values.explanation, error: errors.explanation, required: true, hint: 'Why the text is unlawful or against the terms: the law or the clause, and what in the text' })}
 ${field({ name: 'notifier_name', label: 'Your name (optional)', value: values.notifier_name, error: errors.notifier_name, autocomplete: 'name' })}
-${field({ name: 'notifier_email', label: 'Your e-mail (optional)', type: 'email', value: values.notifier_email, error: errors.notifier_email, autocomplete: 'email', hint: 'For the acknowledgement and the decision. Without it you get a reference on the next page only.' })}
+${field({ name: 'notifier_email', label: 'Your email (optional)', type: 'email', value: values.notifier_email, error: errors.notifier_email, autocomplete: 'email', hint: 'For the acknowledgement and the decision. Without it you get a reference on the next page only.' })}
 <fieldset class="checks"${errors.good_faith ? html` aria-describedby="f-good_faith-error"` : ''}><legend>Statement</legend><label><input type="checkbox" name="good_faith" value="yes"${values.good_faith ? html` checked` : ''}> I state in good faith that this report is accurate and complete.</label>${
       errors.good_faith ? html`<p class="field-error" id="f-good_faith-error">${errors.good_faith}</p>` : ''
     }</fieldset>
