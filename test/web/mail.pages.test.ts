@@ -36,13 +36,18 @@ describe('the mail pages', () => {
     const token = linkToken(smtp.to('pat@web.test')[0]!, 'https://credence.test/confirm-email');
     const page = await b.get(`/confirm-email?token=${token}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Confirm this address');
+    // It names the address and the account it confirms, and no cache keeps it.
+    expect(page.text).toContain('Confirm <strong>pat@web.test</strong> for the Credence account <strong>pat-web</strong>.');
+    expect(page.text).toContain('Confirm pat@web.test</button>');
+    expect(page.headers.get('cache-control')).toBe('no-store');
     const done = await b.post('/confirm-email', { token });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/email-confirmed');
     expect((await b.get(done.location!)).text).toContain('Address confirmed');
     await b.get('/me');
     expect((await b.post('/confirm-email', { token })).status).toBe(404);
+    // A used link says so before any click.
+    expect((await b.get(`/confirm-email?token=${token}`)).text).toContain('This confirmation link is used, expired or incomplete.');
     expect((await b.get('/me')).text).not.toContain('Confirm your email address');
 
     const other = new FormClient(t.baseUrl);

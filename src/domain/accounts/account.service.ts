@@ -264,6 +264,17 @@ export async function requestPasswordReset(deps: Deps, input: { email: string },
 }
 
 /** Whether a reset link can still be used (the page asks before showing its form). */
+/**
+ * What a live confirmation link would confirm: the address and the account's username, for the page its holder
+ * opens. The holder read the mail sent to that address, so naming it tells them nothing they do not know.
+ */
+export async function confirmationTarget(deps: Deps, token: string): Promise<{ email: string; username: string } | null> {
+  const link = await mailStore.liveToken(deps.db, 'confirm', sha256(token), isoNow(deps.clock));
+  if (!link) return null;
+  const account = await store.findAccountById(deps.db, link.account_id);
+  return account ? { email: link.email ?? account.email, username: account.username } : null;
+}
+
 export async function resetLinkIsLive(deps: Deps, token: string): Promise<boolean> {
   return Boolean(await mailStore.liveToken(deps.db, 'reset', sha256(token), isoNow(deps.clock)));
 }

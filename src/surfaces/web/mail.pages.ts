@@ -38,13 +38,23 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
     sendPage(deps, req, reply, { title, body: html`<h1>${title}</h1><p class="notice" role="status">${text}</p>` }, status);
 
   // Confirming an address.
-  app.get('/confirm-email', { config: { html: true } }, async (req, reply) => {
+  // The page names an address: never stored by a cache, whoever asks.
+  const noStore = { config: { html: true }, onSend: async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => (reply.header('cache-control', 'no-store'), payload) };
+  app.get('/confirm-email', noStore, async (req, reply) => {
     const ctx = pageContext(deps, req, reply);
+    const token = tokenOf(req);
+    // The page says which address and account the link confirms; a used or expired link says so before any click.
+    const target = token ? await accounts.confirmationTarget(deps, token) : null;
     return sendPage(deps, req, reply, {
       title: 'Confirm your email address',
-      body: html`<h1>Confirm your email address</h1>
-<form method="post" action="/confirm-email" class="stack">${csrfField(ctx)}<input type="hidden" name="token" value="${tokenOf(req)}">
-<div><button type="submit">Confirm this address</button></div></form>`,
+      body: target
+        ? html`<h1>Confirm your email address</h1>
+<p>Confirm <strong>${target.email}</strong> for the Credence account <strong>${target.username}</strong>.</p>
+<form method="post" action="/confirm-email" class="stack">${csrfField(ctx)}<input type="hidden" name="token" value="${token}">
+<div><button type="submit">Confirm ${target.email}</button></div></form>`
+        : html`<h1>Confirm your email address</h1>
+<p class="notice error" role="alert">This confirmation link is used, expired or incomplete. <a href="/me/mail">Send a new link</a> from your account, after you log in.</p>`,
+      noindex: true,
     });
   });
 
