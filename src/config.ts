@@ -70,6 +70,13 @@ export const EnvSchema = Type.Object({
   // Seconds an OAuth access token lives (docs/decisions/oauth-authorization-server.md): short, since a site renews it
   // with its refresh token, and an opaque token is looked up on every call anyway so revoking stops it at once.
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{1,4}$' })),
+  // The OAuth authorization server is not complete (no consent pages yet, so no token can be had, and a token is not
+  // yet a caller), so it is off unless asked for: off, none of its routes or metadata addresses exist (404).
+  OAUTH_ENABLED: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+  // The authorization server's keys, as JSON {"jwks":{"keys":[private JWK]},"cookieKeys":["…"]}: every instance needs
+  // the same ones. Unset, made at first start in DATA_DIR (oauth-keys.json, mode 0600), as the log's signing key is;
+  // never oidc-provider's built-in development keys.
+  OAUTH_KEYS: Type.Optional(Type.String({ minLength: 2 })),
   // Hours a take lasts without submitted work; then the request reopens and the specialist and publisher are told.
   REQUEST_TAKE_HOURS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' })),
   // Prometheus metrics are never public by default. METRICS_PORT serves /metrics on a listener of its own (on
@@ -173,6 +180,10 @@ export interface Config {
   claimLimits: { pendingPerPerson: number; perPublicationPerDay: number };
   /** OAUTH_ACCESS_TOKEN_TTL_SECONDS. */
   oauthAccessTokenTtlSeconds: number;
+  /** OAUTH_ENABLED: the authorization server's routes are mounted only when true. */
+  oauthEnabled: boolean;
+  /** OAUTH_KEYS: unset, made at first start in DATA_DIR. */
+  oauthKeys?: string | undefined;
   /** AUTHOR_LINKS_PENDING_PER_PUBLICATION and AUTHOR_LINKS_PENDING_PER_PERSON. */
   authorLinkLimits: { pendingPerPublication: number; pendingPerPerson: number };
   /** SMTP_URL: unset, mail is written to DATA_DIR/mail/ instead. */
@@ -275,6 +286,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST ?? '127.0.0.1',
     siteUrl: (e.SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     oauthAccessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS === undefined ? 600 : Number(e.OAUTH_ACCESS_TOKEN_TTL_SECONDS),
+    oauthEnabled: e.OAUTH_ENABLED === 'true',
+    oauthKeys: e.OAUTH_KEYS,
     dataDir: e.DATA_DIR ?? './data',
     erasureList: e.ERASURE_LIST ?? `${(e.DATA_DIR ?? './data').replace(/\/+$/, '')}/erasures.jsonl`,
     databaseUrl: e.DATABASE_URL,

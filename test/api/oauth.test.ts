@@ -4,6 +4,11 @@
 // requests go to the test's loopback port through its customFetch, as through a proxy that terminates TLS.
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_KEYSTORE } from 'oidc-provider/lib/consts/index.js';
+import { generateOAuthKeys } from '../../src/domain/oauth/keys.js';
+import { deleteExpiredRecords } from '../../src/domain/oauth/oauth.store.js';
+import { eraseAccount } from '../../src/domain/privacy/erasure.service.js';
+import { signup } from '../factories.js';
 import { startTestApp, type TestApp } from '../harness.js';
 
 let t: TestApp;
@@ -16,9 +21,11 @@ const viaLoopback: typeof fetch = (input, init) => {
   return fetch(`${t.baseUrl}${url.pathname}${url.search}`, { ...init, method: input instanceof Request ? input.method : init?.method, headers, redirect: 'manual' });
 };
 const opts = { [oauth.customFetch]: viaLoopback };
+// Keys of its own per test app, so no test writes oauth-keys.json into ./data.
+const oauthKeys = () => JSON.stringify(generateOAuthKeys());
 
 beforeAll(async () => {
-  t = await startTestApp({ rateLimitAllowlist: ['127.0.0.1'] });
+  t = await startTestApp({ oauthEnabled: true, oauthKeys: oauthKeys(), rateLimitAllowlist: ['127.0.0.1'] });
 });
 afterAll(async () => t?.close());
 
@@ -30,6 +37,54 @@ async function metadata() {
 async function register(body: Record<string, unknown>) {
   return viaLoopback('https://credence.test/oauth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
+
+describe('OAUTH_ENABLED', () => {
+  it('off (the default), no route of the server and neither metadata address exists', async () => {
+    const off = await startTestApp();
+    try {
+      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/oauth/authorize', '/oauth/jwks']) {
+        expect((await fetch(`${off.baseUrl}${path}`)).status, path).toBe(404);
+      }
+      expect((await fetch(`${off.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it('on, signs with its own keys, never oidc-provider’s development ones', async () => {
+    const res = await viaLoopback('https://credence.test/oauth/jwks');
+    expect(res.status).toBe(200);
+    const { keys } = (await res.json()) as { keys: { d?: string; n?: string; x?: string }[] };
+    expect(keys.length).toBeGreaterThan(0);
+    const devPublic = new Set(DEV_KEYSTORE.keys.map((k) => k.n ?? k.x));
+    for (const k of keys) {
+      expect(k.d).toBeUndefined();
+      expect(devPublic.has(k.n ?? k.x)).toBe(false);
+    }
+  });
+
+  it('answers with the site’s security headers', async () => {
+    const res = await viaLoopback('https://credence.test/.well-known/oauth-authorization-server');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-request-id')).toEqual(expect.any(String));
+  });
+
+  it('limits each address (no allowlist): past the bucket, 429 with Retry-After', async () => {
+    const limited = await startTestApp({ oauthEnabled: true, oauthKeys: oauthKeys() });
+    try {
+      let last: Response | undefined;
+      for (let i = 0; i < 40; i++) {
+        last = await fetch(`${limited.baseUrl}/oauth/jwks`);
+        if (last.status === 429) break;
+        expect(last.headers.get('ratelimit-limit') ?? last.headers.get('x-ratelimit-limit') ?? last.headers.get('ratelimit-policy')).not.toBeNull();
+      }
+      expect(last?.status).toBe(429);
+      expect(last?.headers.get('retry-after')).toEqual(expect.any(String));
+    } finally {
+      await limited.close();
+    }
+  });
+});
 
 describe('metadata (RFC 8414)', () => {
   it('names the endpoints, the code flow only and S256 only', async () => {
@@ -110,5 +165,40 @@ describe('the authorization endpoint', () => {
     const res = await authorize({ redirect_uri: 'https://pkce.example/other', code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
+  });
+});
+
+describe('records of people and of time', () => {
+  const record = (model: string, id: string, payload: Record<string, unknown>, expiresAt: string | null, grantId: string | null = null) =>
+    t.runtime.deps.db
+      .insertInto('oauth_records')
+      .values({ model, id_hash: id, payload: JSON.stringify(payload), grant_id: grantId, uid: null, expires_at: expiresAt, consumed_at: null })
+      .execute();
+  const left = async () => (await t.runtime.deps.db.selectFrom('oauth_records').select('id_hash').execute()).map((r) => r.id_hash).sort();
+
+  it('an erasure deletes the account’s sessions, grants and tokens, and no one else’s', async () => {
+    const gone = await signup(t);
+    const kept = await signup(t);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const goneId = String(gone.id);
+    await record('Session', 'erase-session', { accountId: goneId }, later);
+    await record('Grant', 'erase-grant', { accountId: goneId }, later);
+    await record('RefreshToken', 'erase-token', { accountId: goneId, grantId: 'g-erased' }, later, 'g-erased');
+    await record('Session', 'keep-session', { accountId: String(kept.id) }, later);
+    // The account whose id ends like the erased one's (12 and 112) is not matched by its id.
+    await record('Session', 'keep-suffix', { accountId: `1${goneId}` }, later);
+    await eraseAccount(t.runtime.deps, gone.id, { force: true });
+    const rows = await left();
+    expect(rows.filter((r) => r.startsWith('erase-'))).toEqual([]);
+    expect(rows).toEqual(expect.arrayContaining(['keep-session', 'keep-suffix']));
+  });
+
+  it('deletes expired records', async () => {
+    await record('Interaction', 'stale-interaction', {}, new Date(Date.now() - 1000).toISOString());
+    await record('Client', 'forever-client', {}, null);
+    expect(await deleteExpiredRecords(t.runtime.deps.db)).toBeGreaterThan(0);
+    const rows = await left();
+    expect(rows).not.toContain('stale-interaction');
+    expect(rows).toContain('forever-client');
   });
 });

@@ -14,6 +14,7 @@ const systemNow = () => new Date().toISOString();
  * a token's or a session's id is its secret) and payloads without the `jti` that repeats it; `find` puts it back.
  */
 export function providerAdapter(db: Db) {
+  let lastSweep = 0;
   return class DatabaseAdapter {
     constructor(private readonly model: string) {}
 
@@ -30,6 +31,12 @@ export function providerAdapter(db: Db) {
         .values({ model: this.model, id_hash: sha256(id), consumed_at: null, ...row })
         .onConflict((oc) => oc.columns(['model', 'id_hash']).doUpdateSet(row))
         .execute();
+      // Expired records that are never read again (an abandoned interaction, a token nobody used) go here, at most
+      // once a minute per process: no job runner needed where the server is on, and nothing accrues where it is off.
+      if (Date.now() - lastSweep >= SWEEP_EVERY_MS) {
+        lastSweep = Date.now();
+        await deleteExpiredRecords(db);
+      }
     }
 
     async find(id: string): Promise<ProviderPayload | undefined> {
@@ -39,6 +46,11 @@ export function providerAdapter(db: Db) {
         .where('model', '=', this.model)
         .where('id_hash', '=', sha256(id))
         .executeTakeFirst();
+      if (row && expired(row)) {
+        // Deleted on read; the rest by deleteExpiredRecords as records are written.
+        await this.destroy(id);
+        return undefined;
+      }
       return row ? revive(row, id) : undefined;
     }
 
@@ -76,8 +88,17 @@ export function providerAdapter(db: Db) {
   };
 }
 
+const SWEEP_EVERY_MS = 60_000;
+const expired = (row: { expires_at: string | null }) => row.expires_at !== null && row.expires_at <= systemNow();
+
+/** Deletes every record past its expiry (the provider's own clock: systemNow); the number deleted. */
+export async function deleteExpiredRecords(db: Db): Promise<number> {
+  const r = await db.deleteFrom('oauth_records').where('expires_at', 'is not', null).where('expires_at', '<=', systemNow()).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 function revive(row: { payload: string; expires_at: string | null; consumed_at: string | null }, id: string | undefined): ProviderPayload | undefined {
-  if (row.expires_at !== null && row.expires_at <= systemNow()) return undefined;
+  if (expired(row)) return undefined;
   const payload = JSON.parse(row.payload) as ProviderPayload;
   if (id !== undefined) payload.jti = id;
   if (row.consumed_at !== null) payload.consumed = Math.floor(Date.parse(row.consumed_at) / 1000);

@@ -157,7 +157,21 @@ export async function deleteWebhooksOf(trx: Db, accountId: number): Promise<numb
  */
 export async function deleteAccount(trx: Db, accountId: number): Promise<void> {
   await trx.deleteFrom('api_keys').where('account_id', '=', accountId).execute();
+  await deleteOAuthRecordsOf(trx, accountId);
   await trx.deleteFrom('accounts').where('id', '=', accountId).execute();
+}
+
+/**
+ * The authorization server's records that name the account (oauth_records: its sessions, grants, codes and tokens):
+ * those under its connections' grants, and any other whose payload names it as oidc-provider writes it
+ * (`"accountId":"<id>"`, the closing quote keeping 12 from matching 123). Its connections go by cascade.
+ */
+export async function deleteOAuthRecordsOf(trx: Db, accountId: number): Promise<void> {
+  const grants = trx.selectFrom('oauth_connections').select('grant_id').where('account_id', '=', accountId);
+  await trx
+    .deleteFrom('oauth_records')
+    .where((eb) => eb.or([eb('grant_id', 'in', grants), eb('payload', 'like', `%"accountId":"${accountId}"%`)]))
+    .execute();
 }
 
 /** The tables an erasure rewrites or deletes from: their freed space is scrubbed after it commits. */
@@ -189,6 +203,8 @@ export const ERASED_TABLES = [
   'mail_tokens',
   'mail_preferences',
   'declared_interests',
+  'oauth_records',
+  'oauth_connections',
   // The search index (its rows are kept by triggers on accounts: migration 0021); SQLite's is scrubbed as it goes.
   'search_documents',
 ] as const;

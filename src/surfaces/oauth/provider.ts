@@ -4,6 +4,7 @@ import Provider, { errors } from 'oidc-provider';
 import type { Deps } from '../../domain/deps.js';
 import { SCOPES } from '../../domain/oauth/oauth.service.js';
 import { providerAdapter } from '../../domain/oauth/oauth.store.js';
+import { loadOAuthKeys } from '../../domain/oauth/keys.js';
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -22,8 +23,12 @@ export function buildProvider(deps: Deps): Provider {
   const resource = apiResource(deps);
   // Plain http to a loopback site only where plain http is allowed at all (REQUIRE_HTTPS off: development, tests).
   const production = deps.config.requireHttps;
+  // Never the provider's development keys: ours, from OAUTH_KEYS or DATA_DIR (domain/oauth/keys.ts).
+  const keys = loadOAuthKeys(deps.config);
   const provider = new Provider(deps.config.siteUrl, {
     adapter: providerAdapter(deps.db),
+    jwks: keys.jwks as never,
+    cookies: { keys: keys.cookieKeys },
     routes: OAUTH_ROUTES,
     scopes: [...SCOPES],
     claims: {},

@@ -30,3 +30,8 @@ declare module 'oidc-provider' {
     on(event: string, listener: (...args: unknown[]) => void): void;
   }
 }
+
+// The provider's built-in development keys (public, in its source), which the tests check it never uses.
+declare module 'oidc-provider/lib/consts/index.js' {
+  export const DEV_KEYSTORE: { keys: Record<string, string>[] };
+}
