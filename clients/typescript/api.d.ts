@@ -1041,7 +1041,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account; then log in */
+        /** Create an account; then sign in */
         post: operations["postAuthSignup"];
         delete?: never;
         options?: never;

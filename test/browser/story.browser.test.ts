@@ -81,7 +81,7 @@ async function signUp(context: BrowserContext, who: { name: string; username: st
   await page.waitForURL(/\/login\?done=signed-up/);
   await page.getByLabel(/^Email/).fill(who.email);
   await page.getByLabel(/^Password/).fill('a long enough password');
-  await Promise.all([page.waitForURL(/\/me\?done=welcome/), page.getByRole('button', { name: 'Log in' }).click()]);
+  await Promise.all([page.waitForURL(/\/me\?done=welcome/), page.getByRole('button', { name: 'Sign in' }).click()]);
   return page;
 }
 
@@ -298,7 +298,7 @@ describe.skipIf(!hasChromium)('the whole story, in a browser', { timeout: 90_000
     await page.goto(`${t.baseUrl}/login`);
     await page.getByLabel(/^Email/).fill('olga@ops.example');
     await page.getByLabel(/^Password/).fill('a long admin password');
-    await Promise.all([page.waitForURL(/\/me/), page.getByRole('button', { name: 'Log in' }).click()]);
+    await Promise.all([page.waitForURL(/\/me/), page.getByRole('button', { name: 'Sign in' }).click()]);
     await page.getByRole('link', { name: 'Admin' }).click();
     await page.getByRole('link', { name: 'Issue a new statement' }).click();
     await page.getByLabel(/^Statement id/).fill('measles-second-dose');

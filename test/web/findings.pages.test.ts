@@ -164,6 +164,16 @@ describe('one voice (finding 9)', () => {
     expect(humane('must be an http or https URL')).toBe('Must be an http or https URL');
   });
 
+  it('says “sign in” and “sign out”, never “log in” or “log out”', async () => {
+    const pages = [await new FormClient(t.baseUrl).get('/login'), await new FormClient(t.baseUrl).get('/signup'), await new FormClient(t.baseUrl).get('/requests'), await person.b.get('/me/security'), await person.b.get('/me')];
+    for (const page of pages) {
+      const visible = page.text.replace(/<script[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ');
+      expect(visible).not.toMatch(/\b[Ll]og(ged)? (in|out)\b/);
+    }
+    expect(pages[0]!.text).toContain('<h1>Sign in</h1>');
+    expect(pages[3]!.text).toContain('>Sign out</button>');
+  });
+
   it('puts a session’s Sign out on its own line', async () => {
     const other = new FormClient(t.baseUrl);
     await other.get('/login');

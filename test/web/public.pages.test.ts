@@ -270,7 +270,7 @@ describe('/requests', () => {
     const all = await browse().get('/requests');
     expect(all.text).toContain('Check the vaccination figures');
     expect(all.text).toContain('Review the climate explainer');
-    expect(all.text).toContain('Log in to take it');
+    expect(all.text).toContain('Sign in to take it');
     expect(all.text).not.toContain('action="/me/requests/');
     const health = await browse().get('/requests?topic=health');
     expect(health.text).toContain('Check the vaccination figures');

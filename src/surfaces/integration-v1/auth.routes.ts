@@ -47,7 +47,7 @@ const SignupData = Type.Object({
   message: Type.String({ description: 'The same sentence either way' }),
 });
 export const SIGNUP_MESSAGE =
-  'Check your inbox: we sent a mail to this address (a link to confirm it, or a note if it already has an account). You can log in now; until the address is confirmed you cannot be named, submit work or make keys.';
+  'Check your inbox: we sent a mail to this address (a link to confirm it, or a note if it already has an account). You can sign in now; until the address is confirmed you cannot be named, submit work or make keys.';
 export const RESET_MESSAGE = 'If an account has this address, a link to choose a new password is on its way; it works once, for one hour.';
 export const EMAIL_CHANGE_MESSAGE = 'A link to confirm the new address is on its way to it; your address changes when it is used.';
 const TokenBody = Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) }, { additionalProperties: false });
@@ -107,9 +107,9 @@ export function authRoutes(fastify: FastifyInstance, deps: Deps) {
       preValidation: [optional],
       schema: {
         tags: ['auth'],
-        summary: 'Create an account; then log in',
+        summary: 'Create an account; then sign in',
         description:
-          'The answer is the same whether or not the email is registered already (emails are private): 202 and no session. A new address gets a link to confirm it, a registered one a mail saying it has an account already. Log in next with `POST /auth/login`; until the address is confirmed the account cannot be named, submit work or make API keys. A taken username is a 409 (usernames are public).',
+          'The answer is the same whether or not the email is registered already (emails are private): 202 and no session. A new address gets a link to confirm it, a registered one a mail saying it has an account already. Sign in next with `POST /auth/login`; until the address is confirmed the account cannot be named, submit work or make API keys. A taken username is a 409 (usernames are public).',
         body: SignupBody,
         response: { 202: Ok(SignupData) },
         errors: ['409'],

@@ -35,7 +35,7 @@ ${field({ name: 'username', label: 'Username', value: values.username, error: er
 ${field({ name: 'email', label: 'Email', type: 'email', value: values.email, error: errors.email, rules: rulesOf(SignupBody, 'email'), autocomplete: 'email', hint: 'Never shown to anyone' })}
 ${field({ name: 'password', label: 'Password', type: 'password', error: errors.password, rules: rulesOf(SignupBody, 'password'), autocomplete: 'new-password' })}
 <div><button type="submit">Sign up</button></div></form>
-<p>Already have an account? <a href="/login">Log in</a>.</p>`,
+<p>Already have an account? <a href="/login">Sign in</a>.</p>`,
       },
       status,
     );
@@ -77,14 +77,14 @@ ${field({ name: 'password', label: 'Password', type: 'password', error: errors.p
       req,
       reply,
       {
-        title: 'Log in',
-        body: html`<h1>Log in</h1>
+        title: 'Sign in',
+        body: html`<h1>Sign in</h1>
 ${opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : ''}
 ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
 <form method="post" action="/login${next ? `?next=${encodeURIComponent(next)}` : ''}" class="stack">${csrfField(ctx)}
 ${field({ name: 'email', label: 'Email', type: 'email', value: email, required: true, autocomplete: 'email', rules: quiet(rulesOf(LoginBody, 'email')) })}
 ${field({ name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password', rules: quiet(rulesOf(LoginBody, 'password')) })}
-<div><button type="submit">Log in</button></div></form>
+<div><button type="submit">Sign in</button></div></form>
 <p><a href="/forgot-password">Forgot your password?</a></p>
 <p>New here? <a href="/signup">Create an account</a>.</p>`,
       },

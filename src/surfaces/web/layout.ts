@@ -30,8 +30,8 @@ function nav(ctx: PageContext): SafeHtml {
     html`<a href="${href}"${ctx.path === href || (href !== '/' && ctx.path.startsWith(`${href}/`)) ? html` aria-current="page"` : ''}>${label}</a>`;
   const account = ctx.user
     ? html`${link('/dashboard', ctx.user.publishers.length > 0 ? 'Dashboard' : 'For publishers')}${link('/me', 'My work')}${ctx.user.isAdmin ? link('/admin', 'Admin') : ''}
-<form method="post" action="/logout" class="inline">${csrfField(ctx)}<button type="submit" class="link">Log out</button></form>`
-    : html`${link('/login', 'Log in')}<a class="button small" href="/signup">Sign up</a>`;
+<form method="post" action="/logout" class="inline">${csrfField(ctx)}<button type="submit" class="link">Sign out</button></form>`
+    : html`${link('/login', 'Sign in')}<a class="button small" href="/signup">Sign up</a>`;
   return html`<header class="site"><nav aria-label="Main">
 <a class="brand" href="/"><span aria-hidden="true">✓</span> Credence</a>
 <span class="links">${link('/requests', 'Requests')}${link('/docs', 'API')}</span>

@@ -53,7 +53,7 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
 <form method="post" action="/confirm-email" class="stack">${csrfField(ctx)}<input type="hidden" name="token" value="${token}">
 <div><button type="submit">Confirm ${target.email}</button></div></form>`
         : html`<h1>Confirm your email address</h1>
-<p class="notice error" role="alert">This confirmation link is used, expired or incomplete. <a href="/me/mail">Send a new link</a> from your account, after you log in.</p>`,
+<p class="notice error" role="alert">This confirmation link is used, expired or incomplete. <a href="/me/mail">Send a new link</a> from your account, after you sign in.</p>`,
       noindex: true,
     });
   });
@@ -62,7 +62,7 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
     sendPage(deps, req, reply, {
       title: 'Address confirmed',
       body: html`<h1>Address confirmed</h1><p class="notice" role="status">${(req.query as Record<string, unknown>).changed === '1' ? 'Your account uses its new address now.' : 'Thank you: your address is confirmed.'}</p>
-<p>Next: ${req.webUser ? html`<a href="/me">your work</a>, <a href="/requests">open requests</a> or <a href="/dashboard">your publications</a>` : html`<a href="/login?next=%2Fme">log in</a>, or see <a href="/requests">open requests</a>`}.</p>`,
+<p>Next: ${req.webUser ? html`<a href="/me">your work</a>, <a href="/requests">open requests</a> or <a href="/dashboard">your publications</a>` : html`<a href="/login?next=%2Fme">sign in</a>, or see <a href="/requests">open requests</a>`}.</p>`,
       noindex: true,
     }),
   );
@@ -74,7 +74,7 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
       // Post/Redirect/Get: a reload shows the answer again, never a spent link's refusal.
       return reply.redirect(`/email-confirmed${r.changed ? '?changed=1' : ''}`, 303);
     } catch (err) {
-      if (err instanceof DomainError && statusOf(err) === 404) return message(req, reply, 'This link does not work', 'It was used already, ran out, or is not whole. Log in and ask for a new one on your account page.', 404);
+      if (err instanceof DomainError && statusOf(err) === 404) return message(req, reply, 'This link does not work', 'It was used already, ran out, or is not whole. Sign in and ask for a new one on your account page.', 404);
       throw err;
     }
   });
@@ -122,7 +122,7 @@ ${field({ name: 'email', label: 'Email', type: 'email', required: true, autocomp
       {
         title: 'Choose a new password',
         body: html`<h1>Choose a new password</h1>
-<p class="lede">Every session of the account ends: log in again with the new password.</p>
+<p class="lede">Every session of the account ends: sign in again with the new password.</p>
 <form method="post" action="/reset-password" class="stack" novalidate>${csrfField(ctx)}<input type="hidden" name="token" value="${token}">
 ${field({ name: 'password', label: 'New password', type: 'password', required: true, autocomplete: 'new-password', rules: rulesOf(ResetCompleteBody, 'password'), error: error || undefined })}
 <div><label class="check"><input type="checkbox" name="revoke_api_keys" value="true" checked aria-describedby="reset-keys-hint"> Also revoke every API key of my account</label>
@@ -154,7 +154,7 @@ ${field({ name: 'password', label: 'New password', type: 'password', required: t
       if (err instanceof DomainError && statusOf(err) === 404) return deadLink(req, reply);
       throw err;
     }
-    return message(req, reply, 'Password changed', values.revoke_api_keys ? 'Your new password is set, every session has ended and every API key of the account is revoked. Log in with it.' : 'Your new password is set and every session has ended. Log in with it.');
+    return message(req, reply, 'Password changed', values.revoke_api_keys ? 'Your new password is set, every session has ended and every API key of the account is revoked. Sign in with it.' : 'Your new password is set and every session has ended. Sign in with it.');
   });
 
   // Unsubscribing: the page asks; the RFC 8058 one-click POST (and the page's own button) turns the kind off.

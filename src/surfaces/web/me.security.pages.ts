@@ -58,15 +58,15 @@ ${
     : ''
 }
 <h2>Change your password</h2>
-<p>Every other place you are logged in is logged out; this one stays.</p>
+<p>Every other place you are signed in is signed out; this one stays.</p>
 <form method="post" action="/me/security/password" class="stack" novalidate>${csrfField(ctx)}
 ${field({ name: 'current_password', label: 'Current password', type: 'password', error: errors.current_password, required: true, autocomplete: 'current-password', rules: rulesOf(PasswordBody, 'current_password') })}
 ${field({ name: 'new_password', label: 'New password', type: 'password', error: errors.new_password, required: true, autocomplete: 'new-password', rules: rulesOf(PasswordBody, 'new_password') })}
 ${revokeKeysBox('pw')}
 <div><button type="submit">Change password</button></div></form>
-<h2>Log out everywhere</h2>
+<h2>Sign out everywhere</h2>
 <p>Ends every session of your account, on every device, this one included. API keys keep working unless you tick the box.</p>
-<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Log out everywhere</button></div></form>
+<form method="post" action="/me/security/logout-everywhere" class="stack">${csrfField(ctx)}${revokeKeysBox('all')}<div><button type="submit" class="danger">Sign out everywhere</button></div></form>
 <h2>Your data</h2>
 <p>One JSON file with everything Credence holds about your account: profile, email, memberships, submissions with their notes and decisions, claims, keys and webhooks (never their secrets), and your sign-in history.</p>
 <p><a class="button" href="/me/export" download>Download my data</a></p>

@@ -109,7 +109,7 @@ export function marketplaceSection(
       ? html`<p class="actions notice warn">You declared an interest in ${result.declared.get(r.publisher_id)!}, so you cannot take its requests. <a href="/me/profile#interests">Your declared interests</a></p>`
       : ctx.user
       ? html`<form method="post" action="/me/requests/${r.id}/take" class="actions">${csrfField(ctx)}<button type="submit" class="small">Take this request<span class="sr-only">: ${r.title || r.page_title}</span></button></form>`
-      : html`<p class="actions"><a class="button small secondary" href="/login?next=${encodeURIComponent(path)}">Log in to take it</a></p>`;
+      : html`<p class="actions"><a class="button small secondary" href="/login?next=${encodeURIComponent(path)}">Sign in to take it</a></p>`;
   return html`<form method="get" action="${path}" class="market-filters" aria-label="Filter requests">
 <div><label for="f-topic">Topic</label><input type="search" id="f-topic" name="topic" value="${f.topic}" placeholder="health, climate…" maxlength="100"></div>
 <div><label for="f-kind">Kind of work</label><select id="f-kind" name="kind"><option value="">Any kind</option>${REQUESTABLE.map(
@@ -306,7 +306,7 @@ export function publicPages(fastify: FastifyInstance, deps: Deps) {
       title: 'Who worked on this page, with the evidence',
       description: 'Credence shows who wrote, reviewed, fact-checked and corrected a web page, and the evidence behind each change.',
       structured: { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Credence', url: `${site}/` },
-      body: html`${loggedOut ? html`<p class="notice" role="status">You are logged out.</p>` : ''}${
+      body: html`${loggedOut ? html`<p class="notice" role="status">You are signed out.</p>` : ''}${
         done === 'erased' ? html`<p class="notice" role="status">Your account is deleted. Everything that named you is gone; accepted work stays, naming a former contributor.</p>` : ''
       }
 <section class="hero">
