@@ -105,6 +105,8 @@ const secondSteps = (page: Page) =>
       if (!new RegExp(${JSON.stringify(DESTRUCTIVE)}).test(path)) continue;
       // Deleting an account asks for the username typed out and the password instead: its own second step.
       if (b.form.querySelector('input[name=confirm_username]')) continue;
+      // A moderator's decision on a report: its first post answers with the step saying what it does (server-side).
+      if (b.form.hasAttribute('data-asks-again')) continue;
       const step = b.closest('details.confirm');
       const says = step && [...step.querySelectorAll('p')].some((p) => p.textContent.trim().length > 20);
       if (!step || step.open || !says || step.querySelector('summary') !== step.firstElementChild) bare.push(path + ' (' + b.textContent.trim() + ')');

@@ -12,7 +12,7 @@ import { categoryWords } from '../../domain/moderation/withheld-text.js';
 import { DomainError, statusOf } from '../../http/errors.js';
 import { selectField } from './dashboard.kit.js';
 import { html } from './html.js';
-import { type FieldErrors, field, notice, pageContext, readForm, Redirect, requireAdmin, requireUser, sendPage, str } from './kit.js';
+import { confirmChoice, type FieldErrors, field, notice, pageContext, readForm, Redirect, requireAdmin, requireUser, sendPage, str } from './kit.js';
 import { csrfField } from './layout.js';
 
 const page = { config: { html: true } };
@@ -239,7 +239,8 @@ ${field({ name: 'organisation', label: 'Organisation', required: true, hint: 'As
     const ctx = pageContext(deps, req, reply);
     const r = await moderation.reportDetail(deps, id);
     const fields = r.item?.fields ?? {};
-    const decideForm = html`<form method="post" action="/admin/reports/${id}/decide" class="stack wide" novalidate>${csrfField(ctx)}
+    // data-asks-again: a restriction's first post answers with the step that says what it does (confirm=yes below).
+    const decideForm = html`<form method="post" action="/admin/reports/${id}/decide" class="stack wide" novalidate data-asks-again>${csrfField(ctx)}
 ${errors.form ? html`<p class="notice error" role="alert">${errors.form}</p>` : ''}
 ${selectField({ name: 'type', label: 'Decision', value: values.type || 'restrict_field', error: errors.type, options: DECISION_TYPES.map((t) => ({ value: t, label: TYPE_WORDS[t]! })) })}
 ${selectField({ name: 'category', label: 'Category', value: values.category || r.report.category, error: errors.category, options: categoryOptions })}
@@ -323,7 +324,7 @@ ${decisionBody(d)}
 ${a.appeal.decided_at ? html`<p>Decided: ${a.appeal.outcome}.</p>` : html`<form method="post" action="/admin/appeals/${id}/decide" class="stack wide" novalidate>${csrfField(ctx)}
 ${selectField({ name: 'outcome', label: 'Outcome', value: values.outcome || 'reversed', error: errors.outcome, options: [{ value: 'reversed', label: 'Grant: restore the text' }, { value: 'upheld', label: 'Refuse: the decision stands' }] })}
 ${field({ name: 'facts', label: 'Reasons', textarea: true, value: values.facts, error: errors.facts, required: true })}
-<div><button type="submit">Decide the appeal</button></div></form>`}`;
+<div>${confirmChoice({ label: 'Decide the appeal', name: 'confirm', value: 'yes', consequence: 'The person who appealed and the notifier are told the outcome with your reasons. An appeal is decided once: it cannot be reopened from here.', confirm: 'Decide the appeal for good' })}</div></form>`}`;
     return sendPage(deps, req, reply, { title: `Appeal ${id}`, body, noindex: true }, status);
   };
 
