@@ -39,7 +39,7 @@ describe('the mail pages', () => {
     // It names the address and the account it confirms, and no cache keeps it.
     expect(page.text).toContain('Confirm <strong>pat@web.test</strong> for the Credence account <strong>pat-web</strong>.');
     expect(page.text).toContain('Confirm pat@web.test</button>');
-    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('cache-control')).toBe('private, no-store');
     const done = await b.post('/confirm-email', { token });
     expect(done.status).toBe(303);
     expect(done.location).toBe('/email-confirmed');

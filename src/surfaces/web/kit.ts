@@ -31,7 +31,7 @@ export function sendPage(deps: Deps, req: FastifyRequest, reply: FastifyReply, p
   const ctx = pageContext(deps, req, reply);
   return reply
     .status(status)
-    .header('cache-control', req.webUser ? 'private, no-store' : 'no-cache')
+    .header('cache-control', req.webUser || page.noStore ? 'private, no-store' : 'no-cache')
     .type('text/html; charset=utf-8')
     .send(layout(ctx, page));
 }

@@ -21,6 +21,8 @@ export interface PageOptions {
   description?: string;
   /** Leave out of search engines (private pages). */
   noindex?: boolean;
+  /** Never stored by any cache, whoever asks (a page that names an address). */
+  noStore?: boolean;
 }
 
 export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;

@@ -39,8 +39,7 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
 
   // Confirming an address.
   // The page names an address: never stored by a cache, whoever asks.
-  const noStore = { config: { html: true }, onSend: async (_req: FastifyRequest, reply: FastifyReply, payload: unknown) => (reply.header('cache-control', 'no-store'), payload) };
-  app.get('/confirm-email', noStore, async (req, reply) => {
+  app.get('/confirm-email', { config: { html: true } }, async (req, reply) => {
     const ctx = pageContext(deps, req, reply);
     const token = tokenOf(req);
     // The page says which address and account the link confirms; a used or expired link says so before any click.
@@ -55,6 +54,7 @@ export function mailPages(app: FastifyInstance, deps: Deps) {
         : html`<h1>Confirm your email address</h1>
 <p class="notice error" role="alert">This confirmation link is used, expired or incomplete. <a href="/me/mail">Send a new link</a> from your account, after you sign in.</p>`,
       noindex: true,
+      noStore: true,
     });
   });
 
