@@ -39,8 +39,12 @@ const FIXED = new Set([
   'certainty',
   'algorithm',
 ]);
-/** Free text by design: a panellist’s role (`chair`, `methodologist`, …; the seed gives examples, not a list). */
-const FREE = [/\/panel\/items\/role$/];
+/** Free text by design: a panellist’s role (`chair`, `methodologist`, …; the seed gives examples, not a list), and a signed credential. */
+const FREE = [
+  /\/panel\/items\/role$/,
+  // A contribution's verifiable credential in its VC-JWT form: a signed string, not a kind of caller's credential.
+  /\/credential\/get\/responses\/200\/content\/application\/json\/schema\/data\/credential\/anyOf\/1$/,
+];
 /** Fields that only exist beside a fixed list (a verdict's name and label). */
 const FIXED_BY_PATH = [/\/verdict\/(name|label)$/];
 const URL_FIELD = /(^|_)url$|^(record|proof|profile|panel|publisher)$/;

@@ -35,6 +35,9 @@ describe('OpenAPI', () => {
         'GET /assets/log-verify.js',
         'GET /assets/docs.js',
         'GET /assets/tabs.js',
+        'GET /assets/credential-verify.js',
+        // The credentials' issuer: a DID document, published where did:web says, not an API operation.
+        'GET /.well-known/did.json',
         'GET /assets/me.js',
         // Documented once under /v1 (GET /v1/records/:id, /v1/proofs/:id, /v1/embed.js), so a client based there reaches them.
         'GET /records/:id',
