@@ -162,7 +162,10 @@ describe('the demo work', () => {
     expect(await latest('contributions', 'accepted_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
     expect(await latest('submissions', 'created_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
     expect(await latest('requests', 'created_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
-    expect(await latest('events', 'created_at')).toBeLessThan(Date.parse(WORK_END_BEFORE));
+    // A request the demo leaves held is taken on the real clock (so its take does not run out at the first start):
+    // that take is the one event dated now; every other is the dataset's.
+    const lastEvent = await db.selectFrom('events').select((eb) => eb.fn.max<string>('created_at').as('m')).where('type', '!=', 'request.taken').executeTakeFirstOrThrow();
+    expect(Date.parse(lastEvent.m)).toBeLessThan(Date.parse(WORK_END_BEFORE));
     const early = await db
       .selectFrom('contributions as c')
       .innerJoin('pages as p', 'p.id', 'c.page_id')

@@ -127,7 +127,7 @@ describe('requests left on a domain that moved to another publication', () => {
     expect(facts[0]).toMatchObject({ domain: old.domain, publisher: `The ${old.slug}`, holder: `The ${rival.slug}`, cancelled: 3 });
     const rendered = render({ kind: 'domain_moved', locale: 'en', siteUrl: 'https://credence.test', username: 'x', name: 'X', facts, unsubscribeUrl: null });
     expect(rendered.text).toContain(`${old.domain} is now verified by The ${rival.slug}`);
-    expect(rendered.text).toContain('3 request(s) open on them were cancelled');
+    expect(rendered.text).toContain('3 requests open on them were cancelled');
     expect(rendered.link).toBe(`https://credence.test/dashboard/${old.slug}/domains`);
     const to = await t.runtime.deps.db.selectFrom('mail_outbox').select('to_address').where('kind', '=', 'domain_moved').executeTakeFirstOrThrow();
     expect(to.to_address).toBe(old.owner.email);

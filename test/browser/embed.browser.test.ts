@@ -64,7 +64,7 @@ async function open(html: string): Promise<{ page: Page; requests: string[] }> {
 }
 
 /** The rendered block inside the n-th host's shadow root (Playwright's CSS pierces open shadow roots). */
-const blockText = (page: Page, n = 0) => page.locator('[data-credence-block]').nth(n).locator('.credence');
+const blockText = (page: Page, n = 0) => page.locator('[data-credence-block]').nth(n).locator('.credence:not(.credence--report)');
 
 describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
   it('renders each style and language, with data-page auto and the page language as defaults', async () => {
@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     await expect.poll(() => requests.filter((u) => u.includes('/embed/by-url')).length, { timeout: 10_000 }).toBe(2);
     await page.waitForTimeout(300);
     expect(await page.locator('[data-credence-block]').evaluateAll((els) => els.map((e) => (e as unknown as { hidden: boolean }).hidden))).toEqual([true, true]);
-    expect(await page.locator('[data-credence-block] .credence').count()).toBe(0);
+    expect(await page.locator('[data-credence-block] .credence:not(.credence--report)').count()).toBe(0);
     await page.context().close();
   });
 
@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(hostOrigin);
-    const block = page.locator('main .credence');
+    const block = page.locator('main .credence:not(.credence--report)');
     await expect.poll(() => block.evaluate((el) => (globalThis as any).getComputedStyle(el).borderTopLeftRadius).catch(() => ''), { timeout: 10_000 }).toBe('8px');
     expect(requests.filter((u) => u.includes('/embed.css'))).toHaveLength(1);
     await context.close();
@@ -196,7 +196,7 @@ describe.skipIf(!hasChromium)('embed.js in Chromium', () => {
     const { page } = await open(
       hostPage(['full', 'compact', 'badge'].map((s) => tag(`data-page="${articleUrl}" data-style="${s}"`)).join('\n')),
     );
-    await expect.poll(() => page.locator('[data-credence-block] .credence').count(), { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => page.locator('[data-credence-block] .credence:not(.credence--report)').count(), { timeout: 10_000 }).toBe(3);
     await page.evaluate(AXE_SOURCE);
     const violations = await page.evaluate(async () => {
       const axe = (globalThis as unknown as { axe: { run: (ctx: unknown) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe;
